@@ -1,5 +1,5 @@
 // PLACEHOLDER: the real handler is being written; signature is fixed.
-import type { Store } from '../store/index.ts';
+import type { Store } from '../store/index.js';
 
 /** What a write changed, so hosts can tell pages to refresh (BroadcastChannel 'questboard'). */
 export interface ChangeNotice {
