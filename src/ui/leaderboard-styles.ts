@@ -1,0 +1,99 @@
+// The leaderboard's look as one CSS string: adopted by <qb-leaderboard>'s shadow root and
+// inlined in the HTML fragment. Every selector starts with `.qb-lb` so nothing leaks into a
+// host page, and only logical properties are used so dir="rtl" mirrors it.
+
+export const leaderboardCss = `
+.qb-lb {
+  color-scheme: light dark;
+  --qb-lb-bg: var(--qb-color-surface, #ffffff);
+  --qb-lb-fg: var(--qb-color-text, #1b1f24);
+  --qb-lb-muted: var(--qb-color-text-muted, #57606a);
+  --qb-lb-border: var(--qb-color-border, #d0d7de);
+  --qb-lb-stripe: var(--qb-color-surface-alt, #f6f8fa);
+  --qb-lb-highlight: var(--qb-color-highlight, #fff4c2);
+  --qb-lb-accent: var(--qb-color-accent, #0b5cad);
+  display: block;
+  box-sizing: border-box;
+  inline-size: 100%;
+  max-inline-size: 100%;
+  margin: 0;
+  padding: 0;
+  overflow-x: auto;
+  contain: layout paint;
+  background: var(--qb-lb-bg);
+  color: var(--qb-lb-fg);
+  font-family: var(--qb-font-family, system-ui, sans-serif);
+  font-size: var(--qb-font-size, 0.9375rem);
+  line-height: 1.4;
+  border: 1px solid var(--qb-lb-border);
+  border-radius: var(--qb-radius, 8px);
+}
+@media (prefers-color-scheme: dark) {
+  .qb-lb {
+    --qb-lb-bg: var(--qb-color-surface, #161b22);
+    --qb-lb-fg: var(--qb-color-text, #e6edf3);
+    --qb-lb-muted: var(--qb-color-text-muted, #9da7b3);
+    --qb-lb-border: var(--qb-color-border, #30363d);
+    --qb-lb-stripe: var(--qb-color-surface-alt, #1f252d);
+    --qb-lb-highlight: var(--qb-color-highlight, #3d3410);
+    --qb-lb-accent: var(--qb-color-accent, #58a6ff);
+  }
+}
+.qb-lb *, .qb-lb *::before, .qb-lb *::after { box-sizing: border-box; }
+.qb-lb .qb-lb__table {
+  inline-size: 100%;
+  table-layout: fixed;
+  border-collapse: collapse;
+  border-spacing: 0;
+  margin: 0;
+  font: inherit;
+  color: inherit;
+  font-variant-numeric: tabular-nums;
+}
+.qb-lb .qb-lb__caption {
+  caption-side: top;
+  padding: 0.625rem 0.75rem;
+  text-align: start;
+  font-weight: 600;
+  color: inherit;
+}
+.qb-lb .qb-lb__cell {
+  padding: 0.4375rem 0.75rem;
+  border: 0;
+  border-block-start: 1px solid var(--qb-lb-border);
+  text-align: start;
+  vertical-align: middle;
+  font-weight: 400;
+  overflow: hidden;
+  text-overflow: ellipsis;
+  white-space: nowrap;
+  color: inherit;
+  background: transparent;
+}
+.qb-lb thead .qb-lb__cell {
+  font-size: 0.8125em;
+  font-weight: 600;
+  color: var(--qb-lb-muted);
+}
+.qb-lb .qb-lb__cell--num { text-align: end; }
+.qb-lb th[scope="row"].qb-lb__cell { font-weight: 600; }
+.qb-lb .qb-lb__row:nth-child(even) { background: var(--qb-lb-stripe); }
+.qb-lb .qb-lb__row--highlight,
+.qb-lb .qb-lb__row--highlight:nth-child(even) { background: var(--qb-lb-highlight); }
+.qb-lb .qb-lb__row--highlight > :first-child { border-inline-start: 3px solid var(--qb-lb-accent); }
+.qb-lb .qb-lb__pinned { border-block-start: 2px solid var(--qb-lb-border); }
+.qb-lb .qb-lb__name { unicode-bidi: isolate; }
+.qb-lb .qb-lb__empty,
+.qb-lb .qb-lb__summary {
+  margin: 0;
+  padding: 0.625rem 0.75rem;
+  color: var(--qb-lb-muted);
+  font-size: 0.875em;
+}
+@media (prefers-reduced-motion: no-preference) {
+  .qb-lb .qb-lb__row { transition: background-color 150ms ease-out; }
+}
+@media (forced-colors: active) {
+  .qb-lb .qb-lb__row--highlight { outline: 2px solid CanvasText; outline-offset: -2px; }
+}
+`;
