@@ -1,0 +1,168 @@
+// npm run build: writes dist/ (the CDN contract and the npm package), then
+// prints every shipped script's size and fails when a budget is exceeded.
+//
+//   dist/questboard-sw.js      the service worker: one classic script, no import
+//   dist/questboard.js         the script-tag embed: one classic script
+//   dist/esm/**                ES modules for bundlers (lit, idb, zod, dompurify external)
+//   dist/types/**              .d.ts for dist/esm
+//   dist/custom-elements.json  the custom elements manifest
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { build } from 'vite';
+import { reportSizes } from './size-report.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+
+const WORKER_ENTRY = 'src/worker/index.ts';
+const EMBED_ENTRY = 'src/embed/index.ts';
+const MODULES_ENTRY = 'src/index.ts';
+const EMBED_BUDGET_KB = 25;
+const WORKER_BUDGET_KB = 40;
+
+// Peer-style dependencies stay imports in dist/esm so a site bundles one copy.
+const EXTERNAL_PACKAGES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', 'idb', 'zod', 'dompurify'];
+const isExternal = (id) => EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
+
+function sharedConfig(tsconfig) {
+  return {
+    configFile: false,
+    root,
+    tsconfig,
+    publicDir: false,
+    logLevel: 'warn',
+  };
+}
+
+/** A classic script for `<script src>`, `navigator.serviceWorker.register()` and `importScripts()`. */
+async function buildClassicScript({ entry, fileName, globalName, tsconfig }) {
+  await build({
+    ...sharedConfig(tsconfig),
+    // Libraries such as lit read it; a script tag has no bundler to replace it.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: dist,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      reportCompressedSize: false,
+      lib: { entry, formats: ['iife'], name: globalName, fileName: () => fileName },
+    },
+  });
+  assertClassicScript(join(dist, fileName));
+}
+
+// A static import or an untranspiled decorator would only fail in the browser,
+// at registration: parse the output as a classic script here instead.
+function assertClassicScript(path) {
+  try {
+    new Script(readFileSync(path, 'utf8'), { filename: path });
+  } catch (error) {
+    throw new Error(`${path} is not a classic script: ${error.message}`);
+  }
+}
+
+async function buildModules() {
+  await build({
+    ...sharedConfig('tsconfig.json'),
+    build: {
+      outDir: join(dist, 'esm'),
+      emptyOutDir: false,
+      target: 'es2022',
+      // Bundlers minify the application as a whole; readable modules help them and the reader.
+      minify: false,
+      reportCompressedSize: false,
+      lib: { entry: MODULES_ENTRY, formats: ['es'] },
+      rolldownOptions: {
+        external: isExternal,
+        output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
+      },
+    },
+  });
+}
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+}
+
+function emitDeclarations() {
+  run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json']);
+}
+
+// The analyzer also rewrites package.json unless its `customElements` field
+// already names this output, which it does.
+function analyzeCustomElements() {
+  run(join(root, 'node_modules/.bin/cem'), [
+    'analyze',
+    '--litelement',
+    '--globs',
+    'src/components/**/*.ts',
+    '--exclude',
+    'src/components/**/*.test.ts',
+    '--outdir',
+    'dist',
+    '--quiet',
+  ]);
+}
+
+function listFiles(directory) {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function skipped(entry, output) {
+  console.log(`note: ${entry} does not exist yet, so ${output} was not built.`);
+}
+
+async function main() {
+  rmSync(dist, { recursive: true, force: true });
+  const shipped = [];
+
+  await buildClassicScript({
+    entry: WORKER_ENTRY,
+    fileName: 'questboard-sw.js',
+    globalName: 'QuestboardServiceWorker',
+    tsconfig: 'tsconfig.worker.json',
+  });
+  shipped.push({ path: join(dist, 'questboard-sw.js'), budgetKB: WORKER_BUDGET_KB });
+
+  if (existsSync(join(root, EMBED_ENTRY))) {
+    await buildClassicScript({
+      entry: EMBED_ENTRY,
+      fileName: 'questboard.js',
+      globalName: 'Questboard',
+      tsconfig: 'tsconfig.json',
+    });
+    shipped.push({ path: join(dist, 'questboard.js'), budgetKB: EMBED_BUDGET_KB });
+  } else {
+    skipped(EMBED_ENTRY, 'dist/questboard.js');
+  }
+
+  if (existsSync(join(root, MODULES_ENTRY))) {
+    await buildModules();
+    emitDeclarations();
+    shipped.push(...listFiles(join(dist, 'esm')).map((path) => ({ path })));
+  } else {
+    skipped(MODULES_ENTRY, 'dist/esm and dist/types');
+  }
+
+  analyzeCustomElements();
+  shipped.push({ path: join(dist, 'custom-elements.json') });
+
+  const overBudget = reportSizes(shipped, root);
+  for (const { path, gzip, budgetKB } of overBudget) {
+    console.error(`error: ${path} is ${gzip} bytes min+gzip, over its budget of ${budgetKB} KB (${budgetKB * 1000} bytes).`);
+  }
+  if (overBudget.length > 0) process.exit(1);
+}
+
+main().catch((error) => {
+  console.error(error.message ?? error);
+  process.exit(1);
+});
