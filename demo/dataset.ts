@@ -1,0 +1,381 @@
+// The demo community: a builders' guild generated from a seed, in the shape
+// POST /v1/admin/import takes. The same seed and the same `now` always give
+// the same dataset; `now` only moves the timestamps, so weekly and monthly
+// boards look alive whenever the demo is opened.
+
+export const DEMO_APP_ID = 'guild';
+/** The key the pages use: what a site would put in its script tag. */
+export const DEMO_API_KEY = 'pk_demo_guild';
+/** The installation's admin key: the presenter's control panel uses it for logging progress and import/export. */
+export const DEMO_ADMIN_KEY = 'sk_demo_admin';
+export const DEMO_TREASURY = '0.0.1001';
+export const DEMO_TREASURY_BALANCE = '10000';
+/** A wallet outside the guild that the control panel pays by default. */
+export const DEMO_WALLET = '0.0.2002';
+export const HOSTILE_NAME = '"><img src=x onerror=alert(1)>';
+
+export const CHALLENGE_IDS = {
+  onboarding: '6a1b2c3d-0001-4000-8000-00000000c001',
+  buildInPublic: '6a1b2c3d-0002-4000-8000-00000000c002',
+  mentorCircle: '6a1b2c3d-0003-4000-8000-00000000c003',
+  winterHackathon: '6a1b2c3d-0004-4000-8000-00000000c004',
+} as const;
+
+export const TASK_IDS = {
+  introduce: '7b2c3d4e-0101-4000-8000-00000000a101',
+  postThree: '7b2c3d4e-0102-4000-8000-00000000a102',
+  connectX: '7b2c3d4e-0103-4000-8000-00000000a103',
+  shipProject: '7b2c3d4e-0201-4000-8000-00000000a201',
+  buildLogWords: '7b2c3d4e-0202-4000-8000-00000000a202',
+  streamHour: '7b2c3d4e-0203-4000-8000-00000000a203',
+  reviewPulls: '7b2c3d4e-0301-4000-8000-00000000a301',
+  officeHours: '7b2c3d4e-0302-4000-8000-00000000a302',
+  answerQuestions: '7b2c3d4e-0303-4000-8000-00000000a303',
+  formTeam: '7b2c3d4e-0401-4000-8000-00000000a401',
+  submitDemo: '7b2c3d4e-0402-4000-8000-00000000a402',
+} as const;
+
+/** Members the presenter is likely to pick: each shows something different. */
+export const FEATURED_MEMBERS = ['alice', 'bob', 'Αθηνά', 'أحمد', '🦊 Fox', HOSTILE_NAME] as const;
+
+export interface DatasetTask {
+  task_id: string;
+  name: string;
+  quantity: number;
+  operator: 0 | 1;
+  metadata: Record<string, string>;
+  points: number;
+  allowretry: boolean;
+  alloweditquantity: boolean;
+}
+
+export interface DatasetChallenge {
+  challenge_id: string;
+  name: string;
+  description: string;
+  start_date: string;
+  points: number;
+  tasks: DatasetTask[];
+}
+
+export interface DatasetUser {
+  account_name: string;
+  twitter_name?: string;
+  is_active: boolean;
+}
+
+export interface DatasetProgress {
+  task_id: string;
+  account_name: string;
+  quantity: number;
+  at: string;
+}
+
+export interface DatasetEndorsement {
+  from_account: string;
+  to_account: string;
+  endorsement_id: string;
+}
+
+export interface DatasetApp {
+  app_id: string;
+  name: string;
+  api_keys: { key: string; scopes: string[] }[];
+  treasury: { account_id: string; balance: string };
+  settings: { endorsement_xp: number };
+  users: DatasetUser[];
+  challenges: DatasetChallenge[];
+  progress: DatasetProgress[];
+  endorsements: DatasetEndorsement[];
+}
+
+export interface Dataset {
+  admin_keys: string[];
+  apps: DatasetApp[];
+}
+
+export interface DatasetOptions {
+  /** The moment the data is seen from: every timestamp is relative to it. */
+  now: Date;
+  seed?: number;
+  memberCount?: number;
+}
+
+export const ENDORSEMENT_KINDS = ['helpful', 'mentor', 'shipper', 'kind', 'teacher'] as const;
+
+const DAY_MS = 86_400_000;
+
+/** mulberry32: tiny, fast and good enough to make a believable crowd. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+// Names from many scripts, with emoji (one a ZWJ sequence, one a flag) and a
+// right-to-left pair: every rendering in the demo has to show them exactly.
+const WORLD_NAMES = [
+  'Zoë', 'Björn', 'Łukasz', 'Søren', 'José Álvarez', 'Ngozi Okafor', 'Chiamaka', 'Siobhán', 'Ægir', 'Dvořák',
+  'Αθηνά', 'Νίκος', 'Дмитрий', 'Светлана', 'Олександра', 'Ёжик', '李娜', '王伟', '陈静', '張家豪',
+  'さくら', '山田太郎', 'ユウキ', '김민준', '이서연', 'أحمد', 'فاطمة الزهراء', 'יעל', 'דניאל', 'प्रिया',
+  'अर्जुन', 'ராஜா', 'সৌমিত্র', 'ส้มโอ', 'Nguyễn Văn An', 'Trần Thị Bích', 'Ayşe Yılmaz', 'Kofi Mensah', 'Tāne', 'Ñandú',
+  'Gruß Gott', 'Ólafur', 'Ħamrun', 'Şebnem', 'Ľubica', 'მარიამი', 'Արամ', 'ኣበበ', 'Ꮳ Cherokee', 'ᠮᠣᠩᠭᠣᠯ',
+];
+
+const EMOJI_NAMES = [
+  '🦊 Fox', 'Ana 🌻', '🚀 rocketeer', 'builder🔨', '🐙octo', '🌈 Rainbow Dev', '👩‍💻 Priya', '🇯🇵 Kenji', '🧁', 'Max ⚡',
+];
+
+const PLAIN_NAMES = [
+  'alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'niaj', 'olivia',
+  'peggy', 'rupert', 'sybil', 'trent', 'victor', 'walter', 'yara',
+];
+
+const HANDLE_FIRST = [
+  'quiet', 'rusty', 'brave', 'swift', 'amber', 'cobalt', 'copper', 'lucky', 'silver', 'sunny', 'tidy', 'nimble',
+  'bold', 'merry', 'clever', 'mossy', 'misty', 'frosty', 'iron', 'velvet', 'golden', 'little', 'grand', 'wild',
+];
+const HANDLE_SECOND = [
+  'anvil', 'forge', 'hammer', 'chisel', 'lathe', 'kiln', 'loom', 'quill', 'rivet', 'gear', 'beam', 'brick',
+  'trowel', 'mason', 'wright', 'smith', 'joiner', 'tinker', 'weld', 'spark', 'bolt', 'plank',
+];
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)]!;
+}
+
+function isoSeconds(time: number): string {
+  return new Date(Math.floor(time / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function memberNames(random: () => number, count: number): string[] {
+  const names = new Set<string>([...PLAIN_NAMES, ...WORLD_NAMES, ...EMOJI_NAMES, HOSTILE_NAME]);
+  while (names.size < count) {
+    const handle = `${pick(random, HANDLE_FIRST)}${pick(random, HANDLE_SECOND)}`;
+    const styled = random() < 0.4 ? `${handle}${Math.floor(random() * 100)}` : random() < 0.5 ? handle : `${handle}_builds`;
+    names.add(styled);
+  }
+  return [...names].slice(0, count);
+}
+
+function twitterHandleFor(name: string, random: () => number): string | undefined {
+  if (!/^[a-z0-9_]{1,12}$/.test(name) || random() < 0.3) return undefined;
+  return `${name}_x`.slice(0, 15);
+}
+
+function challenges(now: number): DatasetChallenge[] {
+  const task = (
+    task_id: string,
+    name: string,
+    quantity: number,
+    operator: 0 | 1,
+    metadata: Record<string, string>,
+    points: number,
+    flags: { allowretry?: boolean; alloweditquantity?: boolean } = {},
+  ): DatasetTask => ({
+    task_id,
+    name,
+    quantity,
+    operator,
+    metadata,
+    points,
+    allowretry: flags.allowretry ?? false,
+    alloweditquantity: flags.alloweditquantity ?? false,
+  });
+  return [
+    {
+      challenge_id: CHALLENGE_IDS.onboarding,
+      name: 'Welcome to the Guild',
+      description: 'Say hello, share what you are building and link your X account.',
+      start_date: isoSeconds(now - 70 * DAY_MS),
+      points: 50,
+      tasks: [
+        task(TASK_IDS.introduce, 'Introduce yourself', 1, 1, { action: 'post', channel: 'introductions' }, 10),
+        task(TASK_IDS.postThree, 'Post 3 times', 3, 0, { action: 'post' }, 10),
+        task(TASK_IDS.connectX, 'Connect your X account', 1, 1, { action: 'connect_social', network: 'x' }, 5),
+      ],
+    },
+    {
+      challenge_id: CHALLENGE_IDS.buildInPublic,
+      name: 'Build in Public',
+      description: 'Ship something, write about it, and stream a session. Every shipped project counts again.',
+      start_date: isoSeconds(now - 56 * DAY_MS),
+      points: 100,
+      tasks: [
+        task(TASK_IDS.shipProject, 'Ship a project', 1, 1, { action: 'ship' }, 40, { allowretry: true }),
+        task(TASK_IDS.buildLogWords, 'Write 2,000 words of build logs', 2000, 0, { action: 'write', unit: 'words' }, 20),
+        task(TASK_IDS.streamHour, 'Stream for an hour in one go', 60, 1, { action: 'stream', unit: 'minutes' }, 15),
+      ],
+    },
+    {
+      challenge_id: CHALLENGE_IDS.mentorCircle,
+      name: 'Mentor Circle',
+      description: 'Help others get unstuck: review their work, hold office hours, answer questions.',
+      start_date: isoSeconds(now - 42 * DAY_MS),
+      points: 75,
+      tasks: [
+        task(TASK_IDS.reviewPulls, 'Review 10 pull requests', 10, 0, { action: 'review' }, 15, { allowretry: true }),
+        task(TASK_IDS.officeHours, 'Hold 4 office hours this month', 4, 0, { action: 'office_hours', unit: 'hours' }, 10, {
+          alloweditquantity: true,
+        }),
+        task(TASK_IDS.answerQuestions, 'Answer 5 questions', 5, 0, { action: 'answer' }, 10),
+      ],
+    },
+    {
+      challenge_id: CHALLENGE_IDS.winterHackathon,
+      name: 'Winter Hackathon',
+      description: 'Two weeks, one team, one demo. Opens soon.',
+      start_date: isoSeconds(now + 12 * DAY_MS),
+      points: 200,
+      tasks: [
+        task(TASK_IDS.formTeam, 'Form a team', 1, 1, { action: 'team' }, 10),
+        task(TASK_IDS.submitDemo, 'Submit a demo', 1, 1, { action: 'submit' }, 50),
+      ],
+    },
+  ];
+}
+
+/** How much one log of each task says, as a member would really report it. */
+function logQuantity(random: () => number, taskId: string): number {
+  switch (taskId) {
+    case TASK_IDS.buildLogWords:
+      return 150 + Math.floor(random() * 750);
+    case TASK_IDS.streamHour:
+      return 20 + Math.floor(random() * 70);
+    case TASK_IDS.reviewPulls:
+      return 1 + Math.floor(random() * 3);
+    case TASK_IDS.officeHours:
+      return 1 + Math.floor(random() * 5);
+    default:
+      return 1;
+  }
+}
+
+// Weights of what members do: posting is common, shipping is rare.
+const ACTIVITY: { taskId: string; weight: number; opensDaysAgo: number }[] = [
+  { taskId: TASK_IDS.introduce, weight: 3, opensDaysAgo: 70 },
+  { taskId: TASK_IDS.postThree, weight: 10, opensDaysAgo: 70 },
+  { taskId: TASK_IDS.connectX, weight: 2, opensDaysAgo: 70 },
+  { taskId: TASK_IDS.shipProject, weight: 2, opensDaysAgo: 56 },
+  { taskId: TASK_IDS.buildLogWords, weight: 5, opensDaysAgo: 56 },
+  { taskId: TASK_IDS.streamHour, weight: 2, opensDaysAgo: 56 },
+  { taskId: TASK_IDS.reviewPulls, weight: 6, opensDaysAgo: 42 },
+  { taskId: TASK_IDS.officeHours, weight: 2, opensDaysAgo: 42 },
+  { taskId: TASK_IDS.answerQuestions, weight: 5, opensDaysAgo: 42 },
+];
+const ACTIVITY_WEIGHT = ACTIVITY.reduce((sum, entry) => sum + entry.weight, 0);
+
+function pickActivity(random: () => number): (typeof ACTIVITY)[number] {
+  let roll = random() * ACTIVITY_WEIGHT;
+  for (const entry of ACTIVITY) {
+    roll -= entry.weight;
+    if (roll < 0) return entry;
+  }
+  return ACTIVITY[ACTIVITY.length - 1]!;
+}
+
+function memberProgress(random: () => number, names: string[], now: number): DatasetProgress[] {
+  const progress: DatasetProgress[] = [];
+  for (const account_name of names) {
+    if (SCRIPTED_MEMBERS.has(account_name)) continue;
+    // A few members do most of the work, and each has their own busy stretch:
+    // that is what makes this week's board differ from the all-time one.
+    const eventCount = Math.floor(Math.pow(random(), 2.2) * 22);
+    const busiestDaysAgo = random() * 60;
+    for (let event = 0; event < eventCount; event += 1) {
+      const activity = pickActivity(random);
+      const spread = Math.abs(busiestDaysAgo + (random() - 0.5) * 14);
+      const daysAgo = Math.min(activity.opensDaysAgo - 1, Math.max(0.02 + random() * 0.5, spread));
+      progress.push({
+        task_id: activity.taskId,
+        account_name,
+        quantity: logQuantity(random, activity.taskId),
+        at: isoSeconds(now - daysAgo * DAY_MS),
+      });
+    }
+  }
+  return progress;
+}
+
+const SCRIPTED_MEMBERS = new Set(['alice', 'bob']);
+
+/**
+ * The presenter's story: alice has posted twice, so logging one more post
+ * completes a task in front of the audience; bob is busy this week.
+ */
+function scriptedProgress(now: number): DatasetProgress[] {
+  const hoursAgo = (hours: number) => isoSeconds(now - hours * 3_600_000);
+  return [
+    { task_id: TASK_IDS.introduce, account_name: 'alice', quantity: 1, at: hoursAgo(24 * 20) },
+    { task_id: TASK_IDS.postThree, account_name: 'alice', quantity: 1, at: hoursAgo(24 * 19) },
+    { task_id: TASK_IDS.postThree, account_name: 'alice', quantity: 1, at: hoursAgo(24 * 3) },
+    { task_id: TASK_IDS.buildLogWords, account_name: 'alice', quantity: 1200, at: hoursAgo(24 * 9) },
+    { task_id: TASK_IDS.reviewPulls, account_name: 'alice', quantity: 4, at: hoursAgo(30) },
+    ...[60, 50, 40, 30, 20, 10, 4].map((hours) => ({
+      task_id: TASK_IDS.reviewPulls,
+      account_name: 'bob',
+      quantity: 3,
+      at: hoursAgo(hours),
+    })),
+    { task_id: TASK_IDS.shipProject, account_name: 'bob', quantity: 1, at: hoursAgo(26) },
+  ];
+}
+
+function endorsements(random: () => number, names: string[]): DatasetEndorsement[] {
+  const seen = new Set<string>();
+  const result: DatasetEndorsement[] = [];
+  const target = Math.floor(names.length * 1.5);
+  while (result.length < target) {
+    const from_account = pick(random, names);
+    // Endorsements cluster on the more visible members, as they do in real communities.
+    const to_account = names[Math.floor(Math.pow(random(), 2) * names.length)]!;
+    const endorsement_id = pick(random, ENDORSEMENT_KINDS);
+    const key = JSON.stringify([from_account, to_account, endorsement_id]);
+    if (from_account === to_account || seen.has(key)) continue;
+    seen.add(key);
+    result.push({ from_account, to_account, endorsement_id });
+  }
+  return result;
+}
+
+export function generateDataset({ now, seed = 20261122, memberCount = 420 }: DatasetOptions): Dataset {
+  const random = seededRandom(seed);
+  const nowMs = now.getTime();
+  const names = memberNames(random, memberCount);
+  const users = names.map((account_name) => {
+    const twitter_name = twitterHandleFor(account_name, random);
+    return { account_name, ...(twitter_name ? { twitter_name } : {}), is_active: random() > 0.04 };
+  });
+  const progress = [...memberProgress(random, names, nowMs), ...scriptedProgress(nowMs)].sort((a, b) =>
+    a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
+  );
+  return {
+    admin_keys: [DEMO_ADMIN_KEY],
+    apps: [
+      {
+        app_id: DEMO_APP_ID,
+        name: 'Builders Guild',
+        api_keys: [{ key: DEMO_API_KEY, scopes: ['read', 'write', 'ledger'] }],
+        treasury: { account_id: DEMO_TREASURY, balance: DEMO_TREASURY_BALANCE },
+        settings: { endorsement_xp: 5 },
+        users,
+        challenges: challenges(nowMs),
+        progress,
+        endorsements: endorsements(random, names),
+      },
+    ],
+  };
+}
+
+/** Every task of the challenges that have started, for the control panel's "log progress" list. */
+export function loggableTasks(dataset: Dataset, now: Date): { challenge: string; task: DatasetTask }[] {
+  const [app] = dataset.apps;
+  return (app?.challenges ?? [])
+    .filter((challenge) => Date.parse(challenge.start_date) <= now.getTime())
+    .flatMap((challenge) => challenge.tasks.map((task) => ({ challenge: challenge.name, task })));
+}
