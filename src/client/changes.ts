@@ -1,0 +1,56 @@
+import type { ChangeNotice } from '../server/handler.js';
+
+export type { ChangeNotice };
+export type ChangeListener = (change: ChangeNotice) => void;
+
+const CHANNEL_NAME = 'questboard';
+
+// One channel object per page: BroadcastChannel never delivers a message to the object that
+// posted it, so changes made in this page are handed to local listeners directly.
+let channel: BroadcastChannel | undefined;
+const listeners = new Set<ChangeListener>();
+
+function isChangeNotice(data: unknown): data is ChangeNotice {
+  const candidate = data as Partial<ChangeNotice> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    candidate.type === 'questboard:change' &&
+    typeof candidate.app_id === 'string' &&
+    Array.isArray(candidate.account_names)
+  );
+}
+
+function ensureChannel(): BroadcastChannel | undefined {
+  if (!channel && typeof BroadcastChannel === 'function') {
+    channel = new BroadcastChannel(CHANNEL_NAME);
+    channel.addEventListener('message', (event) => {
+      if (isChangeNotice(event.data)) deliver(event.data);
+    });
+  }
+  return channel;
+}
+
+function deliver(change: ChangeNotice): void {
+  for (const listener of [...listeners]) listener(change);
+}
+
+/** Calls `listener` for every committed write, from this page, other tabs or the worker. */
+export function subscribeToChanges(listener: ChangeListener): () => void {
+  ensureChannel();
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tells this page and every other tab of the origin about a committed write. */
+export function announceChange(change: ChangeNotice): void {
+  ensureChannel()?.postMessage(change);
+  deliver(change);
+}
+
+/** Whether a change touches data about `accountName` in `appId` (either may be unknown). */
+export function changeAffects(change: ChangeNotice, appId: string | undefined, accountName?: string): boolean {
+  if (appId !== undefined && change.app_id !== appId) return false;
+  if (change.account_names.length === 0 || accountName === undefined) return true;
+  return change.account_names.includes(accountName);
+}

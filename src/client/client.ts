@@ -1,0 +1,182 @@
+import type { AirdropResult, Challenge, Health, Leaderboard, LeaderboardHtml, TaskProgress, UserInfo } from '../api/responses.js';
+import type { Dataset, LeaderboardType } from '../api/schemas.js';
+import { announceChange, subscribeToChanges } from './changes.js';
+import { QuestboardError } from './questboard-error.js';
+import type { Transport } from './transport.js';
+
+export interface QuestboardClientOptions {
+  transport: Transport;
+  apiKey: string;
+}
+
+export interface LeaderboardQuery {
+  app_id: string;
+  leaderboard_type?: LeaderboardType;
+  limit?: number;
+  offset?: number;
+  around?: string;
+}
+
+export interface EndorseInput {
+  app_id: string;
+  from_account: string;
+  to_account: string;
+  endorsement_id: string;
+}
+
+export interface ConnectSocialInput {
+  app_id: string;
+  account_name: string;
+  twitter_name: string;
+}
+
+export interface AirdropInput {
+  to_address: string;
+  quantity: number;
+  /** Sent as the Idempotency-Key header: a retry with the same key never pays twice. */
+  idempotencyKey?: string;
+}
+
+export interface LogTaskInput {
+  task_id: string;
+  account_name: string;
+  quantity: number;
+}
+
+/** What every successful call without a payload answers. */
+export interface Acknowledged {
+  is_valid: true;
+  message: null;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+/**
+ * One typed method per /v1 operation. Results are the parsed response bodies; a body with
+ * `is_valid: false` (or no valid body at all) throws a QuestboardError.
+ */
+export class QuestboardClient {
+  readonly transport: Transport;
+  readonly apiKey: string;
+  /** Identical GETs still running share one request (50 user cards make 1 request). */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(options: QuestboardClientOptions) {
+    this.transport = options.transport;
+    this.apiKey = options.apiKey;
+    // A request that started before a write may answer with data from before it.
+    subscribeToChanges(() => this.inFlight.clear());
+  }
+
+  getChallenge(query: { challenge_id: string }): Promise<Challenge> {
+    return this.get('v1/get_challenge', query);
+  }
+
+  getUserInfo(query: { app_id: string; account_name: string }): Promise<UserInfo> {
+    return this.get('v1/get_userinfo', query);
+  }
+
+  getLeaderboard(query: LeaderboardQuery & { widget_response: 'html' }): Promise<LeaderboardHtml>;
+  getLeaderboard(query: LeaderboardQuery & { widget_response?: 'json' }): Promise<Leaderboard>;
+  getLeaderboard(query: LeaderboardQuery & { widget_response?: 'html' | 'json' }): Promise<Leaderboard | LeaderboardHtml> {
+    return this.get('v1/get_leaderboard', { ...query });
+  }
+
+  getTaskProgress(query: { task_id: string; account_name: string }): Promise<TaskProgress> {
+    return this.get('v1/get_task_progress', query);
+  }
+
+  health(): Promise<Health> {
+    return this.get('v1/health', {});
+  }
+
+  async endorseAccount(input: EndorseInput): Promise<Acknowledged> {
+    const result = await this.post<Acknowledged>('v1/endorse_account', input);
+    this.announce(input.app_id, [input.from_account, input.to_account]);
+    return result;
+  }
+
+  async connectSocial(input: ConnectSocialInput): Promise<Acknowledged> {
+    const result = await this.post<Acknowledged>('v1/connect_social', input);
+    this.announce(input.app_id, [input.account_name]);
+    return result;
+  }
+
+  airdrop(input: AirdropInput): Promise<AirdropResult> {
+    const { idempotencyKey, ...body } = input;
+    return this.post('v1/airdrop_token_ledger', body, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
+  }
+
+  readonly admin = {
+    importDataset: async (dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<Acknowledged> => {
+      const path = options.mode ? `v1/admin/import?mode=${options.mode}` : 'v1/admin/import';
+      const result = await this.post<Acknowledged>(path, dataset);
+      for (const app of dataset.apps ?? []) this.announce(app.app_id, []);
+      return result;
+    },
+    logTask: (input: LogTaskInput): Promise<TaskProgress> => this.post('v1/admin/log_task', input),
+    exportApp: (query: { app_id: string }): Promise<Dataset> => this.get('v1/admin/export', query),
+  };
+
+  private get<T>(path: string, query: Query): Promise<T> {
+    const url = withQuery(path, query);
+    const key = `${this.transport.id}\n${this.apiKey}\n${url}`;
+    const running = this.inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const request = this.send<T>(url, { method: 'GET' }).finally(() => {
+      if (this.inFlight.get(key) === request) this.inFlight.delete(key);
+    });
+    this.inFlight.set(key, request);
+    return request;
+  }
+
+  private post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+    return this.send<T>(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  }
+
+  private async send<T>(path: string, init: RequestInit): Promise<T> {
+    const headers = new Headers(init.headers);
+    headers.set('authorization', `Bearer ${this.apiKey}`);
+    let response: Response;
+    try {
+      response = await this.transport.send(path, { ...init, headers });
+    } catch (error) {
+      throw new QuestboardError(0, `The Questboard API could not be reached: ${describe(error)}`);
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      throw new QuestboardError(response.status, `The Questboard API answered ${response.status} without a JSON body.`);
+    }
+    const outcome = body as { is_valid?: unknown; message?: unknown } | null;
+    if (outcome?.is_valid !== true) {
+      const message = typeof outcome?.message === 'string' ? outcome.message : `Request failed with status ${response.status}.`;
+      throw new QuestboardError(response.status, message);
+    }
+    return body as T;
+  }
+
+  /** Announces a committed write where the transport's other end does not. */
+  private announce(appId: string, accountNames: string[]): void {
+    if (this.transport.announcesChanges) return;
+    announceChange({ type: 'questboard:change', app_id: appId, account_names: accountNames });
+  }
+}
+
+function withQuery(path: string, query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,112 @@
+import { QuestboardClient } from './client.js';
+import { fetchTransport } from './fetch-transport.js';
+import { inPageTransport } from './in-page-transport.js';
+import { connectServiceWorker } from './service-worker.js';
+import type { Transport } from './transport.js';
+
+export interface QuestboardConfig {
+  /** The public API key (`pk_…`) every request carries. */
+  apiKey?: string;
+  /** Where the API answers (its `v1/` lives under this URL): a worker scope on this origin or a server. */
+  baseUrl?: string;
+  /** URL of questboard-sw.js on this site's origin, or `'none'` to never register a worker. */
+  serviceWorker?: string;
+  /** A Questboard server used when no worker can serve this page, instead of the in-page handler. */
+  remote?: string;
+  /** Ask the browser to keep this origin's data (navigator.storage.persist()); an opt-in. */
+  persistStorage?: boolean;
+  /** Use this transport and skip every decision above (tests, custom hosts). */
+  transport?: Transport;
+}
+
+/** Per-element overrides, from the `api-key` and `base-url` attributes. */
+export interface ClientOverrides {
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+}
+
+export interface ResolvedTransport {
+  transport: Transport;
+  /** Why this transport: printed by the embed in its one console line. */
+  reason: string;
+}
+
+let config: QuestboardConfig = {};
+let defaultTransport: Promise<ResolvedTransport> | undefined;
+const clients = new Map<string, QuestboardClient>();
+const transportsByBaseUrl = new Map<string, Transport>();
+const configureListeners = new Set<() => void>();
+
+/** Sets the page-wide configuration; elements already on the page load again with it. */
+export function configure(next: QuestboardConfig): void {
+  config = { ...next };
+  defaultTransport = undefined;
+  clients.clear();
+  transportsByBaseUrl.clear();
+  if (config.persistStorage) void navigator.storage?.persist?.();
+  for (const listener of [...configureListeners]) listener();
+}
+
+export function currentConfig(): Readonly<QuestboardConfig> {
+  return config;
+}
+
+export function onConfigure(listener: () => void): () => void {
+  configureListeners.add(listener);
+  return () => configureListeners.delete(listener);
+}
+
+/** The transport the page-wide configuration leads to, decided once per configure(). */
+export function resolveTransport(): Promise<ResolvedTransport> {
+  defaultTransport ??= decideTransport(config);
+  return defaultTransport;
+}
+
+async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTransport> {
+  if (settings.transport) return { transport: settings.transport, reason: 'configured' };
+  if (settings.baseUrl) return { transport: transportForBaseUrl(settings.baseUrl), reason: 'configured baseUrl' };
+  let fallbackReason = 'no service worker configured';
+  if (settings.serviceWorker && settings.serviceWorker !== 'none') {
+    const connection = await connectServiceWorker(settings.serviceWorker, settings.apiKey ?? '');
+    if (connection.scope) return { transport: fetchTransport(connection.scope, 'service-worker'), reason: 'worker controls this page' };
+    fallbackReason = connection.reason;
+  } else if (settings.serviceWorker === 'none') {
+    fallbackReason = 'service worker disabled';
+  }
+  if (settings.remote) return { transport: fetchTransport(settings.remote, 'remote'), reason: fallbackReason };
+  return { transport: inPageTransport(), reason: fallbackReason };
+}
+
+function transportForBaseUrl(baseUrl: string): Transport {
+  let transport = transportsByBaseUrl.get(baseUrl);
+  if (!transport) {
+    const servedByWorker = new URL(baseUrl, document.baseURI).origin === location.origin && !!navigator.serviceWorker?.controller;
+    transport = fetchTransport(baseUrl, servedByWorker ? 'service-worker' : 'remote');
+    transportsByBaseUrl.set(baseUrl, transport);
+  }
+  return transport;
+}
+
+/**
+ * The client for an element: the page-wide configuration with the element's overrides.
+ * Elements with the same settings share one client, so their identical requests coalesce.
+ */
+export async function clientFor(overrides: ClientOverrides = {}): Promise<QuestboardClient> {
+  const apiKey = overrides.apiKey || config.apiKey;
+  if (!apiKey) throw new MissingApiKeyError();
+  const transport = overrides.baseUrl ? transportForBaseUrl(overrides.baseUrl) : (await resolveTransport()).transport;
+  const key = `${transport.id}\n${apiKey}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = new QuestboardClient({ transport, apiKey });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+export class MissingApiKeyError extends Error {
+  override readonly name = 'MissingApiKeyError';
+  constructor() {
+    super('No Questboard API key: set the api-key attribute or call Questboard.configure({ apiKey }).');
+  }
+}
