@@ -1,0 +1,250 @@
+// The remote-first strategy: with a remote configured, /v1 calls go to it;
+// when it cannot be reached, reads come from the last good answers and the
+// two member writes wait in an outbox. The worker and the in-page transport
+// both wrap their local handler with it.
+import type { ChangeNotice, Handle } from '../server/handler.js';
+import { cachedResponse, findAnswer, hashAuthorization, keepAnswer } from './answer-cache.js';
+import { failure, queued } from './answers.js';
+import { enqueueWrite, queuedWrites, removeWrite } from './outbox.js';
+import { callRemote, type RemoteCall, type RemoteFetch, type RemoteOutcome } from './remote-call.js';
+import {
+  DEFAULT_REMOTE_DATABASE,
+  openRemoteDatabase,
+  type QueuedWrite,
+  type RemoteDatabase,
+  type RemoteSettings,
+} from './remote-database.js';
+import { readSettings, toRemoteSettings, writeSettings, type RemoteConfiguration } from './settings.js';
+import { broadcastSyncError, type SyncErrorMessage } from './sync-errors.js';
+
+export type { RemoteConfiguration, RemoteSettings, SyncErrorMessage };
+
+export interface RemoteFirstOptions {
+  /** IndexedDB database for the setting, the kept answers and the outbox. Default 'questboard-remote'. */
+  databaseName?: string;
+  /** The outbound fetch. Default: the global fetch. */
+  fetch?: RemoteFetch;
+  /** The clock, in epoch ms. */
+  now?: () => number;
+  /** Told when the remote refused a queued write, which is then dropped. Default: posted on BroadcastChannel('questboard'). */
+  onSyncError?: (error: SyncErrorMessage) => void;
+  /** Told after a write was queued, so the host can ask for Background Sync. */
+  onQueued?: () => void;
+  /** Told after the remote accepted a member write, live or replayed, as the local handler tells its own. */
+  onChange?: (change: ChangeNotice) => void;
+}
+
+export interface RemoteFirst {
+  handle: Handle;
+  /** Sets (or with `remote: null` clears) the remote and keeps the setting; resolves once it is kept and in force. */
+  configure(configuration: RemoteConfiguration): Promise<RemoteSettings>;
+  /** The setting in force. */
+  settings(): Promise<RemoteSettings>;
+  /**
+   * Sends the queued writes, oldest first. Rejects when the remote still cannot be reached, so a
+   * Background Sync event that waits on it is retried by the browser.
+   */
+  replayOutbox(): Promise<void>;
+  /** Closes the database connection; a later call opens it again. */
+  close(): void;
+}
+
+/** Only these writes can wait: they are idempotent on the remote, and a member expects them to happen eventually. */
+const QUEUEABLE_OPERATIONS = new Set(['endorse_account', 'connect_social']);
+
+/** 408 and 429 refuse for now, not for good: the write stays queued. */
+const isLastingRefusal = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+interface ReplayResult {
+  /** Set when the replay stopped because the remote could not be reached. */
+  stoppedAt: { url: string; outcome: RemoteOutcome & { kind: 'unreachable' } } | null;
+}
+
+export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): RemoteFirst {
+  const databaseName = options.databaseName ?? DEFAULT_REMOTE_DATABASE;
+  const fetchRemote: RemoteFetch = options.fetch ?? ((request) => fetch(request));
+  const now = options.now ?? Date.now;
+  const reportSyncError = options.onSyncError ?? broadcastSyncError;
+
+  let openDatabase: Promise<RemoteDatabase> | undefined;
+  const database = () =>
+    (openDatabase ??= openRemoteDatabase(databaseName, () => {
+      openDatabase = undefined;
+    }));
+  let loadedSettings: Promise<RemoteSettings> | undefined;
+  const settings = () =>
+    (loadedSettings ??= database()
+      .then(readSettings)
+      .catch((error: unknown) => {
+        loadedSettings = undefined;
+        throw error;
+      }));
+
+  // Replays need the caller's key, which is never written down: it is remembered here, by hash, for as
+  // long as this worker or page lives. Writes of a key not seen since a restart wait for its next request.
+  const authorizations = new Map<string, string>();
+  let outboxMayHoldWrites = true;
+  let replaying: Promise<ReplayResult> | undefined;
+
+  function replay(): Promise<ReplayResult> {
+    if (!outboxMayHoldWrites) return Promise.resolve({ stoppedAt: null });
+    return (replaying ??= replayQueuedWrites().finally(() => {
+      replaying = undefined;
+    }));
+  }
+
+  async function replayQueuedWrites(): Promise<ReplayResult> {
+    const db = await database();
+    const { timeout_ms } = await settings();
+    // Cleared before reading, so a write queued while this runs sets it again.
+    outboxMayHoldWrites = false;
+    let skipped = false;
+    for (const write of await queuedWrites(db)) {
+      const authorization = authorizations.get(write.key_hash);
+      if (authorization === undefined) {
+        skipped = true;
+        continue;
+      }
+      const outcome = await callRemote(fetchRemote, replayCall(write, authorization), timeout_ms);
+      if (outcome.kind !== 'answer' || !(outcome.status < 300 || isLastingRefusal(outcome.status))) {
+        outboxMayHoldWrites = true;
+        return { stoppedAt: outcome.kind === 'unreachable' ? { url: write.url, outcome } : null };
+      }
+      await removeWrite(db, write.seq!);
+      if (outcome.status < 300) announce(write.operation, write.body);
+      else reportSyncError(syncError(write, outcome));
+    }
+    if (skipped) outboxMayHoldWrites = true;
+    return { stoppedAt: null };
+  }
+
+  function announce(operation: string, body: string | null): void {
+    const change = changeMadeBy(operation, body);
+    if (change !== null) options.onChange?.(change);
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const { remote, timeout_ms } = await settings();
+    const url = new URL(request.url);
+    const apiRoot = url.pathname.lastIndexOf('/v1/');
+    if (remote === null || apiRoot < 0) return local(request);
+    const apiPath = url.pathname.slice(apiRoot);
+    const authorization = request.headers.get('Authorization');
+    const keyHash = await hashAuthorization(authorization);
+    if (authorization !== null) authorizations.set(keyHash, authorization);
+    const call: RemoteCall = {
+      operation: apiPath.slice('/v1/'.length),
+      url: `${remote}${apiPath}${url.search}`,
+      method: request.method,
+      authorization,
+      contentType: request.headers.get('Content-Type'),
+      idempotencyKey: request.headers.get('Idempotency-Key'),
+      body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
+    };
+
+    // Writes queued earlier go first, so the remote sees them in the order they were made.
+    const { stoppedAt } = await replay();
+    const outcome =
+      stoppedAt !== null && stoppedAt.url.startsWith(`${remote}/`)
+        ? stoppedAt.outcome
+        : await callRemote(fetchRemote, call, timeout_ms);
+
+    if (outcome.kind === 'invalid') return failure(502, outcome.reason);
+    if (outcome.kind === 'unreachable') return whenUnreachable(call, keyHash, `The remote server ${remote} cannot be reached (${outcome.reason})`);
+    if (call.method === 'GET' && outcome.status < 300) {
+      const contentType = outcome.headers.get('Content-Type');
+      await keepAnswer(await database(), keyHash, call.url, { status: outcome.status, contentType, body: outcome.body }, now());
+    }
+    if (call.method === 'POST' && outcome.status < 300) announce(call.operation, call.body);
+    return new Response(outcome.body, { status: outcome.status, headers: outcome.headers });
+  }
+
+  async function whenUnreachable(call: RemoteCall, keyHash: string, unreachable: string): Promise<Response> {
+    const db = await database();
+    if (call.method === 'GET') {
+      const answer = await findAnswer(db, keyHash, call.url);
+      if (answer !== undefined) return cachedResponse(answer, now());
+      return failure(503, `${unreachable}, and no earlier answer to this request is kept.`);
+    }
+    if (call.method === 'POST' && QUEUEABLE_OPERATIONS.has(call.operation)) {
+      await enqueueWrite(db, {
+        operation: call.operation,
+        url: call.url,
+        content_type: call.contentType,
+        body: call.body ?? '',
+        key_hash: keyHash,
+        idempotency_key: crypto.randomUUID(),
+        queued_at: now(),
+      });
+      outboxMayHoldWrites = true;
+      options.onQueued?.();
+      return queued();
+    }
+    if (call.operation === 'airdrop_token_ledger') {
+      return failure(503, `${unreachable}. Transfers are never queued: nothing was sent.`);
+    }
+    return failure(503, `${unreachable}. Only endorse_account and connect_social wait for it; try again later.`);
+  }
+
+  return {
+    handle,
+    async configure(configuration) {
+      const next = toRemoteSettings(configuration);
+      await writeSettings(await database(), next);
+      loadedSettings = Promise.resolve(next);
+      outboxMayHoldWrites = true;
+      return next;
+    },
+    settings,
+    async replayOutbox() {
+      const { stoppedAt } = await replay();
+      if (stoppedAt !== null) throw new Error(`Queued writes wait: ${stoppedAt.outcome.reason}`);
+    },
+    close() {
+      void openDatabase?.then((db) => db.close());
+      openDatabase = undefined;
+      loadedSettings = undefined;
+    },
+  };
+}
+
+function replayCall(write: QueuedWrite, authorization: string): RemoteCall {
+  return {
+    operation: write.operation,
+    url: write.url,
+    method: 'POST',
+    authorization,
+    contentType: write.content_type,
+    idempotencyKey: write.idempotency_key,
+    body: write.body,
+  };
+}
+
+function parseBody(body: string | null): unknown {
+  try {
+    return body === null ? null : JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+function syncError(write: QueuedWrite, outcome: RemoteOutcome & { kind: 'answer' }): SyncErrorMessage {
+  const answer = parseBody(outcome.body) as { message?: unknown } | null;
+  return {
+    type: 'questboard:sync-error',
+    operation: write.operation,
+    status: outcome.status,
+    message: typeof answer?.message === 'string' ? answer.message : `refused with ${outcome.status}`,
+    request: parseBody(write.body),
+    queued_at: new Date(write.queued_at).toISOString(),
+  };
+}
+
+/** The members whose totals a delivered write changed: the endorsed member, or the member who connected. */
+function changeMadeBy(operation: string, body: string | null): ChangeNotice | null {
+  const fields = parseBody(body) as Record<string, unknown> | null;
+  if (typeof fields !== 'object' || fields === null || typeof fields['app_id'] !== 'string') return null;
+  const member = operation === 'endorse_account' ? fields['to_account'] : operation === 'connect_social' ? fields['account_name'] : undefined;
+  if (typeof member !== 'string') return null;
+  return { type: 'questboard:change', app_id: fields['app_id'], account_names: [member] };
+}

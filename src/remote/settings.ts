@@ -1,0 +1,38 @@
+import type { RemoteDatabase, RemoteSettings } from './remote-database.js';
+
+export const DEFAULT_TIMEOUT_MS = 5_000;
+
+export const LOCAL_ONLY: RemoteSettings = { remote: null, timeout_ms: DEFAULT_TIMEOUT_MS };
+
+/** What a page asks for: `Questboard.configure({ remote, timeoutMs })` or the embed's `data-remote`. */
+export interface RemoteConfiguration {
+  remote: string | null;
+  timeoutMs?: number;
+}
+
+/** Checks a configuration and puts it in the stored form; throws a TypeError saying what is wrong. */
+export function toRemoteSettings(configuration: RemoteConfiguration): RemoteSettings {
+  const timeout_ms = configuration.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeout_ms) || timeout_ms <= 0) {
+    throw new TypeError(`timeoutMs must be a whole number of milliseconds above 0, got ${String(configuration.timeoutMs)}`);
+  }
+  if (configuration.remote === null || configuration.remote === '') return { remote: null, timeout_ms };
+  let url: URL;
+  try {
+    url = new URL(configuration.remote);
+  } catch {
+    throw new TypeError(`remote must be an absolute http(s) URL, got "${configuration.remote}"`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '') {
+    throw new TypeError(`remote must be an http(s) URL without query or fragment, got "${configuration.remote}"`);
+  }
+  return { remote: url.href.replace(/\/+$/, ''), timeout_ms };
+}
+
+export async function readSettings(db: RemoteDatabase): Promise<RemoteSettings> {
+  return (await db.get('settings', 'remote')) ?? LOCAL_ONLY;
+}
+
+export async function writeSettings(db: RemoteDatabase, settings: RemoteSettings): Promise<void> {
+  await db.put('settings', settings, 'remote');
+}
