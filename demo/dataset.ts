@@ -80,7 +80,7 @@ export interface DatasetEndorsement {
 export interface DatasetApp {
   app_id: string;
   name: string;
-  api_keys: { key: string; scopes: string[] }[];
+  api_keys: { key: string; scopes: ('read' | 'write' | 'ledger' | 'admin')[] }[];
   treasury: { account_id: string; balance: string };
   settings: { endorsement_xp: number };
   users: DatasetUser[];

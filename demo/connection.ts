@@ -1,0 +1,17 @@
+// How the demo pages reach the /v1 API: through the page-wide configuration
+// the components use, so the presenter's controls and the widgets share one
+// transport — the service worker when this browser lets us register it,
+// otherwise the same handler inside the page (both over the origin's one database).
+import { configure, resolveTransport, type ResolvedTransport } from '../src/client/index.js';
+import { DEMO_API_KEY } from './dataset.js';
+
+export const WORKER_URL = '/questboard-sw.js';
+
+export function connect(): Promise<ResolvedTransport> {
+  configure({ apiKey: DEMO_API_KEY, serviceWorker: WORKER_URL });
+  return resolveTransport();
+}
+
+export function describeTransport({ transport, reason }: ResolvedTransport): string {
+  return transport.kind === 'service-worker' ? 'service worker' : `in-page handler (${reason})`;
+}

@@ -1,0 +1,264 @@
+// The presenter's controls: everything a site would do behind the scenes
+// (report progress, pay out coins, move data), done live in front of the audience.
+import { QuestboardError, subscribeToChanges, type QuestboardClient, type Transport } from '../src/client/index.js';
+import {
+  DEMO_APP_ID,
+  DEMO_TREASURY,
+  ENDORSEMENT_KINDS,
+  FEATURED_MEMBERS,
+  loggableTasks,
+  type Dataset,
+} from './dataset.js';
+import { element, required, showResult } from './dom.js';
+import { resetToSeed, seedDataset } from './seed.js';
+import type { Viewer } from './viewer.js';
+
+export interface ControlPanelOptions {
+  transport: Transport;
+  member: QuestboardClient;
+  admin: QuestboardClient;
+  viewer: Viewer;
+}
+
+const MEMBER_LIST_LIMIT = 1000;
+const HUGE_TRANSFER = 1_000_000;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs a form's action with its submit button disabled, reporting the outcome in the form's output. */
+async function perform(form: HTMLFormElement, output: HTMLOutputElement, action: () => Promise<string>): Promise<void> {
+  const buttons = [...form.querySelectorAll('button')];
+  for (const button of buttons) button.disabled = true;
+  showResult(output, 'pending', 'Working…');
+  try {
+    showResult(output, 'ok', await action());
+  } catch (error) {
+    showResult(output, 'error', messageOf(error));
+  } finally {
+    for (const button of buttons) button.disabled = false;
+  }
+}
+
+function formOutput(form: HTMLFormElement): HTMLOutputElement {
+  return required<HTMLOutputElement>('output', form);
+}
+
+function setUpViewerPicker({ member, viewer }: ControlPanelOptions): { refreshMemberNames(): Promise<void> } {
+  const form = required<HTMLFormElement>('#viewer-form');
+  const input = required<HTMLInputElement>('#viewer-input');
+  const datalist = required<HTMLDataListElement>('#member-names');
+  const chips = required<HTMLElement>('#featured-members');
+  input.value = viewer.name;
+
+  const chipButtons = FEATURED_MEMBERS.map((name) => {
+    const button = element('button', { type: 'button', title: name }, name);
+    button.addEventListener('click', () => viewer.set(name));
+    return button;
+  });
+  chips.replaceChildren(...chipButtons);
+
+  const showViewer = (name: string) => {
+    input.value = name;
+    input.setCustomValidity('');
+    for (const button of chipButtons) button.setAttribute('aria-pressed', String(button.textContent === name));
+    for (const label of document.querySelectorAll('[data-viewer-name]')) {
+      label.textContent = name;
+      label.setAttribute('title', name);
+    }
+  };
+  showViewer(viewer.name);
+  viewer.subscribe(showViewer);
+
+  const choose = async () => {
+    const name = input.value;
+    if (!name || name === viewer.name) return;
+    try {
+      await member.getUserInfo({ app_id: DEMO_APP_ID, account_name: name });
+      viewer.set(name);
+    } catch (error) {
+      input.setCustomValidity(error instanceof QuestboardError && error.status === 404 ? `No member is called ${name}.` : messageOf(error));
+      input.reportValidity();
+    }
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void choose();
+  });
+  input.addEventListener('change', () => void choose());
+  input.addEventListener('input', () => input.setCustomValidity(''));
+
+  return {
+    async refreshMemberNames() {
+      const board = await member.getLeaderboard({ app_id: DEMO_APP_ID, limit: MEMBER_LIST_LIMIT });
+      datalist.replaceChildren(
+        ...board.leaderboard_users.map((entry) => {
+          const option = document.createElement('option');
+          option.value = entry.external_user.username;
+          return option;
+        }),
+      );
+    },
+  };
+}
+
+function setUpLogForm({ admin, viewer }: ControlPanelOptions, dataset: Dataset): void {
+  const form = required<HTMLFormElement>('#log-form');
+  const select = required<HTMLSelectElement>('#log-task');
+  const groups = new Map<string, HTMLOptGroupElement>();
+  for (const { challenge, task } of loggableTasks(dataset, new Date())) {
+    let group = groups.get(challenge);
+    if (!group) {
+      group = element('optgroup', { label: challenge });
+      groups.set(challenge, group);
+      select.append(group);
+    }
+    const kind = [
+      task.operator === 0 ? 'adds up' : 'one log',
+      task.allowretry ? 'repeatable' : '',
+      task.alloweditquantity ? 'log sets the amount' : '',
+    ].filter(Boolean);
+    group.append(element('option', { value: task.task_id }, `${task.name} (${kind.join(', ')})`));
+  }
+
+  const numbers = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const taskName = select.selectedOptions[0]?.textContent ?? '';
+    const accountName = viewer.name;
+    void perform(form, formOutput(form), async () => {
+      const progress = await admin.admin.logTask({
+        task_id: String(data.get('task_id')),
+        account_name: accountName,
+        quantity: Number(data.get('quantity')),
+      });
+      const state = `${numbers.format(progress.quantity_completed)} of ${numbers.format(progress.quantity_required)}`;
+      return `Logged for ${accountName} on ${taskName.replace(/ \(.*\)$/, '')}: now ${state}.`;
+    });
+  });
+}
+
+function setUpEndorseForm({ member, viewer }: ControlPanelOptions): void {
+  const form = required<HTMLFormElement>('#endorse-form');
+  const kinds = required<HTMLSelectElement>('#endorse-kind');
+  kinds.replaceChildren(...ENDORSEMENT_KINDS.map((kind) => element('option', { value: kind }, kind)));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const to = String(data.get('to_account'));
+    const kind = String(data.get('endorsement_id'));
+    const from = viewer.name;
+    void perform(form, formOutput(form), async () => {
+      await member.endorseAccount({ app_id: DEMO_APP_ID, from_account: from, to_account: to, endorsement_id: kind });
+      return `${from} endorsed ${to} as ${kind}.`;
+    });
+  });
+}
+
+function setUpAirdropForm({ member, admin }: ControlPanelOptions): { refreshBalance(): Promise<void> } {
+  const form = required<HTMLFormElement>('#airdrop-form');
+  const balance = required<HTMLElement>('#treasury-balance');
+  required<HTMLElement>('#treasury-account').textContent = DEMO_TREASURY;
+  const coins = new Intl.NumberFormat(undefined, { maximumFractionDigits: 8 });
+
+  const refreshBalance = async () => {
+    const exported = await admin.admin.exportApp({ app_id: DEMO_APP_ID });
+    const treasury = exported.apps?.[0]?.treasury;
+    balance.textContent = treasury ? coins.format(Number(treasury.balance)) : 'no';
+  };
+
+  const send = (quantity: number) => {
+    const toAddress = String(new FormData(form).get('to_address'));
+    void perform(form, formOutput(form), async () => {
+      try {
+        const result = await member.airdrop({ to_address: toAddress, quantity });
+        return `Sent ${coins.format(quantity)} coins to ${toAddress}. Transaction ${result.tx_id}`;
+      } finally {
+        await refreshBalance().catch(() => undefined);
+      }
+    });
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    send(Number(new FormData(form).get('quantity')));
+  });
+  required<HTMLButtonElement>('#airdrop-too-much').addEventListener('click', () => send(HUGE_TRANSFER));
+  return { refreshBalance };
+}
+
+function downloadJson(fileName: string, value: unknown): void {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' }));
+  const link = element('a', { href: url, download: fileName });
+  link.click();
+  // The click has started the download by the time the next task runs.
+  setTimeout(() => URL.revokeObjectURL(url));
+}
+
+function setUpDataControls(options: ControlPanelOptions): void {
+  const { admin, transport } = options;
+  const output = required<HTMLOutputElement>('#data-result');
+  const panel = required<HTMLElement>('#data-controls');
+  const fileInput = required<HTMLInputElement>('#import-file');
+
+  const run = async (action: () => Promise<string>) => {
+    for (const button of panel.querySelectorAll('button')) button.disabled = true;
+    showResult(output, 'pending', 'Working…');
+    try {
+      showResult(output, 'ok', await action());
+    } catch (error) {
+      showResult(output, 'error', messageOf(error));
+    } finally {
+      for (const button of panel.querySelectorAll('button')) button.disabled = false;
+    }
+  };
+
+  required('#export-button').addEventListener('click', () =>
+    void run(async () => {
+      const exported = await admin.admin.exportApp({ app_id: DEMO_APP_ID });
+      const fileName = `questboard-${DEMO_APP_ID}-${new Date().toISOString().slice(0, 10)}.json`;
+      downloadJson(fileName, exported);
+      return `Exported ${exported.apps?.[0]?.users?.length ?? 0} members to ${fileName}.`;
+    }),
+  );
+
+  fileInput.addEventListener('change', () => {
+    const file = fileInput.files?.[0];
+    if (!file) return;
+    void run(async () => {
+      try {
+        const text = await file.text();
+        await admin.admin.importDataset(JSON.parse(text));
+        return `Imported ${file.name} (merged by id).`;
+      } finally {
+        fileInput.value = '';
+      }
+    });
+  });
+
+  required('#reset-button').addEventListener('click', () =>
+    void run(async () => {
+      await resetToSeed(transport);
+      return 'The guild is back to its seed.';
+    }),
+  );
+}
+
+export async function mountControlPanel(options: ControlPanelOptions): Promise<void> {
+  const dataset = seedDataset();
+  const picker = setUpViewerPicker(options);
+  setUpLogForm(options, dataset);
+  setUpEndorseForm(options);
+  const airdrop = setUpAirdropForm(options);
+  const refreshAll = () => {
+    picker.refreshMemberNames().catch((error: unknown) => console.warn('Questboard demo: member list', error));
+    airdrop.refreshBalance().catch((error: unknown) => console.warn('Questboard demo: treasury balance', error));
+  };
+  setUpDataControls(options);
+  // An import (from this panel or another tab) changes the whole app.
+  subscribeToChanges((change) => {
+    if (change.account_names.length === 0) refreshAll();
+  });
+  await Promise.all([picker.refreshMemberNames(), airdrop.refreshBalance()]);
+}

@@ -1,0 +1,46 @@
+// The components in real use: each one is created once and then follows the
+// viewer, the chosen leaderboard type and the chosen challenge through its attributes.
+import { DEMO_APP_ID } from './dataset.js';
+import { element, required } from './dom.js';
+import type { Viewer } from './viewer.js';
+
+export const LEADERBOARD_LIMIT = 10;
+
+export interface DashboardChoices {
+  leaderboardType: string;
+  challengeId: string;
+}
+
+export function mountDashboard(viewer: Viewer, choices: DashboardChoices): void {
+  const userCard = element('qb-user-card', { 'app-id': DEMO_APP_ID, 'account-name': viewer.name });
+  const challenge = element('qb-challenge', { 'challenge-id': choices.challengeId, 'account-name': viewer.name });
+  const leaderboard = element('qb-leaderboard', {
+    'app-id': DEMO_APP_ID,
+    type: choices.leaderboardType,
+    limit: String(LEADERBOARD_LIMIT),
+    highlight: viewer.name,
+  });
+  const connectSocial = element('qb-connect-social', { 'app-id': DEMO_APP_ID, 'account-name': viewer.name });
+
+  required('#user-card-slot').replaceChildren(userCard);
+  required('#challenge-slot').replaceChildren(challenge);
+  required('#leaderboard-slot').replaceChildren(leaderboard);
+  required('#connect-social-slot').replaceChildren(connectSocial);
+
+  viewer.subscribe((accountName) => {
+    userCard.setAttribute('account-name', accountName);
+    challenge.setAttribute('account-name', accountName);
+    leaderboard.setAttribute('highlight', accountName);
+    connectSocial.setAttribute('account-name', accountName);
+  });
+
+  const typeGroup = required<HTMLElement>('#leaderboard-type');
+  typeGroup.addEventListener('change', (event) => {
+    const input = event.target as HTMLInputElement;
+    leaderboard.setAttribute('type', input.value);
+    typeGroup.dispatchEvent(new CustomEvent('demo-leaderboard-type', { detail: input.value, bubbles: true }));
+  });
+
+  const challengeSelect = required<HTMLSelectElement>('#challenge-select');
+  challengeSelect.addEventListener('change', () => challenge.setAttribute('challenge-id', challengeSelect.value));
+}

@@ -1,0 +1,52 @@
+// The HTML leaderboard fragment in its own panel, put into the page the way
+// the script-tag embed puts it into a site, with its source beside it.
+import DOMPurify from 'dompurify';
+import { changeAffects, subscribeToChanges, type QuestboardClient } from '../src/client/index.js';
+import type { LeaderboardType } from '../src/api/schemas.js';
+import { DEMO_APP_ID } from './dataset.js';
+import { required } from './dom.js';
+
+const FRAGMENT_LIMIT = 10;
+
+function insertFragment(container: HTMLElement, html: string): void {
+  container.replaceChildren(DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true }));
+}
+
+export function mountFragmentPanel(client: QuestboardClient, initialType: LeaderboardType): {
+  setType(type: LeaderboardType): void;
+} {
+  const container = required<HTMLElement>('#fragment-slot');
+  const source = required<HTMLElement>('#fragment-source');
+  let type = initialType;
+  let latest = 0;
+
+  async function render(): Promise<void> {
+    const request = ++latest;
+    const answer = await client.getLeaderboard({
+      app_id: DEMO_APP_ID,
+      leaderboard_type: type,
+      limit: FRAGMENT_LIMIT,
+      widget_response: 'html',
+    });
+    if (request !== latest) return;
+    insertFragment(container, answer.html);
+    source.textContent = answer.html;
+  }
+
+  function refresh(): void {
+    render().catch((error: unknown) => {
+      container.textContent = `Could not load the fragment: ${(error as Error).message}`;
+    });
+  }
+
+  subscribeToChanges((change) => {
+    if (changeAffects(change, DEMO_APP_ID)) refresh();
+  });
+  refresh();
+  return {
+    setType(next) {
+      type = next;
+      refresh();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The demo's main page: connect to the API, seed the guild on first visit,
+// then bring every panel to life.
+import type { LeaderboardType } from '../src/api/schemas.js';
+import { connect, describeTransport } from './connection.js';
+import { mountControlPanel } from './control-panel.js';
+import { mountDashboard } from './dashboard.js';
+import { CHALLENGE_IDS } from './dataset.js';
+import { element, required } from './dom.js';
+import { mountFragmentPanel } from './fragment-panel.js';
+import { mountNeighbours } from './neighbours.js';
+import { adminClient, ensureSeeded, memberClient, seedDataset } from './seed.js';
+import { createViewer } from './viewer.js';
+
+const status = required<HTMLElement>('#status');
+
+function fillChallengeSelect(): void {
+  const select = required<HTMLSelectElement>('#challenge-select');
+  const now = Date.now();
+  const challenges = seedDataset().apps[0]?.challenges ?? [];
+  select.replaceChildren(
+    ...challenges.map((challenge) =>
+      element(
+        'option',
+        { value: challenge.challenge_id },
+        Date.parse(challenge.start_date) > now ? `${challenge.name} (opens soon)` : challenge.name,
+      ),
+    ),
+  );
+  select.value = CHALLENGE_IDS.onboarding;
+}
+
+async function start(): Promise<void> {
+  status.textContent = 'Starting the Questboard service worker…';
+  const connection = await connect();
+  const { transport } = connection;
+  const member = memberClient(transport);
+  const admin = adminClient(transport);
+
+  status.textContent = 'Loading the guild…';
+  const seeding = await ensureSeeded(transport);
+
+  const viewer = createViewer();
+  const leaderboardType: LeaderboardType = 'score';
+  fillChallengeSelect();
+  mountDashboard(viewer, { leaderboardType, challengeId: CHALLENGE_IDS.onboarding });
+  const neighbours = mountNeighbours(member, viewer, leaderboardType);
+  const fragment = mountFragmentPanel(member, leaderboardType);
+  required('#leaderboard-type').addEventListener('demo-leaderboard-type', (event) => {
+    const type = (event as CustomEvent<LeaderboardType>).detail;
+    neighbours.setType(type);
+    fragment.setType(type);
+  });
+  await mountControlPanel({ transport, member, admin, viewer });
+
+  required('#transport-note').textContent = `This tab reaches the API through the ${describeTransport(connection)}.`;
+  status.textContent =
+    seeding === 'seeded'
+      ? `Welcome! The guild was just created in this browser from its seed.`
+      : `The guild is ready. Pick a member in the presenter controls and log some progress.`;
+  required('#dashboard').setAttribute('aria-busy', 'false');
+}
+
+start().catch((error: unknown) => {
+  status.dataset.state = 'error';
+  status.textContent = `The demo could not start: ${error instanceof Error ? error.message : String(error)}`;
+  console.error(error);
+});

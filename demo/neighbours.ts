@@ -1,0 +1,70 @@
+// "Members near you": the viewer's window of the leaderboard, each row with
+// an endorse button — the way a community site would put endorsements on member rows.
+import { changeAffects, subscribeToChanges, type QuestboardClient } from '../src/client/index.js';
+import type { LeaderboardType } from '../src/api/schemas.js';
+import { DEMO_APP_ID } from './dataset.js';
+import { element, required } from './dom.js';
+import type { Viewer } from './viewer.js';
+
+const WINDOW_SIZE = 5;
+
+export function mountNeighbours(client: QuestboardClient, viewer: Viewer, initialType: LeaderboardType): {
+  setType(type: LeaderboardType): void;
+} {
+  const list = required<HTMLOListElement>('#neighbours');
+  const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  let type = initialType;
+  let latest = 0;
+  // Kept across refreshes so a button keeps its "endorsed" state when the list redraws.
+  const endorseButtons = new Map<string, HTMLElement>();
+
+  function endorseButtonFor(to: string): HTMLElement {
+    const key = JSON.stringify([viewer.name, to]);
+    let button = endorseButtons.get(key);
+    if (!button) {
+      button = element('qb-endorse-button', { 'app-id': DEMO_APP_ID, from: viewer.name, to, 'endorsement-id': 'helpful' });
+      endorseButtons.set(key, button);
+    }
+    return button;
+  }
+
+  async function render(): Promise<void> {
+    const request = ++latest;
+    const board = await client.getLeaderboard({ app_id: DEMO_APP_ID, leaderboard_type: type, limit: WINDOW_SIZE, around: viewer.name });
+    // A slower older answer must not overwrite a newer one.
+    if (request !== latest) return;
+    list.replaceChildren(
+      ...board.leaderboard_users.map((entry) => {
+        const name = entry.external_user.username;
+        const isViewer = name === viewer.name;
+        const row = element('li', isViewer ? { 'data-viewer': '' } : {});
+        const rank = element('span', { class: 'neighbour-rank' }, `#${numbers.format(entry.rank)}`);
+        const label = element('span', { class: 'neighbour-name' }, name);
+        label.append(element('span', { class: 'neighbour-score' }, `${numbers.format(entry.score)} points · ${numbers.format(entry.total_xp)} XP`));
+        const action = isViewer
+          ? element('span', { class: 'you' }, 'You')
+          : endorseButtonFor(name);
+        row.append(rank, label, action);
+        return row;
+      }),
+    );
+  }
+
+  function refresh(): void {
+    render().catch((error: unknown) => {
+      list.replaceChildren(element('li', {}, `Could not load the members near you: ${(error as Error).message}`));
+    });
+  }
+
+  viewer.subscribe(refresh);
+  subscribeToChanges((change) => {
+    if (changeAffects(change, DEMO_APP_ID)) refresh();
+  });
+  refresh();
+  return {
+    setType(next) {
+      type = next;
+      refresh();
+    },
+  };
+}
