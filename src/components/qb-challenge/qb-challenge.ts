@@ -1,0 +1,102 @@
+import { html } from 'lit';
+import { property } from 'lit/decorators.js';
+import type { Challenge, Task } from '../../api/responses.js';
+import { QuestboardError } from '../../client/questboard-error.js';
+import { defineElement } from '../shared/define-element.js';
+import { formatNumber } from '../shared/format.js';
+import { QueryController } from '../shared/query-controller.js';
+import { QuestboardElement } from '../shared/questboard-element.js';
+import { renderEmpty, renderError, renderLoading } from '../shared/status.js';
+import { tokens } from '../shared/tokens.js';
+import '../qb-task-progress/qb-task-progress.js';
+import { challengeStyles } from './qb-challenge.styles.js';
+
+type ChallengeAnswer = { started: true; challenge: Challenge } | { started: false };
+
+/**
+ * A challenge card: its name, description and tasks, each with the member's
+ * <qb-task-progress> when `account-name` is set.
+ *
+ * @csspart card - The card.
+ * @csspart name - The challenge's name.
+ * @csspart description - The challenge's description.
+ * @csspart tasks - The task list.
+ * @csspart task - One task of the list.
+ * @csspart not-started - Shown while the challenge has not started yet.
+ * @csspart status - The loading message.
+ * @csspart empty - Shown without a challenge-id, or for a challenge without tasks.
+ * @csspart error - The error message.
+ * @csspart retry-button - "Try again" in the error state.
+ * @cssprop --qb-challenge-gap - Space between the tasks.
+ */
+export class QbChallenge extends QuestboardElement {
+  static override styles = [tokens, challengeStyles];
+
+  @property({ attribute: 'challenge-id' }) challengeId = '';
+  @property({ attribute: 'account-name' }) accountName = '';
+
+  private readonly query = new QueryController<ChallengeAnswer>(this, {
+    args: () => (this.challengeId ? [this.challengeId, this.apiKey, this.baseUrl] : null),
+    load: (client) =>
+      client.getChallenge({ challenge_id: this.challengeId }).then(
+        (challenge): ChallengeAnswer => ({ started: true, challenge }),
+        (error: unknown): ChallengeAnswer => {
+          if (error instanceof QuestboardError && error.status === 404 && /not (yet )?started/i.test(error.message)) {
+            return { started: false };
+          }
+          throw error;
+        },
+      ),
+    // Only an import (which names no member) changes a challenge itself.
+    affectedBy: (change) => change.account_names.length === 0,
+  });
+
+  override render() {
+    const state = this.query.state;
+    switch (state.status) {
+      case 'idle':
+        return renderEmpty('No challenge selected.');
+      case 'loading':
+        return renderLoading('the challenge');
+      case 'error':
+        return renderError('the challenge', state.error, () => void this.query.run({ quiet: false }));
+      case 'ready':
+        return state.value.started
+          ? this.renderChallenge(state.value.challenge)
+          : html`<p class="qb-empty" part="not-started">This challenge has not started yet.</p>`;
+    }
+  }
+
+  private renderChallenge(challenge: Challenge) {
+    return html`<section class="card" part="card" aria-labelledby="name">
+      <p class="name" part="name" id="name"><bdi>${challenge.name}</bdi></p>
+      ${challenge.description ? html`<p class="description" part="description">${challenge.description}</p>` : null}
+      ${challenge.tasks.length
+        ? html`<ul class="tasks" part="tasks" aria-label="Tasks">
+            ${challenge.tasks.map((task) => html`<li part="task">${this.renderTask(task)}</li>`)}
+          </ul>`
+        : renderEmpty('This challenge has no tasks yet.')}
+    </section>`;
+  }
+
+  private renderTask(task: Task) {
+    if (this.accountName) {
+      return html`<qb-task-progress
+        task-id=${task.task_id}
+        account-name=${this.accountName}
+        .apiKey=${this.apiKey}
+        .baseUrl=${this.baseUrl}
+      ></qb-task-progress>`;
+    }
+    return html`<span class="task-name"><bdi>${task.name}</bdi></span>
+      <span class="task-quantity">× ${formatNumber(task.quantity, this.locale, 4)}</span>`;
+  }
+}
+
+defineElement('qb-challenge', QbChallenge);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'qb-challenge': QbChallenge;
+  }
+}

@@ -1,0 +1,146 @@
+import { html, nothing } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { classMap } from 'lit/directives/class-map.js';
+import { MissingApiKeyError } from '../../client/config.js';
+import { QuestboardError } from '../../client/questboard-error.js';
+import { defineElement } from '../shared/define-element.js';
+import { QuestboardElement } from '../shared/questboard-element.js';
+import { renderEmpty } from '../shared/status.js';
+import { tokens } from '../shared/tokens.js';
+import { connectSocialStyles } from './qb-connect-social.styles.js';
+
+export interface QbConnectSocialDetail {
+  appId: string;
+  accountName: string;
+  /** The saved handle, without a leading @. */
+  twitterName: string;
+}
+
+export type QbConnectSocialEvent = CustomEvent<QbConnectSocialDetail>;
+
+type SaveState =
+  | { status: 'editing' }
+  | { status: 'invalid'; message: string }
+  | { status: 'saving' }
+  | { status: 'saved'; twitterName: string }
+  | { status: 'error'; message: string };
+
+const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
+
+/** Why `handle` (a leading @ already dropped) is not an X/Twitter handle, or null when it is one. */
+export function handleProblem(handle: string): string | null {
+  if (handle === '') return 'Enter your X handle.';
+  if (handle.length > 15) return 'An X handle has at most 15 characters.';
+  if (!HANDLE.test(handle)) return 'An X handle has only letters, digits and underscores.';
+  return null;
+}
+
+/**
+ * A small form that saves the member's X (Twitter) handle.
+ *
+ * @event qb-connect-social - After the handle was saved; `detail` is {appId, accountName, twitterName}.
+ * @csspart form - The form.
+ * @csspart label - The field's label.
+ * @csspart input - The text field.
+ * @csspart button - The save button.
+ * @csspart message - The validation, error or success message.
+ * @csspart empty - Shown without app-id or account-name.
+ * @cssprop --qb-connect-social-input-width - Width of the text field.
+ */
+export class QbConnectSocial extends QuestboardElement {
+  static override styles = [tokens, connectSocialStyles];
+
+  @property({ attribute: 'app-id' }) appId = '';
+  @property({ attribute: 'account-name' }) accountName = '';
+
+  @state() private save: SaveState = { status: 'editing' };
+  @query('input') private input!: HTMLInputElement;
+
+  override render() {
+    if (!this.appId || !this.accountName) return renderEmpty('Sign in to connect your X account.');
+    const save = this.save;
+    const problem = save.status === 'invalid' || save.status === 'error';
+    const message =
+      save.status === 'invalid' || save.status === 'error'
+        ? save.message
+        : save.status === 'saved'
+          ? `Saved @${save.twitterName}.`
+          : save.status === 'saving'
+            ? 'Saving…'
+            : '';
+    return html`<form part="form" novalidate @submit=${this.submit} aria-busy=${save.status === 'saving' ? 'true' : 'false'}>
+      <label part="label" for="handle">X (Twitter) handle</label>
+      <p class="hint" id="hint">Letters, digits and underscores, up to 15.</p>
+      <div class="row">
+        <span class=${classMap({ field: true, invalid: save.status === 'invalid' })}>
+          <span class="at" aria-hidden="true">@</span>
+          <input
+            id="handle"
+            part="input"
+            name="twitter_name"
+            autocomplete="username"
+            spellcheck="false"
+            autocapitalize="off"
+            maxlength="16"
+            aria-invalid=${save.status === 'invalid' ? 'true' : 'false'}
+            aria-describedby="hint message"
+            aria-errormessage=${save.status === 'invalid' ? 'message' : nothing}
+            @input=${this.edited}
+          />
+        </span>
+        <button class="qb-button" part="button" type="submit" aria-disabled=${save.status === 'saving' ? 'true' : 'false'}>
+          ${save.status === 'saving' ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+      <p
+        id="message"
+        part="message"
+        class=${classMap({ message: true, error: problem, saved: save.status === 'saved' })}
+        role=${problem ? 'alert' : 'status'}
+      >${message}</p>
+    </form>`;
+  }
+
+  private edited(): void {
+    if (this.save.status !== 'saving') this.save = { status: 'editing' };
+  }
+
+  private async submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    if (this.save.status === 'saving') return;
+    const twitterName = this.input.value.trim().replace(/^@/, '');
+    const problem = handleProblem(twitterName);
+    if (problem) {
+      this.save = { status: 'invalid', message: problem };
+      this.input.focus();
+      return;
+    }
+    const detail: QbConnectSocialDetail = { appId: this.appId, accountName: this.accountName, twitterName };
+    this.save = { status: 'saving' };
+    try {
+      const client = await this.client();
+      await client.connectSocial({ app_id: detail.appId, account_name: detail.accountName, twitter_name: twitterName });
+      this.save = { status: 'saved', twitterName };
+      this.dispatchEvent(new CustomEvent<QbConnectSocialDetail>('qb-connect-social', { detail, bubbles: true, composed: true }));
+    } catch (error) {
+      this.save = { status: 'error', message: saveFailure(error) };
+    }
+  }
+}
+
+function saveFailure(error: unknown): string {
+  if (error instanceof MissingApiKeyError) return error.message;
+  if (error instanceof QuestboardError && error.status !== 0) return `Could not save: ${error.message}`;
+  return 'Could not save: the Questboard service is unreachable. Try again.';
+}
+
+defineElement('qb-connect-social', QbConnectSocial);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'qb-connect-social': QbConnectSocial;
+  }
+  interface GlobalEventHandlersEventMap {
+    'qb-connect-social': QbConnectSocialEvent;
+  }
+}

@@ -1,0 +1,59 @@
+import { css } from 'lit';
+
+export const taskProgressStyles = css`
+  :host {
+    --qb-task-progress-bar-height: 0.5rem;
+    --qb-task-progress-bar-color: var(--_qb-accent);
+    --qb-task-progress-complete-color: var(--_qb-success);
+  }
+  .task {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .heading {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    gap: 0.5rem;
+    margin: 0;
+  }
+  .name {
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
+  .label {
+    color: var(--_qb-muted);
+    font-variant-numeric: tabular-nums;
+  }
+  .complete .label {
+    color: var(--qb-task-progress-complete-color);
+    font-weight: 600;
+  }
+  .bar {
+    block-size: var(--qb-task-progress-bar-height);
+    border-radius: calc(var(--qb-task-progress-bar-height) / 2);
+    background: var(--_qb-track);
+    overflow: hidden;
+  }
+  .bar-fill {
+    block-size: 100%;
+    inline-size: calc(var(--qb-fill, 0) * 100%);
+    background: var(--qb-task-progress-bar-color);
+  }
+  .complete .bar-fill {
+    background: var(--qb-task-progress-complete-color);
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .bar-fill {
+      transition: inline-size var(--_qb-duration) ease-out;
+    }
+  }
+  @media (forced-colors: active) {
+    .bar {
+      border: 1px solid CanvasText;
+    }
+    .bar-fill {
+      background: Highlight;
+    }
+  }
+`;

@@ -1,0 +1,98 @@
+import { html } from 'lit';
+import { property } from 'lit/decorators.js';
+import { classMap } from 'lit/directives/class-map.js';
+import { styleMap } from 'lit/directives/style-map.js';
+import type { TaskProgress } from '../../api/responses.js';
+import { changeAffects } from '../../client/changes.js';
+import { defineElement } from '../shared/define-element.js';
+import { formatNumber } from '../shared/format.js';
+import { QueryController } from '../shared/query-controller.js';
+import { QuestboardElement } from '../shared/questboard-element.js';
+import { renderEmpty, renderError, renderLoading } from '../shared/status.js';
+import { tokens } from '../shared/tokens.js';
+import { taskProgressStyles } from './qb-task-progress.styles.js';
+
+/**
+ * One member's progress on one task: a progress bar with a "2 of 3" label, and a completed state.
+ *
+ * @csspart task - The whole task row; carries the `complete` class when done.
+ * @csspart name - The task's name.
+ * @csspart label - "2 of 3", or "Completed".
+ * @csspart bar - The progress bar's track.
+ * @csspart bar-fill - The filled part of the bar.
+ * @csspart status - The loading message.
+ * @csspart empty - Shown without task-id or account-name.
+ * @csspart error - The error message.
+ * @csspart retry-button - "Try again" in the error state.
+ * @cssprop --qb-task-progress-bar-height - Height of the bar.
+ * @cssprop --qb-task-progress-bar-color - Color of the bar's fill.
+ * @cssprop --qb-task-progress-complete-color - Color of the bar and label once completed.
+ */
+export class QbTaskProgress extends QuestboardElement {
+  static override styles = [tokens, taskProgressStyles];
+
+  @property({ attribute: 'task-id' }) taskId = '';
+  @property({ attribute: 'account-name' }) accountName = '';
+
+  private readonly query = new QueryController<TaskProgress>(this, {
+    args: () => (this.taskId && this.accountName ? [this.taskId, this.accountName, this.apiKey, this.baseUrl] : null),
+    load: (client) => client.getTaskProgress({ task_id: this.taskId, account_name: this.accountName }),
+    affectedBy: (change) => changeAffects(change, undefined, this.accountName),
+  });
+
+  /** Whether the member has completed the task (false until it has loaded). */
+  get complete(): boolean {
+    const state = this.query.state;
+    return state.status === 'ready' && state.value.quantity_completed >= state.value.quantity_required;
+  }
+
+  override render() {
+    const state = this.query.state;
+    switch (state.status) {
+      case 'idle':
+        return renderEmpty('No task selected.');
+      case 'loading':
+        return renderLoading('task progress');
+      case 'error':
+        return renderError('task progress', state.error, () => void this.query.run({ quiet: false }));
+      case 'ready':
+        return this.renderProgress(state.value);
+    }
+  }
+
+  private renderProgress(progress: TaskProgress) {
+    const locale = this.locale;
+    const required = progress.quantity_required;
+    const completed = Math.min(progress.quantity_completed, required);
+    const done = this.complete;
+    const counts = `${formatNumber(completed, locale, 4)} of ${formatNumber(required, locale, 4)}`;
+    const label = done ? 'Completed' : counts;
+    const fraction = required > 0 ? completed / required : done ? 1 : 0;
+    return html`<div class=${classMap({ task: true, complete: done })} part="task">
+      <p class="heading">
+        <span class="name" part="name" id="name"><bdi>${progress.task_name}</bdi></span>
+        <span class="label" part="label">${done ? html`<span aria-hidden="true">✓ </span>` : null}${label}</span>
+      </p>
+      <div
+        class="bar"
+        part="bar"
+        role="progressbar"
+        aria-labelledby="name"
+        aria-valuemin="0"
+        aria-valuemax=${required}
+        aria-valuenow=${completed}
+        aria-valuetext=${done ? `${counts}, completed` : counts}
+      >
+        <div class="bar-fill" part="bar-fill" style=${styleMap({ '--qb-fill': String(fraction) })}></div>
+      </div>
+    </div>`;
+  }
+}
+
+defineElement('qb-task-progress', QbTaskProgress);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'qb-task-progress': QbTaskProgress;
+  }
+}

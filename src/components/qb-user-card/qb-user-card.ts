@@ -1,0 +1,115 @@
+import { html } from 'lit';
+import { property } from 'lit/decorators.js';
+import { styleMap } from 'lit/directives/style-map.js';
+import type { UserInfo } from '../../api/responses.js';
+import { changeAffects } from '../../client/changes.js';
+import { QuestboardError } from '../../client/questboard-error.js';
+import { defineElement } from '../shared/define-element.js';
+import { formatNumber } from '../shared/format.js';
+import { QueryController } from '../shared/query-controller.js';
+import { QuestboardElement } from '../shared/questboard-element.js';
+import { renderEmpty, renderError, renderLoading } from '../shared/status.js';
+import { tokens } from '../shared/tokens.js';
+import { userCardStyles } from './qb-user-card.styles.js';
+
+/**
+ * A member's standing: level and the XP bar to the next level, total, weekly and monthly
+ * score, challenges and tasks completed, achievements.
+ *
+ * @csspart card - The card.
+ * @csspart name - The member's name.
+ * @csspart level - "Level 3".
+ * @csspart xp-bar - The XP progress bar's track.
+ * @csspart xp-bar-fill - The filled part of the XP bar.
+ * @csspart xp-label - "320 of 600 XP".
+ * @csspart stats - The list of totals.
+ * @csspart status - The loading message.
+ * @csspart empty - Shown for a member with no activity yet, or without an account-name.
+ * @csspart error - The error message.
+ * @csspart retry-button - "Try again" in the error state.
+ * @cssprop --qb-user-card-bar-height - Height of the XP bar.
+ * @cssprop --qb-user-card-bar-color - Color of the XP bar's fill.
+ */
+export class QbUserCard extends QuestboardElement {
+  static override styles = [tokens, userCardStyles];
+
+  @property({ attribute: 'app-id' }) appId = '';
+  @property({ attribute: 'account-name' }) accountName = '';
+
+  private readonly query = new QueryController<UserInfo | null>(this, {
+    args: () => (this.appId && this.accountName ? [this.appId, this.accountName, this.apiKey, this.baseUrl] : null),
+    load: (client) =>
+      client.getUserInfo({ app_id: this.appId, account_name: this.accountName }).catch((error: unknown) => {
+        // A member the app has not heard of yet simply has nothing to show.
+        if (error instanceof QuestboardError && error.status === 404) return null;
+        throw error;
+      }),
+    affectedBy: (change) => changeAffects(change, this.appId, this.accountName),
+  });
+
+  override render() {
+    const state = this.query.state;
+    switch (state.status) {
+      case 'idle':
+        return renderEmpty('No member selected.');
+      case 'loading':
+        return renderLoading(`${this.accountName}’s progress`);
+      case 'error':
+        return renderError(`${this.accountName}’s progress`, state.error, () => void this.query.run({ quiet: false }));
+      case 'ready':
+        return state.value ? this.renderCard(state.value) : renderEmpty(`${this.accountName} has no activity yet.`);
+    }
+  }
+
+  private renderCard(user: UserInfo) {
+    const locale = this.locale;
+    const number = (value: number) => formatNumber(value, locale);
+    const levelStart = 50 * (user.current_level - 1) * user.current_level;
+    const span = Math.max(user.next_level_xp - levelStart, 1);
+    const gained = Math.min(Math.max(user.current_xp - levelStart, 0), span);
+    const stats: Array<[string, number]> = [
+      ['Total score', user.total_score],
+      ['Score this week', user.challenge_score_weekly],
+      ['Score this month', user.challenge_score_monthly],
+      ['Challenges completed', user.challenges_completed],
+      ['Tasks completed', user.tasks_completed],
+      ['Achievements', user.total_achievements],
+    ];
+    const xpText = `${number(user.current_xp)} of ${number(user.next_level_xp)} XP`;
+    return html`<section class="card" part="card" aria-labelledby="name">
+      <div class="header">
+        <p class="name" part="name" id="name"><bdi>${user.account_name}</bdi></p>
+        <p class="level" part="level">Level ${number(user.current_level)}</p>
+      </div>
+      <div
+        class="bar"
+        part="xp-bar"
+        role="progressbar"
+        aria-label="XP toward level ${number(user.current_level + 1)}"
+        aria-valuemin="0"
+        aria-valuemax=${span}
+        aria-valuenow=${gained}
+        aria-valuetext=${xpText}
+      >
+        <div class="bar-fill" part="xp-bar-fill" style=${styleMap({ '--qb-fill': String(gained / span) })}></div>
+      </div>
+      <p class="xp-label" part="xp-label">${xpText}</p>
+      <dl class="stats" part="stats">
+        ${stats.map(
+          ([label, value]) => html`<div class="stat">
+            <dt>${label}</dt>
+            <dd>${number(value)}</dd>
+          </div>`,
+        )}
+      </dl>
+    </section>`;
+  }
+}
+
+defineElement('qb-user-card', QbUserCard);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'qb-user-card': QbUserCard;
+  }
+}

@@ -1,0 +1,91 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { QuestboardClient } from '../../client/client.js';
+import { subscribeToChanges, type ChangeNotice } from '../../client/changes.js';
+import { onConfigure } from '../../client/config.js';
+
+export type QueryState<T> =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'ready'; value: T }
+  | { status: 'error'; error: Error };
+
+export interface QueryOptions<T> {
+  /** The inputs the data depends on, or null while a required one is missing. */
+  args(): readonly unknown[] | null;
+  load(client: QuestboardClient): Promise<T>;
+  /** Whether a committed write may have changed what this query shows. */
+  affectedBy(change: ChangeNotice): boolean;
+}
+
+/**
+ * Loads data for an element and keeps it current: again when its inputs change, when
+ * Questboard.configure() runs, and when a write anywhere (this page, another tab, the worker)
+ * touches it. A refresh keeps showing the previous answer until the new one arrives.
+ */
+export class QueryController<T> implements ReactiveController {
+  state: QueryState<T> = { status: 'idle' };
+  private lastArgs: string | undefined;
+  private generation = 0;
+  private unsubscribe: Array<() => void> = [];
+
+  constructor(
+    private readonly host: ReactiveControllerHost & { client(): Promise<QuestboardClient> },
+    private readonly options: QueryOptions<T>,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.unsubscribe = [
+      subscribeToChanges((change) => {
+        if (this.state.status !== 'idle' && this.options.affectedBy(change)) void this.run({ quiet: true });
+      }),
+      onConfigure(() => void this.run({ quiet: false })),
+    ];
+    // Reconnected elements load again: they heard no changes while detached.
+    this.lastArgs = undefined;
+    this.host.requestUpdate();
+  }
+
+  hostDisconnected(): void {
+    for (const stop of this.unsubscribe) stop();
+    this.unsubscribe = [];
+    this.generation++;
+  }
+
+  hostUpdate(): void {
+    const args = JSON.stringify(this.options.args());
+    if (args === this.lastArgs) return;
+    this.lastArgs = args;
+    void this.run({ quiet: false });
+  }
+
+  /** Loads again now; `quiet` keeps the current answer on screen meanwhile. */
+  async run({ quiet }: { quiet: boolean }): Promise<void> {
+    const generation = ++this.generation;
+    if (this.options.args() === null) {
+      this.setState({ status: 'idle' });
+      return;
+    }
+    if (!quiet || this.state.status !== 'ready') this.setState({ status: 'loading' });
+    try {
+      const client = await this.host.client();
+      const value = await this.options.load(client);
+      if (generation === this.generation) this.setState({ status: 'ready', value });
+    } catch (error) {
+      if (generation === this.generation) {
+        this.setState({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+  }
+
+  /** Replaces the loaded answer with one the element extended itself ("load more"). */
+  replaceValue(value: T): void {
+    if (this.state.status === 'ready') this.setState({ status: 'ready', value });
+  }
+
+  private setState(state: QueryState<T>): void {
+    this.state = state;
+    this.host.requestUpdate();
+  }
+}

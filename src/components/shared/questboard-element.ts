@@ -1,0 +1,23 @@
+import { LitElement } from 'lit';
+import { property } from 'lit/decorators.js';
+import { clientFor } from '../../client/config.js';
+import type { QuestboardClient } from '../../client/client.js';
+import { languageOf } from './format.js';
+
+/** What every Questboard element shares: the per-element api-key / base-url overrides and its language. */
+export class QuestboardElement extends LitElement {
+  /** Overrides the API key of Questboard.configure() for this element. */
+  @property({ attribute: 'api-key' }) apiKey?: string;
+
+  /** Overrides the base URL of Questboard.configure() for this element. */
+  @property({ attribute: 'base-url' }) baseUrl?: string;
+
+  /** The client this element talks through (shared with elements of the same settings). */
+  client(): Promise<QuestboardClient> {
+    return clientFor({ apiKey: this.apiKey, baseUrl: this.baseUrl });
+  }
+
+  protected get locale(): string {
+    return languageOf(this);
+  }
+}

@@ -1,0 +1,100 @@
+import { css } from 'lit';
+
+/**
+ * The design tokens every component reads. Set any `--qb-*` property on the page (or on one
+ * element) to theme them; the fallbacks below follow the user's color scheme.
+ */
+export const tokens = css`
+  :host {
+    --_qb-surface: var(--qb-color-surface, #ffffff);
+    --_qb-surface-alt: var(--qb-color-surface-alt, #f6f8fa);
+    --_qb-text: var(--qb-color-text, #1b1f24);
+    --_qb-muted: var(--qb-color-text-muted, #57606a);
+    --_qb-border: var(--qb-color-border, #d0d7de);
+    --_qb-accent: var(--qb-color-accent, #0b5cad);
+    --_qb-on-accent: var(--qb-color-on-accent, #ffffff);
+    --_qb-success: var(--qb-color-success, #1a7f37);
+    --_qb-danger: var(--qb-color-danger, #c62828);
+    --_qb-focus: var(--qb-color-focus, #0b5cad);
+    --_qb-track: var(--qb-color-track, #d8dee4);
+    --_qb-radius: var(--qb-radius, 8px);
+    --_qb-space: var(--qb-space, 0.75rem);
+    --_qb-duration: var(--qb-duration, 200ms);
+    display: block;
+    box-sizing: border-box;
+    color-scheme: light dark;
+    color: var(--_qb-text);
+    font-family: var(--qb-font-family, system-ui, sans-serif);
+    font-size: var(--qb-font-size, 0.9375rem);
+    line-height: 1.4;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_qb-surface: var(--qb-color-surface, #161b22);
+      --_qb-surface-alt: var(--qb-color-surface-alt, #1f252d);
+      --_qb-text: var(--qb-color-text, #e6edf3);
+      --_qb-muted: var(--qb-color-text-muted, #9da7b3);
+      --_qb-border: var(--qb-color-border, #30363d);
+      --_qb-accent: var(--qb-color-accent, #58a6ff);
+      --_qb-on-accent: var(--qb-color-on-accent, #0d1117);
+      --_qb-success: var(--qb-color-success, #3fb950);
+      --_qb-danger: var(--qb-color-danger, #ff7b72);
+      --_qb-focus: var(--qb-color-focus, #58a6ff);
+      --_qb-track: var(--qb-color-track, #30363d);
+    }
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  :focus-visible {
+    outline: 2px solid var(--_qb-focus);
+    outline-offset: 2px;
+  }
+  .qb-status,
+  .qb-empty {
+    margin: 0;
+    padding: var(--_qb-space);
+    color: var(--_qb-muted);
+  }
+  .qb-error {
+    margin: 0;
+    padding: var(--_qb-space);
+    color: var(--_qb-danger);
+  }
+  .qb-button {
+    font: inherit;
+    padding: 0.375rem 0.875rem;
+    border: 1px solid var(--_qb-accent);
+    border-radius: var(--_qb-radius);
+    background: var(--_qb-accent);
+    color: var(--_qb-on-accent);
+    cursor: pointer;
+  }
+  .qb-button--quiet {
+    background: transparent;
+    color: var(--_qb-accent);
+  }
+  .qb-button[aria-disabled='true'],
+  .qb-button:disabled {
+    cursor: default;
+    opacity: 0.75;
+  }
+  .qb-visually-hidden {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .qb-button {
+      transition: background-color var(--_qb-duration) ease-out, opacity var(--_qb-duration) ease-out;
+    }
+  }
+`;
