@@ -1,0 +1,34 @@
+// Drives the reference server the test runner started (scripts/wtr-remote-server.js).
+import { executeServerCommand } from '@web/test-runner-commands';
+import type { ReceivedRequest } from '../../src/node/test-hooks.js';
+
+export const remoteUrl = () => executeServerCommand<string, { action: string }>('remote-server', { action: 'url' });
+
+/** Stops the server: calls to it now fail with a network error. */
+export async function stopRemote(): Promise<void> {
+  await executeServerCommand('remote-server', { action: 'stop' });
+}
+
+/** Starts it again, same URL, its dataset loaded afresh. */
+export async function startRemote(): Promise<void> {
+  await executeServerCommand('remote-server', { action: 'start' });
+}
+
+export async function receivedRequests(remote: string): Promise<ReceivedRequest[]> {
+  const answer = await fetch(`${remote}/_test/requests`);
+  return ((await answer.json()) as { requests: ReceivedRequest[] }).requests;
+}
+
+export async function forgetReceivedRequests(remote: string): Promise<void> {
+  await fetch(`${remote}/_test/requests`, { method: 'DELETE' });
+}
+
+/** Every /v1 call answers `status` until endFault. */
+export async function injectFault(remote: string, status: number): Promise<void> {
+  const answer = await fetch(`${remote}/_test/fault`, { method: 'PUT', body: JSON.stringify({ status }) });
+  if (!answer.ok) throw new Error(`injecting a fault failed: ${answer.status}`);
+}
+
+export async function endFault(remote: string): Promise<void> {
+  await fetch(`${remote}/_test/fault`, { method: 'DELETE' });
+}
