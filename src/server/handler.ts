@@ -1,12 +1,19 @@
-// PLACEHOLDER: the real handler is being written; signature is fixed.
-import type { Store } from '../store/index.js';
+// The API: one function from Request to Response. It routes, authenticates,
+// validates, runs the rules in one transaction, and serialises. Every host
+// (service worker, in-page transport, Node server) calls only this.
+import { ApiError, invalidInput } from '../api/errors.js';
+import { RawJson, toJsonText } from '../api/formats.js';
+import type { Dataset } from '../api/schemas.js';
+import { authenticate, bearerKey, requireScope } from '../core/access.js';
+import { isEmpty } from '../core/dataset.js';
+import { SCOPES } from '../api/schemas.js';
+import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
+import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
+import { operations, type Changed, type Operation, type Outcome } from './operations.js';
 
 /** What a write changed, so hosts can tell pages to refresh (BroadcastChannel 'questboard'). */
-export interface ChangeNotice {
+export interface ChangeNotice extends Changed {
   type: 'questboard:change';
-  app_id: string;
-  /** Members whose totals changed; empty when the whole app changed (an import). */
-  account_names: string[];
 }
 
 export interface HandlerOptions {
@@ -19,6 +26,104 @@ export interface HandlerOptions {
 
 export type Handle = (request: Request) => Promise<Response>;
 
-export function createHandler(_options: HandlerOptions): Handle {
-  return async () => new Response('{"is_valid":false,"message":"not implemented"}', { status: 501 });
+const API_PREFIX = '/v1/';
+
+export function createHandler({ store, now = () => new Date(), onChange }: HandlerOptions): Handle {
+  return async (request) => {
+    try {
+      return await answer(request);
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      // A bug: say so plainly and keep the details out of the answer.
+      console.error('questboard: unexpected error', error);
+      return errorResponse(new ApiError(500, 'Internal error: the request could not be completed.'));
+    }
+  };
+
+  async function answer(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const at = url.pathname.lastIndexOf(API_PREFIX);
+    const name = at === -1 ? '' : url.pathname.slice(at + API_PREFIX.length);
+    const operation = Object.hasOwn(operations, name) ? operations[name]! : undefined;
+    if (!operation) throw new ApiError(404, `Unknown operation: ${url.pathname}.`);
+    const method = request.method.toUpperCase();
+    if (!operation.methods.includes(method as 'GET' | 'POST')) {
+      const allow = operation.methods.join(', ');
+      throw new ApiError(405, `Method ${method} is not allowed here; use ${allow}.`, { allow });
+    }
+
+    const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
+    const raw =
+      method === 'POST'
+        ? await readJsonBody(request, operation.bodyLimit ?? BODY_LIMIT)
+        : Object.fromEntries(url.searchParams);
+    const parsed = operation.schema.safeParse(raw);
+    if (!parsed.success) throw invalidInput(parsed.error, raw);
+    const idempotencyKey = operation.writes ? request.headers.get('idempotency-key') : null;
+
+    const work = async (tx: Transaction) => {
+      const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, parsed.data);
+      if (operation.scope !== null) requireScope(key, operation.scope);
+      const call = { input: parsed.data, tx, key, now: now().getTime(), request };
+      if (idempotencyKey === null) return operation.run(call);
+      return once(tx, key.key, idempotencyKey, `${method} ${name} ${canonical(parsed.data)}`, () => operation.run(call));
+    };
+    const outcome = operation.writes
+      ? await store.write(work, operation.durability ? { durability: operation.durability } : {})
+      : await store.read(work);
+
+    if (onChange && outcome.changed) {
+      const changes = Array.isArray(outcome.changed) ? outcome.changed : [outcome.changed];
+      for (const change of changes) onChange({ type: 'questboard:change', ...change });
+    }
+    return jsonResponse(outcome.status ?? 200, outcome.body);
+  }
+}
+
+/** Who calls an operation that needs no key. */
+const PUBLIC: ApiKeyRecord = { key: '', app_id: null, scopes: [] };
+
+async function identify(tx: Transaction, key: string, operation: Operation, input: unknown): Promise<ApiKeyRecord> {
+  try {
+    return await authenticate(tx, key);
+  } catch (error) {
+    // The first dataset brings the first admin key: nothing else could.
+    const bootstrap =
+      operation.bootstrap && (input as Dataset).admin_keys?.includes(key) && (await isEmpty(tx));
+    if (bootstrap) return { key, app_id: null, scopes: [...SCOPES] };
+    throw error;
+  }
+}
+
+/**
+ * Runs a write at most once per Idempotency-Key: a retry gets the first
+ * answer, in the same transaction as the write, so two racing retries
+ * cannot both pay.
+ */
+async function once(
+  tx: Transaction,
+  api_key: string,
+  idempotency_key: string,
+  fingerprint: string,
+  run: () => Promise<Outcome>,
+): Promise<Outcome> {
+  const earlier = await tx.get('idempotency', [api_key, idempotency_key]);
+  if (earlier) {
+    if (earlier.fingerprint !== fingerprint) {
+      throw new ApiError(409, 'Idempotency-Key was already used for a different request.');
+    }
+    return { status: earlier.status, body: new RawJson(earlier.body) };
+  }
+  const outcome = await run();
+  const status = outcome.status ?? 200;
+  tx.put('idempotency', { api_key, idempotency_key, fingerprint, status, body: toJsonText(outcome.body) });
+  return outcome;
+}
+
+/** JSON with sorted keys, so equal inputs give equal fingerprints. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const entries = Object.entries(value).filter(([, member]) => member !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonical(member)}`).join(',')}}`;
 }

@@ -1,8 +1,145 @@
-// PLACEHOLDER: the real store is being written; signature is fixed.
+// A small typed store over IndexedDB. A transaction caches what it reads and
+// writes each changed record once when the work is done, so a replay of many
+// events on the same member costs one put, not one per event.
+import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreKey, type StoreValue } from 'idb';
+import { DATABASE_NAME, DATABASE_VERSION, migrate, type QuestboardSchema, type StoreName } from './schema.js';
+
+export type { StoreName } from './schema.js';
+export * from './records.js';
+
+const PRIMARY_KEY: { [N in StoreName]: (value: StoreValue<QuestboardSchema, N>) => StoreKey<QuestboardSchema, N> } = {
+  meta: () => {
+    throw new Error('meta has out-of-line keys: use putMeta');
+  },
+  apps: (app) => app.app_id,
+  api_keys: (key) => key.key,
+  users: (user) => [user.app_id, user.account_name],
+  challenges: (challenge) => challenge.challenge_id,
+  tasks: (task) => task.task_id,
+  progress: (progress) => [progress.task_id, progress.account_name],
+  member_challenges: (record) => [record.challenge_id, record.account_name],
+  endorsements: (e) => [e.app_id, e.from_account, e.to_account, e.endorsement_id],
+  logs: (log) => log.seq!,
+  idempotency: (record) => [record.api_key, record.idempotency_key],
+};
+
+const ALL_STORES: StoreName[] = Object.keys(PRIMARY_KEY) as StoreName[];
+
+// Typed as readwrite so writes type-check; IndexedDB itself refuses them in a read.
+type RawTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite'>;
+
+export class Transaction {
+  private readonly cache = new Map<string, unknown>();
+  private readonly dirty = new Map<string, [StoreName, unknown]>();
+
+  constructor(readonly raw: RawTransaction) {}
+
+  async get<N extends StoreName>(store: N, key: StoreKey<QuestboardSchema, N>): Promise<StoreValue<QuestboardSchema, N> | undefined> {
+    const cacheKey = `${store} ${JSON.stringify(key)}`;
+    if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as StoreValue<QuestboardSchema, N> | undefined;
+    const value = await this.raw.objectStore(store).get(key);
+    this.cache.set(cacheKey, value);
+    return value;
+  }
+
+  /** Records the value; it is written when the transaction's work is done. */
+  put<N extends StoreName>(store: N, value: StoreValue<QuestboardSchema, N>): void {
+    const cacheKey = `${store} ${JSON.stringify(PRIMARY_KEY[store](value))}`;
+    this.cache.set(cacheKey, value);
+    this.dirty.set(cacheKey, [store, value]);
+  }
+
+  /** Drops what was read (not what waits to be written), after deleting behind the cache. */
+  forgetReads(): void {
+    for (const key of this.cache.keys()) if (!this.dirty.has(key)) this.cache.delete(key);
+  }
+
+  async getMeta<T>(key: string): Promise<T | undefined> {
+    return (await this.raw.objectStore('meta').get(key)) as T | undefined;
+  }
+
+  async putMeta(key: string, value: unknown): Promise<void> {
+    await this.raw.objectStore('meta').put(value, key);
+  }
+
+  async append(log: StoreValue<QuestboardSchema, 'logs'>): Promise<void> {
+    await this.raw.objectStore('logs').add(log);
+  }
+
+  async flush(): Promise<void> {
+    const writes = [...this.dirty.values()].map(([store, value]) =>
+      this.raw.objectStore(store).put(value as never),
+    );
+    this.dirty.clear();
+    await Promise.all(writes);
+  }
+}
+
 export interface Store {
+  read<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Runs the work in one readwrite transaction: all of it commits, or none. */
+  write<T>(work: (tx: Transaction) => Promise<T>, options?: { durability?: 'strict' | 'default' }): Promise<T>;
   close(): void;
 }
-/** Opens (lazily) the Questboard database of this origin. Default name 'questboard'. */
-export function openStore(_options: { name?: string } = {}): Store {
-  return { close() {} };
+
+export interface StoreOptions {
+  /** The database name; tests use their own. */
+  name?: string;
 }
+
+/** Opens the Questboard database of this origin on first use. */
+export function openStore({ name = DATABASE_NAME }: StoreOptions = {}): Store {
+  let database: Promise<IDBPDatabase<QuestboardSchema>> | null = null;
+  const connect = () =>
+    (database ??= openDB<QuestboardSchema>(name, DATABASE_VERSION, {
+      upgrade: (db, oldVersion, _newVersion, tx) => migrate(db, oldVersion, tx),
+      // Another tab or a test wants to upgrade or delete the database: let go
+      // of it and reconnect on the next request.
+      blocking: (_current, _next, event) => {
+        (event.target as IDBDatabase).close();
+        database = null;
+      },
+      terminated: () => {
+        database = null;
+      },
+    }).catch((error: unknown) => {
+      database = null;
+      throw error;
+    }));
+
+  async function run<T>(
+    mode: IDBTransactionMode,
+    work: (tx: Transaction) => Promise<T>,
+    durability: 'strict' | 'default' = 'default',
+  ): Promise<T> {
+    const db = await connect();
+    const raw = db.transaction(ALL_STORES, mode, { durability }) as unknown as RawTransaction;
+    const tx = new Transaction(raw);
+    try {
+      const result = await work(tx);
+      if (mode === 'readwrite') await tx.flush();
+      await raw.done;
+      return result;
+    } catch (error) {
+      // Nothing of a failed write may stay: abort unless IndexedDB already did.
+      try {
+        raw.abort();
+      } catch {
+        // already finished or aborted
+      }
+      raw.done.catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    read: (work) => run('readonly', work),
+    write: (work, options) => run('readwrite', work, options?.durability),
+    close: () => {
+      void database?.then((db) => db.close());
+      database = null;
+    },
+  };
+}
+export * from './boards.js';
+export * from './app-data.js';

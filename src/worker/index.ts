@@ -1,9 +1,25 @@
 /// <reference lib="webworker" />
+// The service worker: answers requests under `<scope>v1/` with the API
+// handler over this origin's IndexedDB, and leaves every other request alone
+// so the host site keeps working exactly as before.
+import { createHandler } from '../server/handler.js';
+import { openStore } from '../store/index.js';
+
 declare const self: ServiceWorkerGlobalScope;
-self.addEventListener('install', () => void self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+const changes = new BroadcastChannel('questboard');
+const handle = createHandler({ store: openStore(), onChange: (change) => changes.postMessage(change) });
+const apiPrefix = new URL('v1/', self.registration.scope).href;
+
 self.addEventListener('fetch', (event) => {
-  if (new URL(event.request.url).pathname === '/v1/health') {
-    event.respondWith(new Response('{"is_valid":true}'));
-  }
+  if (!event.request.url.startsWith(apiPrefix)) return;
+  event.respondWith(handle(event.request));
 });
+
+// Registered as its own worker (not pulled into a site's worker with
+// importScripts), take control at once so the first page is served without a
+// reload. A host worker's lifecycle is the host's business.
+if (/\/questboard-sw[\w.-]*\.js$/.test(self.location.pathname)) {
+  self.addEventListener('install', () => void self.skipWaiting());
+  self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+}

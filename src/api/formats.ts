@@ -1,0 +1,153 @@
+// Wire formats the spec fixes to the byte. Pure functions, shared by every layer.
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isGuid(value: string): boolean {
+  return GUID.test(value);
+}
+
+/** A random lowercase GUID (crypto.randomUUID is lowercase v4 in every host we run in). */
+export function newGuid(): string {
+  return crypto.randomUUID();
+}
+
+/** `YYYY-MM-DDthh:mm:ss` in UTC: the spec's lowercase `t` and no zone. */
+export function formatDate(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 19).replace('T', 't');
+}
+
+/**
+ * Quantities are kept as integers of 1/10,000 so that sums are exact
+ * (0.7 + 0.1 must reach 0.8) and print with four fractional digits.
+ */
+export const QUANTITY_SCALE = 10_000;
+
+/** The scaled integer for a number with at most four decimals, or null. */
+export function toQuantityE4(value: number): number | null {
+  if (!Number.isFinite(value)) return null;
+  const scaled = value * QUANTITY_SCALE;
+  const rounded = Math.round(scaled);
+  if (Math.abs(scaled - rounded) > 1e-6 * Math.max(1, Math.abs(scaled))) return null;
+  return Number.isSafeInteger(rounded) ? rounded : null;
+}
+
+/** Marks a number that the serialiser writes with exactly four fractional digits. */
+export class Fixed4 {
+  constructor(readonly e4: number) {}
+  toString(): string {
+    return (this.e4 / QUANTITY_SCALE).toFixed(4);
+  }
+}
+
+/** JSON text kept as it was written, such as a stored earlier answer. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON text where every Fixed4 is written as a number with four decimals
+ * (`10.0000`), which JSON.stringify cannot do.
+ */
+export function toJsonText(value: unknown): string {
+  if (value instanceof Fixed4) return value.toString();
+  if (value instanceof RawJson) return value.text;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(toJsonText).join(',')}]`;
+  const members: string[] = [];
+  for (const [key, member] of Object.entries(value)) {
+    if (member !== undefined) members.push(`${JSON.stringify(key)}:${toJsonText(member)}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
+/** 1 coin = 100,000,000 tinybars; amounts never pass through floats. */
+export const TINYBARS_PER_COIN = 100_000_000n;
+const COIN_DECIMALS = 8;
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
+
+export type CoinParse =
+  | { ok: true; tinybars: bigint }
+  | { ok: false; reason: 'not-a-number' | 'not-positive' | 'too-many-decimals' };
+
+/**
+ * Parses a coin amount from its decimal text (a JSON number's shortest form,
+ * or a query-string value) into tinybars, exactly.
+ */
+export function parseCoins(text: string): CoinParse {
+  const match = DECIMAL.exec(text.trim());
+  if (!match || (match[2] === '' && !match[3])) return { ok: false, reason: 'not-a-number' };
+  const [, sign, whole = '', fraction = '', exponentText] = match;
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, '') || '0';
+  // Position of the decimal point counted from the right of `digits`.
+  const fractionLength = fraction.length - Number(exponentText ?? 0);
+  if (/^0*$/.test(digits)) return { ok: false, reason: 'not-positive' };
+  if (sign === '-') return { ok: false, reason: 'not-positive' };
+  const significantFraction = fractionLength - (digits.length - digits.replace(/0+$/, '').length);
+  if (significantFraction > COIN_DECIMALS) return { ok: false, reason: 'too-many-decimals' };
+  const shift = COIN_DECIMALS - fractionLength;
+  const tinybars =
+    shift >= 0 ? BigInt(digits) * 10n ** BigInt(shift) : BigInt(digits) / 10n ** BigInt(-shift);
+  return { ok: true, tinybars };
+}
+
+/** Tinybars as a plain decimal coin amount (`250.5`), the import/export form. */
+export function formatCoins(tinybars: bigint): string {
+  const whole = tinybars / TINYBARS_PER_COIN;
+  const fraction = (tinybars % TINYBARS_PER_COIN).toString().padStart(COIN_DECIMALS, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : `${whole}`;
+}
+
+const ACCOUNT_ID = /^(\d+)\.(\d+)\.(\d+)(?:-([a-z]{5}))?$/;
+/** Ledger id of the network whose addresses we accept checksums for (mainnet = 0x00). */
+const LEDGER_ID = [0x00];
+
+export interface AccountId {
+  shard: number;
+  realm: number;
+  num: number;
+  /** `shard.realm.num` without the checksum. */
+  text: string;
+}
+
+/** `shard.realm.num`, optionally with a HIP-15 `-abcde` checksum that must match. */
+export function parseAccountId(value: string): AccountId | null {
+  const match = ACCOUNT_ID.exec(value);
+  if (!match) return null;
+  const [, shard, realm, num, checksum] = match;
+  const text = `${BigInt(shard!)}.${BigInt(realm!)}.${BigInt(num!)}`;
+  const parts = [shard, realm, num].map(Number);
+  if (!parts.every(Number.isSafeInteger)) return null;
+  if (checksum !== undefined && checksum !== accountChecksum(`${shard}.${realm}.${num}`)) return null;
+  return { shard: parts[0]!, realm: parts[1]!, num: parts[2]!, text };
+}
+
+/** The HIP-15 checksum: five letters from the address digits and the ledger id. */
+export function accountChecksum(address: string): string {
+  const p3 = 26 ** 3;
+  const p5 = 26 ** 5;
+  const digits = [...address].map((char) => (char === '.' ? 10 : Number(char)));
+  let weighted = 0;
+  let evenSum = 0;
+  let oddSum = 0;
+  digits.forEach((digit, index) => {
+    weighted = (31 * weighted + digit) % p3;
+    if (index % 2 === 0) evenSum = (evenSum + digit) % 11;
+    else oddSum = (oddSum + digit) % 11;
+  });
+  let ledgerHash = 0;
+  for (const byte of [...LEDGER_ID, 0, 0, 0, 0, 0, 0]) ledgerHash = (31 * ledgerHash + byte) % p5;
+  let code = ((((digits.length % 5) * 11 + evenSum) * 11 + oddSum) * p3 + weighted + ledgerHash) % p5;
+  code = (code * 1_000_003) % p5;
+  let letters = '';
+  for (let i = 0; i < 5; i++) {
+    letters = String.fromCharCode(97 + (code % 26)) + letters;
+    code = Math.floor(code / 26);
+  }
+  return letters;
+}
+
+/** Account names: 1–64 characters (code points), no control characters. */
+export function isAccountName(value: string): boolean {
+  const length = [...value].length;
+  return length >= 1 && length <= 64 && !/\p{Cc}/u.test(value);
+}

@@ -1,0 +1,175 @@
+// The request side of the contract: one zod/mini schema per operation input
+// and for the admin dataset. Responses are typed in responses.ts.
+import * as z from 'zod/mini';
+import { isAccountName, isGuid } from './formats.js';
+
+const text = z.string().check(z.minLength(1, 'must not be empty'));
+const accountName = z.string().check(
+  z.refine(isAccountName, 'must be 1–64 characters without control characters'),
+);
+const guid = z.string().check(z.refine(isGuid, 'must be a lowercase GUID'));
+const count = z.int().check(z.minimum(0, 'must be 0 or more'));
+/** An ISO 8601 instant with a zone (`2026-11-20T10:00:00Z`); kept as epoch ms. */
+const instant = z.string().check(
+  z.refine((value) => /[zZ]|[+-]\d\d:?\d\d$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date-time with a zone'),
+);
+
+export const SCOPES = ['read', 'write', 'ledger', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const LEADERBOARD_TYPES = ['score', 'xp', 'weekly', 'monthly'] as const;
+export type LeaderboardType = (typeof LEADERBOARD_TYPES)[number];
+export const RANK_POLICIES = ['olympic', 'dense', 'ordinal'] as const;
+export type RankPolicy = (typeof RANK_POLICIES)[number];
+
+/** Operational endpoints take no input; extra query parameters are ignored. */
+export const healthQuery = z.object({});
+
+export const getChallengeQuery = z.object({ challenge_id: guid });
+
+export const endorseAccountBody = z.object({
+  app_id: text,
+  from_account: accountName,
+  to_account: accountName,
+  endorsement_id: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(64, 'must be at most 64 characters')),
+});
+
+export const getUserInfoQuery = z.object({ app_id: text, account_name: accountName });
+
+/** Query values arrive as text; paging numbers are parsed here. */
+const pagingNumber = (max: number) =>
+  z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d+$/, 'must be a whole number')),
+      z.transform(Number),
+    ).check(z.maximum(max, `must be at most ${max}`)),
+  );
+
+export const getLeaderboardQuery = z.object({
+  app_id: text,
+  widget_response: z.optional(z.enum(['html', 'json'], 'must be html or json')),
+  leaderboard_type: z.optional(z.enum(LEADERBOARD_TYPES, `must be one of ${LEADERBOARD_TYPES.join(', ')}`)),
+  limit: pagingNumber(1000),
+  offset: pagingNumber(Number.MAX_SAFE_INTEGER),
+  around: z.optional(accountName),
+});
+
+export const connectSocialBody = z.object({
+  app_id: text,
+  account_name: accountName,
+  twitter_name: z.string().check(
+    z.regex(/^@?[A-Za-z0-9_]{1,15}$/, 'must be 1–15 letters, digits or _ (a leading @ is allowed)'),
+  ),
+});
+
+export const getTaskProgressQuery = z.object({ task_id: guid, account_name: accountName });
+
+/** Both airdrop forms: quantity is a JSON number in the body, text in the query. */
+export const airdropInput = z.object({
+  to_address: text,
+  /** Only with an installation admin key, which belongs to no app. */
+  app_id: z.optional(text),
+  quantity: z.union([z.number(), text], 'must be a number'),
+});
+
+const quantityNumber = z.number().check(z.minimum(0, 'must be 0 or more'));
+
+export const logTaskBody = z.object({
+  task_id: guid,
+  account_name: accountName,
+  quantity: quantityNumber,
+});
+
+export const exportQuery = z.object({ app_id: text });
+export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
+
+const datasetTask = z.strictObject({
+  task_id: z.optional(guid),
+  name: text,
+  quantity: z.number().check(z.positive('must be greater than 0')),
+  operator: z.int().check(z.refine((value) => value === 0 || value === 1, 'must be 0 (cumulative) or 1 (single log)')),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
+  points: z.optional(count),
+  allowretry: z.optional(z.boolean()),
+  alloweditquantity: z.optional(z.boolean()),
+  create_date: z.optional(instant),
+});
+
+const datasetChallenge = z.strictObject({
+  challenge_id: z.optional(guid),
+  name: text,
+  description: z.optional(z.string()),
+  start_date: z.optional(instant),
+  points: z.optional(count),
+  create_date: z.optional(instant),
+  tasks: z.array(datasetTask),
+});
+
+const datasetApp = z.strictObject({
+  app_id: text,
+  name: z.optional(z.string()),
+  api_keys: z.optional(
+    z.array(z.strictObject({ key: text, scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)) })),
+  ),
+  treasury: z.optional(
+    z.strictObject({
+      account_id: z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'must be shard.realm.num')),
+      balance: z.string().check(z.regex(/^\d+(\.\d{1,8})?$/, 'must be a coin amount with at most 8 decimals')),
+    }),
+  ),
+  settings: z.optional(
+    z.strictObject({
+      endorsement_xp: z.optional(count),
+      rank_policy: z.optional(z.enum(RANK_POLICIES, `must be one of ${RANK_POLICIES.join(', ')}`)),
+    }),
+  ),
+  users: z.optional(
+    z.array(
+      z.strictObject({
+        account_name: accountName,
+        id: z.optional(guid),
+        twitter_name: z.optional(z.nullable(z.string().check(z.regex(/^@?[A-Za-z0-9_]{1,15}$/, 'must be 1–15 letters, digits or _')))),
+        is_active: z.optional(z.boolean()),
+        joined_at: z.optional(instant),
+      }),
+    ),
+  ),
+  challenges: z.optional(z.array(datasetChallenge)),
+  progress: z.optional(
+    z.array(
+      z.strictObject({
+        task_id: guid,
+        account_name: accountName,
+        quantity: quantityNumber,
+        at: z.optional(instant),
+      }),
+    ),
+  ),
+  endorsements: z.optional(
+    z.array(
+      z.strictObject({
+        from_account: accountName,
+        to_account: accountName,
+        endorsement_id: text,
+        at: z.optional(instant),
+      }),
+    ),
+  ),
+});
+
+export const dataset = z.strictObject({
+  admin_keys: z.optional(z.array(text)),
+  // An export is an API answer with the common fields: importing it as it
+  // came must work, so they are allowed here and carry no meaning.
+  is_valid: z.optional(z.boolean()),
+  message: z.optional(z.nullable(z.string())),
+  apps: z.optional(z.array(datasetApp)),
+});
+
+export type EndorseAccountBody = z.infer<typeof endorseAccountBody>;
+export type GetLeaderboardQuery = z.infer<typeof getLeaderboardQuery>;
+export type ConnectSocialBody = z.infer<typeof connectSocialBody>;
+export type LogTaskBody = z.infer<typeof logTaskBody>;
+export type Dataset = z.infer<typeof dataset>;
+export type DatasetApp = z.infer<typeof datasetApp>;
+export type DatasetChallenge = z.infer<typeof datasetChallenge>;
+export type DatasetTask = z.infer<typeof datasetTask>;

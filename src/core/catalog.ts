@@ -1,0 +1,69 @@
+// Challenges and tasks: lookups scoped to an app, and their wire shapes.
+import { ApiError, notFound } from '../api/errors.js';
+import { Fixed4, formatDate, QUANTITY_SCALE } from '../api/formats.js';
+import type { Challenge, Task, TaskProgressWire } from '../api/responses.js';
+import type { ChallengeRecord, ProgressRecord, TaskRecord, Transaction } from '../store/index.js';
+
+/**
+ * A challenge of the caller's app. Another app's challenge is "not found",
+ * not "forbidden", so ids of other apps cannot be probed.
+ */
+export async function findChallenge(tx: Transaction, challenge_id: string, app_id: string | null) {
+  const challenge = await tx.get('challenges', challenge_id);
+  if (!challenge || (app_id !== null && challenge.app_id !== app_id)) throw notFound('Challenge');
+  return challenge;
+}
+
+export async function findTask(tx: Transaction, task_id: string, app_id: string | null) {
+  const task = await tx.get('tasks', task_id);
+  if (!task || (app_id !== null && task.app_id !== app_id)) throw notFound('Task');
+  return task;
+}
+
+export function assertStarted(challenge: ChallengeRecord, at: number): void {
+  if (at < challenge.start_at) throw new ApiError(404, 'The challenge has not started yet.');
+}
+
+export function taskShape(task: TaskRecord): Task {
+  return {
+    task_id: task.task_id,
+    name: task.name,
+    quantity: task.quantity_e4 / QUANTITY_SCALE,
+    operator: task.operator,
+    metadata: JSON.stringify(task.metadata),
+    create_date: formatDate(task.created_at),
+    resourceurl: null,
+    groupname: null,
+    allowretry: task.allowretry,
+    alloweditquantity: task.alloweditquantity,
+    challenge: null,
+    is_valid: true,
+    message: null,
+  };
+}
+
+export function challengeShape(challenge: ChallengeRecord, tasks: TaskRecord[]): Challenge {
+  return {
+    challenge_id: challenge.challenge_id,
+    name: challenge.name,
+    description: challenge.description,
+    create_date: formatDate(challenge.created_at),
+    groupid: null,
+    badge: null,
+    tasks: tasks.map(taskShape),
+    rewarddata: null,
+    is_valid: true,
+    message: null,
+  };
+}
+
+export function taskProgressShape(task: TaskRecord, progress: ProgressRecord | undefined): TaskProgressWire {
+  return {
+    task_id: task.task_id,
+    task_name: task.name,
+    quantity_required: new Fixed4(task.quantity_e4),
+    quantity_completed: new Fixed4(progress?.completed_e4 ?? 0),
+    message: null,
+    is_valid: true,
+  };
+}

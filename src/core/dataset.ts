@@ -1,0 +1,247 @@
+// Import and export of whole apps. Progress and endorsements are replayed
+// through the same rules as live calls, so every total is derived, never
+// imported; an export holds what is needed to derive the same totals again.
+import { ApiError } from '../api/errors.js';
+import { formatCoins, newGuid, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
+import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
+import {
+  deleteAppData,
+  readAppData,
+  type ApiKeyRecord,
+  type AppRecord,
+  type Transaction,
+} from '../store/index.js';
+import { ADMIN_KEYS } from './access.js';
+import { endorse } from './endorsements.js';
+import { newMember } from './members.js';
+import { logProgress } from './progress.js';
+
+export const DEFAULT_TASK_POINTS = 10;
+export const DEFAULT_CHALLENGE_POINTS = 50;
+export const DEFAULT_ENDORSEMENT_XP = 5;
+
+const toTime = (iso: string | undefined, fallback: number) => (iso === undefined ? fallback : Date.parse(iso));
+const toIso = (epochMs: number) => new Date(epochMs).toISOString();
+
+/** Whether the store is empty, when a dataset may bring its own admin keys. */
+export async function isEmpty(tx: Transaction): Promise<boolean> {
+  const adminKeys = (await tx.getMeta<string[]>(ADMIN_KEYS)) ?? [];
+  return adminKeys.length === 0 && (await tx.raw.objectStore('apps').count()) === 0;
+}
+
+/** Which key may import this dataset: see the handler for the bootstrap rule. */
+export function datasetAppIds(dataset: Dataset): string[] {
+  return (dataset.apps ?? []).map((app) => app.app_id);
+}
+
+export async function importDataset(
+  tx: Transaction,
+  dataset: Dataset,
+  mode: 'merge' | 'replace',
+  now: number,
+): Promise<string[]> {
+  if (dataset.admin_keys?.length) {
+    const adminKeys = new Set((await tx.getMeta<string[]>(ADMIN_KEYS)) ?? []);
+    for (const key of dataset.admin_keys) adminKeys.add(key);
+    await tx.putMeta(ADMIN_KEYS, [...adminKeys]);
+  }
+  const apps = dataset.apps ?? [];
+  const seen = new Set<string>();
+  for (const [index, app] of apps.entries()) {
+    const path = `apps[${index}]`;
+    if (seen.has(app.app_id)) throw new ApiError(400, `${path}.app_id: '${app.app_id}' appears twice.`);
+    seen.add(app.app_id);
+    if (mode === 'replace') await deleteAppData(tx, app.app_id);
+    await importApp(tx, app, path, now);
+  }
+  return [...seen];
+}
+
+async function importApp(tx: Transaction, data: DatasetApp, path: string, now: number): Promise<void> {
+  // Read straight from IndexedDB: replace mode has just deleted what a cached read might still show.
+  const existing = await tx.raw.objectStore('apps').get(data.app_id);
+  const app: AppRecord = {
+    app_id: data.app_id,
+    name: data.name ?? existing?.name ?? data.app_id,
+    endorsement_xp: data.settings?.endorsement_xp ?? existing?.endorsement_xp ?? DEFAULT_ENDORSEMENT_XP,
+    rank_policy: data.settings?.rank_policy ?? existing?.rank_policy ?? 'olympic',
+    member_count: existing?.member_count ?? 0,
+    treasury: data.treasury
+      ? {
+          account_id: data.treasury.account_id,
+          balance: treasuryBalance(data.treasury.balance, `${path}.treasury.balance`),
+          last_tx_ns: existing?.treasury?.last_tx_ns ?? '0',
+        }
+      : (existing?.treasury ?? null),
+  };
+
+  for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
+    const owner = await tx.raw.objectStore('api_keys').get(apiKey.key);
+    if (owner && owner.app_id !== app.app_id) {
+      throw new ApiError(409, `${path}.api_keys[${index}].key: this key belongs to another app.`);
+    }
+    const record: ApiKeyRecord = { key: apiKey.key, app_id: app.app_id, scopes: apiKey.scopes };
+    tx.put('api_keys', record);
+  }
+
+  for (const user of data.users ?? []) {
+    const member =
+      (await tx.raw.objectStore('users').get([app.app_id, user.account_name])) ??
+      (app.member_count++, newMember(app.app_id, user.account_name, toTime(user.joined_at, now), user.id));
+    if (user.twitter_name !== undefined) member.twitter_name = user.twitter_name?.replace(/^@/, '') ?? null;
+    if (user.is_active !== undefined) member.is_active = user.is_active;
+    tx.put('users', member);
+  }
+
+  for (const [index, challenge] of (data.challenges ?? []).entries()) {
+    await importChallenge(tx, app.app_id, challenge, `${path}.challenges[${index}]`, now);
+  }
+  tx.put('apps', app);
+  await replay(tx, app, data, path, now);
+}
+
+function treasuryBalance(text: string, path: string): string {
+  const amount = parseCoins(text);
+  if (amount.ok) return amount.tinybars.toString();
+  if (amount.reason === 'not-positive') return '0';
+  throw new ApiError(400, `${path}: must be a coin amount with at most 8 decimals.`);
+}
+
+async function importChallenge(
+  tx: Transaction,
+  app_id: string,
+  data: DatasetChallenge,
+  path: string,
+  now: number,
+): Promise<void> {
+  const challenge_id = data.challenge_id ?? newGuid();
+  const existing = await tx.get('challenges', challenge_id);
+  if (existing && existing.app_id !== app_id) {
+    throw new ApiError(409, `${path}.challenge_id: this challenge belongs to another app.`);
+  }
+  const task_ids: string[] = [];
+  for (const [index, task] of data.tasks.entries()) {
+    const taskPath = `${path}.tasks[${index}]`;
+    const task_id = task.task_id ?? newGuid();
+    const existingTask = await tx.get('tasks', task_id);
+    if (existingTask && existingTask.challenge_id !== challenge_id) {
+      throw new ApiError(409, `${taskPath}.task_id: this task belongs to another challenge.`);
+    }
+    if (task_ids.includes(task_id)) throw new ApiError(400, `${taskPath}.task_id: appears twice.`);
+    const quantity_e4 = toQuantityE4(task.quantity);
+    if (quantity_e4 === null) throw new ApiError(400, `${taskPath}.quantity: must have at most 4 decimals.`);
+    task_ids.push(task_id);
+    tx.put('tasks', {
+      task_id,
+      challenge_id,
+      app_id,
+      name: task.name,
+      quantity_e4,
+      operator: task.operator as 0 | 1,
+      metadata: task.metadata ?? {},
+      created_at: toTime(task.create_date, existingTask?.created_at ?? now),
+      points: task.points ?? DEFAULT_TASK_POINTS,
+      allowretry: task.allowretry ?? false,
+      alloweditquantity: task.alloweditquantity ?? false,
+    });
+  }
+  const created_at = toTime(data.create_date, existing?.created_at ?? now);
+  tx.put('challenges', {
+    challenge_id,
+    app_id,
+    name: data.name,
+    description: data.description ?? '',
+    created_at,
+    start_at: toTime(data.start_date, created_at),
+    points: data.points ?? DEFAULT_CHALLENGE_POINTS,
+    task_ids,
+  });
+}
+
+/** Replays progress, then endorsements, each in time order as if logged live. */
+async function replay(tx: Transaction, app: AppRecord, data: DatasetApp, path: string, now: number): Promise<void> {
+  const inOrder = <T extends { at?: string | undefined }>(items: T[]) =>
+    items.map((item, index) => ({ item, index, at: toTime(item.at, now) })).sort((a, b) => a.at - b.at || a.index - b.index);
+
+  for (const { item, index, at } of inOrder(data.progress ?? [])) {
+    const where = `${path}.progress[${index}]`;
+    await rethrowAt(where, async () => {
+      const task = await tx.get('tasks', item.task_id);
+      if (!task || task.app_id !== app.app_id) throw new ApiError(400, 'task_id: no such task in this app.');
+      const user = await tx.get('users', [app.app_id, item.account_name]);
+      if (!user) throw new ApiError(400, 'account_name: no such member in this app.');
+      const quantity_e4 = toQuantityE4(item.quantity);
+      if (quantity_e4 === null) throw new ApiError(400, 'quantity: must have at most 4 decimals.');
+      await logProgress(tx, { app, task, user, quantity_e4, at });
+    });
+  }
+  for (const { item, index, at } of inOrder(data.endorsements ?? [])) {
+    await rethrowAt(`${path}.endorsements[${index}]`, () => endorse(tx, app, { ...item, at }));
+  }
+}
+
+/** A rule broken inside a dataset is the dataset's fault: a 400 naming where. */
+async function rethrowAt(path: string, work: () => Promise<unknown>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof ApiError) throw new ApiError(400, `${path}: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function exportApp(tx: Transaction, app: AppRecord): Promise<Dataset> {
+  const data = await readAppData(tx, app.app_id);
+  const tasks = new Map(data.tasks.map((task) => [task.task_id, task]));
+  const exported: DatasetApp = {
+    app_id: app.app_id,
+    name: app.name,
+    api_keys: data.api_keys.map(({ key, scopes }) => ({ key, scopes })),
+    settings: { endorsement_xp: app.endorsement_xp, rank_policy: app.rank_policy },
+    users: data.users.map((user) => ({
+      account_name: user.account_name,
+      id: user.id,
+      twitter_name: user.twitter_name,
+      is_active: user.is_active,
+      joined_at: toIso(user.joined_at),
+    })),
+    challenges: data.challenges.map((challenge) => ({
+      challenge_id: challenge.challenge_id,
+      name: challenge.name,
+      description: challenge.description,
+      start_date: toIso(challenge.start_at),
+      points: challenge.points,
+      create_date: toIso(challenge.created_at),
+      tasks: challenge.task_ids.map((task_id) => {
+        const task = tasks.get(task_id)!;
+        return {
+          task_id,
+          name: task.name,
+          quantity: task.quantity_e4 / QUANTITY_SCALE,
+          operator: task.operator,
+          metadata: task.metadata,
+          points: task.points,
+          allowretry: task.allowretry,
+          alloweditquantity: task.alloweditquantity,
+          create_date: toIso(task.created_at),
+        };
+      }),
+    })),
+    progress: data.logs.map((log) => ({
+      task_id: log.task_id,
+      account_name: log.account_name,
+      quantity: log.quantity_e4 / QUANTITY_SCALE,
+      at: toIso(log.at),
+    })),
+    endorsements: data.endorsements.map((e) => ({
+      from_account: e.from_account,
+      to_account: e.to_account,
+      endorsement_id: e.endorsement_id,
+      at: toIso(e.at),
+    })),
+  };
+  if (app.treasury) {
+    exported.treasury = { account_id: app.treasury.account_id, balance: formatCoins(BigInt(app.treasury.balance)) };
+  }
+  return { apps: [exported] };
+}

@@ -1,0 +1,26 @@
+// Endorsements: one member vouching for another, worth XP to the receiver.
+import { ApiError } from '../api/errors.js';
+import type { AppRecord, Transaction } from '../store/index.js';
+import { earnXp } from './members.js';
+import { findMember } from './membership.js';
+
+export interface Endorsement {
+  from_account: string;
+  to_account: string;
+  endorsement_id: string;
+  at: number;
+}
+
+/** Returns whether anything changed: the same endorsement twice is kept once. */
+export async function endorse(tx: Transaction, app: AppRecord, endorsement: Endorsement): Promise<boolean> {
+  const { from_account, to_account, endorsement_id, at } = endorsement;
+  if (from_account === to_account) throw new ApiError(400, 'to_account: a member cannot endorse themselves.');
+  await findMember(tx, app.app_id, from_account, 'from_account');
+  const receiver = await findMember(tx, app.app_id, to_account, 'to_account');
+  const key: [string, string, string, string] = [app.app_id, from_account, to_account, endorsement_id];
+  if (await tx.get('endorsements', key)) return false;
+  tx.put('endorsements', { app_id: app.app_id, from_account, to_account, endorsement_id, at });
+  earnXp(receiver, app.endorsement_xp, at);
+  tx.put('users', receiver);
+  return true;
+}

@@ -1,0 +1,41 @@
+// Coin transfers from an app's treasury. Balances are integer tinybars and the
+// check and the debit happen in the caller's one readwrite transaction, so
+// parallel transfers are serialised by IndexedDB and can never overdraw.
+import { ApiError } from '../api/errors.js';
+import { parseAccountId, parseCoins } from '../api/formats.js';
+import type { AppRecord, Transaction } from '../store/index.js';
+
+/** Failures read as the ledger SDK words them, with its PascalCase codes. */
+const preCheck = (code: string) => new ApiError(400, `Transaction Failed Pre-Check: ${code}`);
+
+export interface Transfer {
+  to_address: string;
+  /** The amount's decimal text: a JSON number's shortest form or a query value. */
+  quantity: string;
+}
+
+export function transfer(tx: Transaction, app: AppRecord, { to_address, quantity }: Transfer, now: number): string {
+  const recipient = parseAccountId(to_address);
+  if (!recipient) throw preCheck('InvalidAccountId');
+  const amount = parseCoins(quantity);
+  if (!amount.ok) {
+    if (amount.reason === 'not-a-number') throw new ApiError(400, 'quantity: must be a number.');
+    throw preCheck('InvalidAccountAmounts');
+  }
+  const treasury = app.treasury;
+  if (!treasury) throw preCheck('PayerAccountNotFound');
+  if (recipient.text === treasury.account_id) throw preCheck('AccountRepeatedInAccountAmounts');
+  const balance = BigInt(treasury.balance);
+  if (balance < amount.tinybars) throw preCheck('InsufficientPayerBalance');
+
+  // Transaction ids must be unique: never reuse or go back from the last one.
+  const nanos = BigInt(now) * 1_000_000n;
+  const last = BigInt(treasury.last_tx_ns);
+  const txNanos = nanos > last ? nanos : last + 1n;
+  treasury.balance = (balance - amount.tinybars).toString();
+  treasury.last_tx_ns = txNanos.toString();
+  tx.put('apps', app);
+  const seconds = txNanos / 1_000_000_000n;
+  const fraction = (txNanos % 1_000_000_000n).toString().padStart(9, '0');
+  return `${treasury.account_id}-${seconds}-${fraction}`;
+}

@@ -1,0 +1,99 @@
+// A member's totals and how points and XP move them.
+import { newGuid } from '../api/formats.js';
+import type { UserInfo } from '../api/responses.js';
+import type { UserRecord } from '../store/index.js';
+import { levelFor } from './levels.js';
+import { monthOf, weekOf } from './periods.js';
+
+export function newMember(app_id: string, account_name: string, joined_at: number, id = newGuid()): UserRecord {
+  return withBoardKeys({
+    app_id,
+    account_name,
+    id,
+    is_active: true,
+    twitter_name: null,
+    joined_at,
+    challenges_completed: 0,
+    tasks_completed: 0,
+    tasks_logged: 0,
+    total_score: 0,
+    xp: 0,
+    score_at: joined_at,
+    xp_at: joined_at,
+    week: '',
+    week_score: 0,
+    week_at: joined_at,
+    month: '',
+    month_score: 0,
+    month_at: joined_at,
+    board_score: [],
+    board_xp: [],
+    board_weekly: [],
+    board_monthly: [],
+  });
+}
+
+/**
+ * The member's keys in the four board indexes. Values are negated so that an
+ * ascending cursor lists the highest first; ties go to who reached the value
+ * first, then to the account name.
+ */
+function withBoardKeys(user: UserRecord): UserRecord {
+  const { app_id, account_name: name } = user;
+  user.board_score = [app_id, -user.total_score, user.score_at, name];
+  user.board_xp = [app_id, -user.xp, user.xp_at, name];
+  user.board_weekly = [app_id, user.week, -user.week_score, user.week_at, name];
+  user.board_monthly = [app_id, user.month, -user.month_score, user.month_at, name];
+  return user;
+}
+
+/** Points count for the score, the XP and the period scores of when they were earned. */
+export function earnPoints(user: UserRecord, points: number, at: number): void {
+  // Zero points change nothing, and must not enter a period board with 0.
+  if (points <= 0) return;
+  user.total_score += points;
+  user.score_at = Math.max(user.score_at, at);
+  const week = weekOf(at);
+  if (week === user.week) user.week_score += points;
+  else if (week > user.week) Object.assign(user, { week, week_score: points });
+  if (week >= user.week) user.week_at = Math.max(user.week_at, at);
+  const month = monthOf(at);
+  if (month === user.month) user.month_score += points;
+  else if (month > user.month) Object.assign(user, { month, month_score: points });
+  if (month >= user.month) user.month_at = Math.max(user.month_at, at);
+  earnXp(user, points, at);
+}
+
+export function earnXp(user: UserRecord, xp: number, at: number): void {
+  if (xp <= 0) return;
+  user.xp += xp;
+  user.xp_at = Math.max(user.xp_at, at);
+  withBoardKeys(user);
+}
+
+export function weeklyScore(user: UserRecord, now: number): number {
+  return user.week === weekOf(now) ? user.week_score : 0;
+}
+
+export function monthlyScore(user: UserRecord, now: number): number {
+  return user.month === monthOf(now) ? user.month_score : 0;
+}
+
+export function userInfo(user: UserRecord, now: number): UserInfo {
+  return {
+    account_name: user.account_name,
+    id: user.id,
+    is_active: user.is_active,
+    challenges_completed: user.challenges_completed,
+    tasks_completed: user.tasks_completed,
+    tasks_logged: user.tasks_logged,
+    total_achievements: user.tasks_completed + user.challenges_completed,
+    total_score: user.total_score,
+    challenge_score_monthly: monthlyScore(user, now),
+    challenge_score_weekly: weeklyScore(user, now),
+    current_xp: user.xp,
+    ...levelFor(user.xp),
+    message: null,
+    is_valid: true,
+  };
+}

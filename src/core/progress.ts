@@ -1,0 +1,82 @@
+// What one log of a task does to a member's progress, totals and challenges.
+import { ApiError } from '../api/errors.js';
+import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
+import { assertStarted } from './catalog.js';
+import { earnPoints } from './members.js';
+
+export interface Log {
+  app: AppRecord;
+  task: TaskRecord;
+  user: UserRecord;
+  quantity_e4: number;
+  at: number;
+}
+
+export async function logProgress(tx: Transaction, { app, task, user, quantity_e4, at }: Log): Promise<ProgressRecord> {
+  const challenge = (await tx.get('challenges', task.challenge_id))!;
+  assertStarted(challenge, at);
+  // Setting a quantity to 0 is an edit; adding 0 is a mistake.
+  if (quantity_e4 <= 0 && !(task.alloweditquantity && quantity_e4 === 0)) {
+    throw new ApiError(400, 'quantity: must be greater than 0.');
+  }
+  const progress = (await tx.get('progress', [task.task_id, user.account_name])) ?? {
+    task_id: task.task_id,
+    account_name: user.account_name,
+    app_id: app.app_id,
+    completed_e4: 0,
+    times_completed: 0,
+  };
+  user.tasks_logged++;
+  await tx.append({ app_id: app.app_id, task_id: task.task_id, account_name: user.account_name, quantity_e4, at });
+
+  // Without retry a completed task is done: later logs only count as logged.
+  const open = progress.times_completed === 0 || task.allowretry;
+  if (open) {
+    const singleLog = task.operator === 1;
+    const previous = progress.completed_e4;
+    progress.completed_e4 = task.alloweditquantity
+      ? quantity_e4
+      : singleLog
+        ? Math.max(previous, quantity_e4)
+        : previous + quantity_e4;
+    // Operator 1 completes only when one log reaches the quantity on its own.
+    const reached = (singleLog ? quantity_e4 : progress.completed_e4) >= task.quantity_e4;
+    if (reached) await completeTask(tx, app, task, user, progress, at);
+  }
+  tx.put('progress', progress);
+  tx.put('users', user);
+  return progress;
+}
+
+async function completeTask(
+  tx: Transaction,
+  app: AppRecord,
+  task: TaskRecord,
+  user: UserRecord,
+  progress: ProgressRecord,
+  at: number,
+): Promise<void> {
+  progress.times_completed++;
+  progress.completed_e4 = task.allowretry ? 0 : task.quantity_e4;
+  user.tasks_completed++;
+  earnPoints(user, task.points, at);
+  if (progress.times_completed > 1) return;
+
+  const challenge = (await tx.get('challenges', task.challenge_id))!;
+  const key: [string, string] = [challenge.challenge_id, user.account_name];
+  const record = (await tx.get('member_challenges', key)) ?? {
+    challenge_id: challenge.challenge_id,
+    account_name: user.account_name,
+    app_id: app.app_id,
+    tasks_done: 0,
+    completed: false,
+  };
+  record.tasks_done++;
+  // A challenge completes once per member, when each task has completed once.
+  if (!record.completed && record.tasks_done >= challenge.task_ids.length) {
+    record.completed = true;
+    user.challenges_completed++;
+    earnPoints(user, challenge.points, at);
+  }
+  tx.put('member_challenges', record);
+}

@@ -1,0 +1,247 @@
+// Every /v1 operation: its methods, the scope its key needs, whether it
+// writes, and what it does. Inputs arrive already parsed by their schema.
+import type * as z from 'zod/mini';
+import { ApiError, invalidInput } from '../api/errors.js';
+import { toQuantityE4 } from '../api/formats.js';
+import * as schemas from '../api/schemas.js';
+import type { Scope } from '../api/schemas.js';
+import { VERSION } from '../api/version.js';
+import { requireApp } from '../core/access.js';
+import { assertStarted, challengeShape, findChallenge, findTask, taskProgressShape } from '../core/catalog.js';
+import { exportApp, importDataset } from '../core/dataset.js';
+import { endorse } from '../core/endorsements.js';
+import { DEFAULT_LIMIT, readLeaderboard } from '../core/leaderboard.js';
+import { transfer } from '../core/ledger.js';
+import { newMember, userInfo } from '../core/members.js';
+import { findApp, findMember } from '../core/membership.js';
+import { logProgress } from '../core/progress.js';
+import type { ApiKeyRecord, Transaction } from '../store/index.js';
+import { renderLeaderboardFragment } from '../ui/index.js';
+
+export interface Call<Input> {
+  input: Input;
+  tx: Transaction;
+  key: ApiKeyRecord;
+  now: number;
+  request: Request;
+}
+
+export interface Changed {
+  app_id: string;
+  account_names: string[];
+}
+
+export interface Outcome {
+  body: unknown;
+  status?: number;
+  /** The apps and members a committed write changed, for change notices. */
+  changed?: Changed | Changed[];
+}
+
+export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType> {
+  methods: ('GET' | 'POST')[];
+  /** Bytes of body accepted; the API's default is 16 KiB. */
+  bodyLimit?: number;
+  /** The store may be empty: a dataset may then bring the key that imports it. */
+  bootstrap?: boolean;
+  /** null: no key needed (operational endpoints). */
+  scope: Scope | null;
+  writes: boolean;
+  /** Transfers wait for the disk: a paid transfer must survive a crash. */
+  durability?: 'strict';
+  schema: Schema;
+  run(call: Call<z.infer<Schema>>): Promise<Outcome>;
+}
+
+const OK = { is_valid: true, message: null } as const;
+/** Datasets are large by nature: the demo's is about 1 MB, a benchmark's more. */
+const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
+
+const define = <Schema extends z.ZodMiniType>(operation: Operation<Schema>) => operation as unknown as Operation;
+
+/** The app named by the input, which the key must belong to. */
+async function appFor(call: Call<{ app_id: string }>) {
+  const app = await findApp(call.tx, call.input.app_id);
+  requireApp(call.key, app.app_id);
+  return app;
+}
+
+export const operations: Record<string, Operation> = {
+  health: define({
+    methods: ['GET'],
+    scope: null,
+    writes: false,
+    schema: schemas.healthQuery,
+    run: async () => ({ body: { ...OK, version: VERSION } }),
+  }),
+
+  get_challenge: define({
+    methods: ['GET'],
+    scope: 'read',
+    writes: false,
+    schema: schemas.getChallengeQuery,
+    run: async ({ input, tx, key, now }) => {
+      const challenge = await findChallenge(tx, input.challenge_id, key.app_id);
+      assertStarted(challenge, now);
+      const tasks = await Promise.all(challenge.task_ids.map((task_id) => tx.get('tasks', task_id)));
+      return { body: challengeShape(challenge, tasks.filter((task) => task !== undefined)) };
+    },
+  }),
+
+  endorse_account: define({
+    methods: ['POST'],
+    scope: 'write',
+    writes: true,
+    schema: schemas.endorseAccountBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      await endorse(call.tx, app, { ...call.input, at: call.now });
+      return { body: OK, changed: { app_id: app.app_id, account_names: [call.input.to_account] } };
+    },
+  }),
+
+  get_userinfo: define({
+    methods: ['GET'],
+    scope: 'read',
+    writes: false,
+    schema: schemas.getUserInfoQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const user = await findMember(call.tx, app.app_id, call.input.account_name);
+      return { body: userInfo(user, call.now) };
+    },
+  }),
+
+  get_leaderboard: define({
+    methods: ['GET'],
+    scope: 'read',
+    writes: false,
+    schema: schemas.getLeaderboardQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { input } = call;
+      const type = input.leaderboard_type ?? 'score';
+      const query = { type, limit: input.limit ?? DEFAULT_LIMIT, offset: input.offset ?? 0, around: input.around };
+      const board = await readLeaderboard(call.tx, app, query, call.now);
+      if (input.widget_response !== 'html') return { body: board };
+      const html = renderLeaderboardFragment(board.leaderboard_users, {
+        leaderboardType: type,
+        totalUsers: board.total_users,
+        offset: query.offset,
+        ...(input.around === undefined ? {} : { highlight: input.around }),
+        ...requestLocale(call.request),
+      });
+      return { body: { html, ...OK } };
+    },
+  }),
+
+  connect_social: define({
+    methods: ['POST'],
+    scope: 'write',
+    writes: true,
+    schema: schemas.connectSocialBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { account_name, twitter_name } = call.input;
+      // Saving a profile is also how a member first appears.
+      let user = await call.tx.get('users', [app.app_id, account_name]);
+      if (!user) {
+        user = newMember(app.app_id, account_name, call.now);
+        app.member_count++;
+        call.tx.put('apps', app);
+      }
+      user.twitter_name = twitter_name.replace(/^@/, '');
+      call.tx.put('users', user);
+      return { body: OK, changed: { app_id: app.app_id, account_names: [account_name] } };
+    },
+  }),
+
+  get_task_progress: define({
+    methods: ['GET'],
+    scope: 'read',
+    writes: false,
+    schema: schemas.getTaskProgressQuery,
+    run: async ({ input, tx, key }) => {
+      const task = await findTask(tx, input.task_id, key.app_id);
+      const user = await findMember(tx, task.app_id, input.account_name);
+      const progress = await tx.get('progress', [task.task_id, user.account_name]);
+      return { body: taskProgressShape(task, progress) };
+    },
+  }),
+
+  airdrop_token_ledger: define({
+    methods: ['GET', 'POST'],
+    scope: 'ledger',
+    writes: true,
+    durability: 'strict',
+    schema: schemas.airdropInput,
+    run: async ({ input, tx, key, now }) => {
+      // The key's app pays; an installation admin key names the app.
+      const app_id = key.app_id ?? input.app_id;
+      if (app_id === undefined) throw new ApiError(400, 'app_id: is required with an installation admin key.');
+      const app = await findApp(tx, app_id);
+      const tx_id = transfer(tx, app, { to_address: input.to_address, quantity: String(input.quantity) }, now);
+      return { body: { tx_id, ...OK }, changed: { app_id, account_names: [] } };
+    },
+  }),
+
+  'admin/log_task': define({
+    methods: ['POST'],
+    scope: 'admin',
+    writes: true,
+    schema: schemas.logTaskBody,
+    run: async ({ input, tx, key, now }) => {
+      const task = await findTask(tx, input.task_id, key.app_id);
+      const app = await findApp(tx, task.app_id);
+      const user = await findMember(tx, app.app_id, input.account_name);
+      const quantity_e4 = toQuantityE4(input.quantity);
+      if (quantity_e4 === null) throw new ApiError(400, 'quantity: must have at most 4 decimals.');
+      const progress = await logProgress(tx, { app, task, user, quantity_e4, at: now });
+      return {
+        body: taskProgressShape(task, progress),
+        changed: { app_id: app.app_id, account_names: [user.account_name] },
+      };
+    },
+  }),
+
+  'admin/import': define({
+    methods: ['POST'],
+    scope: 'admin',
+    writes: true,
+    bootstrap: true,
+    bodyLimit: IMPORT_BODY_LIMIT,
+    schema: schemas.dataset,
+    run: async ({ input, tx, key, now, request }) => {
+      const query = schemas.importQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+      if (!query.success) throw invalidInput(query.error, Object.fromEntries(new URL(request.url).searchParams));
+      // An app's own admin key may load that app, and nothing more.
+      if (key.app_id !== null) {
+        const foreign = (input.apps ?? []).some((app) => app.app_id !== key.app_id);
+        if (foreign || input.admin_keys?.length) {
+          throw new ApiError(403, 'Not allowed: this API key may import only its own app, and no admin keys.');
+        }
+      }
+      const app_ids = await importDataset(tx, input, query.data.mode ?? 'merge', now);
+      return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, account_names: [] })) };
+    },
+  }),
+
+  'admin/export': define({
+    methods: ['GET'],
+    scope: 'admin',
+    writes: false,
+    schema: schemas.exportQuery,
+    run: async (call) => ({ body: { ...(await exportApp(call.tx, await appFor(call))), ...OK } }),
+  }),
+};
+
+/** The first language of Accept-Language, so numbers read as the member expects. */
+function requestLocale(request: Request): { locale?: string } {
+  const first = request.headers.get('accept-language')?.split(',')[0]?.split(';')[0]?.trim();
+  if (!first || first === '*') return {};
+  try {
+    return { locale: Intl.getCanonicalLocales(first)[0]! };
+  } catch {
+    return {};
+  }
+}

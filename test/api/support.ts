@@ -1,0 +1,163 @@
+// Test support: the API through the real service worker, or through the same
+// handler in the page with a pinned clock and a database of its own.
+import { deleteDB } from 'idb';
+import { createHandler, type ChangeNotice } from '../../src/server/handler.js';
+import { openStore } from '../../src/store/index.js';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  /** The raw response text, for checks on the exact wire format. */
+  text: string;
+  body: any;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Call = (method: string, path: string, options?: CallOptions) => Promise<Answer>;
+
+export const ADMIN_KEY = 'sk_admin';
+
+function buildRequest(base: string, method: string, path: string, { key = ADMIN_KEY, body, headers = {} }: CallOptions) {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (key !== null) (init.headers as Record<string, string>).authorization = `Bearer ${key}`;
+  if (body !== undefined) {
+    (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  }
+  return new Request(new URL(path, base), init);
+}
+
+async function read(response: Response): Promise<Answer> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body };
+}
+
+/** The API in the page: same handler, pinned clock, a database of its own. */
+export function localApi(clock: { now: number } = { now: Date.now() }) {
+  const name = `questboard-test-${crypto.randomUUID()}`;
+  const store = openStore({ name });
+  const changes: ChangeNotice[] = [];
+  const handle = createHandler({ store, now: () => new Date(clock.now), onChange: (change) => changes.push(change) });
+  const call: Call = async (method, path, options = {}) =>
+    read(await handle(buildRequest('https://questboard.test/', method, path, options)));
+  return {
+    call,
+    changes,
+    clock,
+    async close() {
+      store.close();
+      await deleteDB(name);
+    },
+  };
+}
+
+/** The API through the real service worker registered on this page. */
+export const workerCall: Call = async (method, path, options = {}) =>
+  read(await fetch(buildRequest(location.origin, method, path, options)));
+
+export async function registerWorker(): Promise<ServiceWorkerRegistration> {
+  const registration = await navigator.serviceWorker.register('/questboard-sw.js', { scope: '/' });
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+  }
+  return registration;
+}
+
+/** Leaves the browser context as it was: no worker, no database. */
+export async function unregisterWorker(): Promise<void> {
+  for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+  // The worker lets go of the database when asked to (its `blocking` handler).
+  await deleteDB('questboard');
+}
+
+export const WEDNESDAY = Date.UTC(2026, 10, 18, 12, 0, 0); // week of Monday 2026-11-16
+export const iso = (epochMs: number) => new Date(epochMs).toISOString();
+
+export const GUIDS = {
+  onboarding: '11111111-1111-4111-8111-111111111111',
+  posts: '21111111-1111-4111-8111-111111111111',
+  bigPost: '22111111-1111-4111-8111-111111111111',
+  checkIn: '23111111-1111-4111-8111-111111111111',
+  profile: '24111111-1111-4111-8111-111111111111',
+  future: '31111111-1111-4111-8111-111111111111',
+  futureTask: '32111111-1111-4111-8111-111111111111',
+  otherChallenge: '41111111-1111-4111-8111-111111111111',
+  otherTask: '42111111-1111-4111-8111-111111111111',
+};
+
+export const HOSTILE_NAME = `"><img src=x onerror=alert(1)>'&`;
+
+/** Two apps, keys of every scope, four task kinds and a challenge not started yet. */
+export function dataset(now: number) {
+  return {
+    admin_keys: [ADMIN_KEY],
+    apps: [
+      {
+        app_id: 'guild',
+        name: 'Builders Guild',
+        api_keys: [
+          { key: 'pk_read', scopes: ['read'] },
+          { key: 'pk_write', scopes: ['read', 'write'] },
+          { key: 'pk_ledger', scopes: ['ledger'] },
+          { key: 'pk_guild_admin', scopes: ['admin', 'read'] },
+        ],
+        treasury: { account_id: '0.0.1001', balance: '250.5' },
+        settings: { endorsement_xp: 5 },
+        users: [
+          { account_name: 'alice', twitter_name: 'alice_x', joined_at: iso(now - 30 * 86_400_000) },
+          { account_name: 'bob', joined_at: iso(now - 29 * 86_400_000) },
+          { account_name: 'carol', joined_at: iso(now - 28 * 86_400_000) },
+          { account_name: HOSTILE_NAME, joined_at: iso(now - 27 * 86_400_000) },
+        ],
+        challenges: [
+          {
+            challenge_id: GUIDS.onboarding,
+            name: 'Onboarding',
+            description: 'Find your feet in the guild.',
+            start_date: '2026-01-01T00:00:00Z',
+            create_date: '2026-01-01T00:00:00Z',
+            points: 50,
+            tasks: [
+              { task_id: GUIDS.posts, name: 'Post 3 times', quantity: 3, operator: 0, metadata: { action: 'post' }, points: 10, create_date: '2026-01-01T00:00:00Z' },
+              { task_id: GUIDS.bigPost, name: 'One long post', quantity: 5, operator: 1, points: 20 },
+              { task_id: GUIDS.checkIn, name: 'Daily check-in', quantity: 1, operator: 0, points: 5, allowretry: true },
+              { task_id: GUIDS.profile, name: 'Profile complete', quantity: 10, operator: 0, points: 15, alloweditquantity: true },
+            ],
+          },
+          {
+            challenge_id: GUIDS.future,
+            name: 'Next season',
+            start_date: '2099-01-01T00:00:00Z',
+            tasks: [{ task_id: GUIDS.futureTask, name: 'Later', quantity: 1, operator: 0 }],
+          },
+        ],
+      },
+      {
+        app_id: 'other',
+        api_keys: [{ key: 'pk_other', scopes: ['read', 'write', 'ledger', 'admin'] }],
+        users: [{ account_name: 'zed' }],
+        challenges: [
+          {
+            challenge_id: GUIDS.otherChallenge,
+            name: 'Other',
+            start_date: '2026-01-01T00:00:00Z',
+            tasks: [{ task_id: GUIDS.otherTask, name: 'Other task', quantity: 1, operator: 0 }],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export const seed = (call: Call, now: number) => call('POST', '/v1/admin/import', { body: dataset(now) });
