@@ -8,7 +8,7 @@
 //   dist/custom-elements.json  the custom elements manifest
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { build } from 'vite';
@@ -65,6 +65,12 @@ function assertClassicScript(path) {
   }
 }
 
+// Compiler helpers (decorators) would otherwise land under a versioned
+// `_virtual/_@oxc-project_runtime@x.y.z/helpers/esm/` path.
+function moduleFileName(chunk) {
+  return chunk.name.includes('@oxc-project') ? `helpers/${basename(chunk.name)}.js` : '[name].js';
+}
+
 async function buildModules() {
   await build({
     ...sharedConfig('tsconfig.json'),
@@ -78,7 +84,7 @@ async function buildModules() {
       lib: { entry: MODULES_ENTRY, formats: ['es'] },
       rolldownOptions: {
         external: isExternal,
-        output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
+        output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: moduleFileName },
       },
     },
   });
@@ -117,7 +123,7 @@ function listFiles(directory) {
 }
 
 function skipped(entry, output) {
-  console.log(`note: ${entry} does not exist yet, so ${output} was not built.`);
+  console.log(`note: ${output} skipped: ${entry} does not exist yet.`);
 }
 
 async function main() {

@@ -1,0 +1,88 @@
+// The benchmark's members, generated deterministically in the page: member i
+// is the same in every run and in every chunk, so an import can be split at
+// any index. Their progress differs (and spreads over the last weeks), so
+// scores, weekly scores and ranks differ as on a real site.
+
+export const ADMIN_KEY = 'sk_bench_admin';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const HISTORY_DAYS = 45;
+const MAX_LOGS_PER_MEMBER = 4;
+
+/** A fixed GUID per (app, n): tasks and challenges are keyed by id across apps. */
+export function benchGuid(appIndex, n) {
+  return `b0000000-0000-4000-8000-${(appIndex * 256 + n).toString(16).padStart(12, '0')}`;
+}
+
+export function memberName(index) {
+  return `member-${String(index).padStart(6, '0')}`;
+}
+
+export function appFor(size, appIndex) {
+  return {
+    appIndex,
+    size,
+    appId: `bench-${size}`,
+    apiKey: `pk_bench_${size}`,
+    challengeId: benchGuid(appIndex, 1),
+    taskIds: [benchGuid(appIndex, 2), benchGuid(appIndex, 3), benchGuid(appIndex, 4)],
+    treasuryAccount: '0.0.1001',
+  };
+}
+
+// mulberry32: small, fast and the same everywhere.
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The app itself: keys, treasury and one challenge of three tasks; no members. */
+export function appDefinition(app) {
+  return {
+    app_id: app.appId,
+    name: `Benchmark ${app.size}`,
+    api_keys: [{ key: app.apiKey, scopes: ['read', 'write', 'ledger'] }],
+    treasury: { account_id: app.treasuryAccount, balance: '1000000' },
+    challenges: [
+      {
+        challenge_id: app.challengeId,
+        name: 'Benchmark challenge',
+        description: 'Three tasks with different rules.',
+        start_date: '2026-01-01T00:00:00Z',
+        points: 50,
+        tasks: [
+          { task_id: app.taskIds[0], name: 'Post 5 times', quantity: 5, operator: 0, metadata: { action: 'post' }, points: 10, allowretry: true },
+          { task_id: app.taskIds[1], name: 'One thread of 3', quantity: 3, operator: 1, metadata: { action: 'thread' }, points: 20 },
+          { task_id: app.taskIds[2], name: 'Reply 10 times', quantity: 10, operator: 0, metadata: { action: 'reply' }, points: 30 },
+        ],
+      },
+    ],
+  };
+}
+
+/** Members [start, end) with their progress, as one merge import's app entry. */
+export function memberChunk(app, start, end, nowMs) {
+  const users = [];
+  const progress = [];
+  for (let index = start; index < end; index++) {
+    const next = random(app.appIndex * 1_000_003 + index);
+    const account_name = memberName(index);
+    users.push({ account_name, is_active: true });
+    const logs = Math.floor(next() * (MAX_LOGS_PER_MEMBER + 1));
+    for (let log = 0; log < logs; log++) {
+      const daysAgo = next() * HISTORY_DAYS;
+      progress.push({
+        task_id: app.taskIds[Math.floor(next() * app.taskIds.length)],
+        account_name,
+        quantity: 1 + Math.floor(next() * 5),
+        at: new Date(Math.floor((nowMs - daysAgo * DAY_MS) / 1000) * 1000).toISOString(),
+      });
+    }
+  }
+  return { app_id: app.appId, users, progress };
+}

@@ -1,0 +1,76 @@
+// The measured operations, each one request per round. Writes change their
+// target every round (another member, another endorsement), so each round is a
+// real write and not the cheap answer to a repeated one.
+import { ADMIN_KEY, memberName } from './dataset.js';
+
+const query = (params) => new URLSearchParams(params).toString();
+
+/** @returns {{ name: string, kind: 'baseline' | 'read' | 'write', request: (round: number) => object }[]} */
+export function operationsFor(app) {
+  const { appId, apiKey, size } = app;
+  // Spread over the whole app so no single record stays hot in a cache.
+  const member = (round, salt = 0) => memberName((round * 7919 + salt * 104729) % size);
+  const get = (path, params, key = apiKey) => ({ method: 'GET', url: `/v1/${path}?${query(params)}`, key });
+  const post = (path, body, key = apiKey) => ({ method: 'POST', url: `/v1/${path}`, key, body });
+  const middle = memberName(Math.floor(size / 2));
+
+  return [
+    { name: 'health', kind: 'baseline', request: () => get('health', {}) },
+    { name: 'get_challenge', kind: 'read', request: () => get('get_challenge', { challenge_id: app.challengeId }) },
+    { name: 'get_userinfo', kind: 'read', request: (round) => get('get_userinfo', { app_id: appId, account_name: member(round) }) },
+    { name: 'get_leaderboard score', kind: 'read', request: () => get('get_leaderboard', { app_id: appId }) },
+    {
+      name: 'get_leaderboard weekly',
+      kind: 'read',
+      request: () => get('get_leaderboard', { app_id: appId, leaderboard_type: 'weekly' }),
+    },
+    {
+      name: 'get_leaderboard offset',
+      kind: 'read',
+      request: () => get('get_leaderboard', { app_id: appId, offset: String(Math.floor(size / 2)) }),
+    },
+    {
+      name: 'get_leaderboard around',
+      kind: 'read',
+      request: () => get('get_leaderboard', { app_id: appId, around: middle, limit: '25' }),
+    },
+    {
+      name: 'get_leaderboard html',
+      kind: 'read',
+      request: () => get('get_leaderboard', { app_id: appId, widget_response: 'html', leaderboard_type: 'score' }),
+    },
+    {
+      name: 'get_task_progress',
+      kind: 'read',
+      request: (round) => get('get_task_progress', { task_id: app.taskIds[round % 3], account_name: member(round) }),
+    },
+    {
+      name: 'endorse_account',
+      kind: 'write',
+      request: (round) =>
+        post('endorse_account', {
+          app_id: appId,
+          from_account: member(round),
+          to_account: member(round, 1),
+          endorsement_id: `bench-${round}`,
+        }),
+    },
+    {
+      name: 'connect_social',
+      kind: 'write',
+      request: (round) =>
+        post('connect_social', { app_id: appId, account_name: member(round, 2), twitter_name: `bench_${round}` }),
+    },
+    {
+      name: 'admin/log_task',
+      kind: 'write',
+      request: (round) =>
+        post('admin/log_task', { task_id: app.taskIds[round % 3], account_name: member(round, 3), quantity: 1 }, ADMIN_KEY),
+    },
+    {
+      name: 'airdrop (POST)',
+      kind: 'write',
+      request: (round) => post('airdrop_token_ledger', { to_address: `0.0.${5000 + (round % 1000)}`, quantity: 0.0001 }),
+    },
+  ];
+}

@@ -1,0 +1,142 @@
+// npm run bench [-- --sizes=1000,10000,100000 --rounds=100 --warmup=20 --no-docs]
+//
+// Seeds apps of each size through the built service worker in headless
+// Chromium, times every operation against /v1/health in the same run, prints
+// one table per size and writes docs/performance.md.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, platform, release, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS, findBrowser } from '../scripts/find-browser.js';
+import { formatTable, performanceMarkdown, summarize } from './report.js';
+import { startServer } from './server.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const workerFile = join(root, 'dist/questboard-sw.js');
+const docsFile = join(root, 'docs/performance.md');
+
+// The whole run must stay bounded even if a request or an import hangs.
+const RUN_DEADLINE_MS = 20 * 60 * 1000;
+const FIRST_CHUNK_MEMBERS = 5000;
+const SMALLEST_CHUNK_MEMBERS = 25;
+
+const { values: options } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    rounds: { type: 'string', default: '100' },
+    warmup: { type: 'string', default: '20' },
+    'no-docs': { type: 'boolean', default: false },
+  },
+});
+const sizes = options.sizes.split(',').map(Number);
+const settings = { rounds: Number(options.rounds), warmupRounds: Number(options.warmup) };
+if (sizes.some((size) => !Number.isInteger(size) || size < 2) || !(settings.rounds > 0) || !(settings.warmupRounds >= 0)) {
+  console.error('usage: npm run bench -- [--sizes=1000,10000,100000] [--rounds=100] [--warmup=20] [--no-docs]');
+  process.exit(2);
+}
+
+function newestSourceTime() {
+  return Math.max(
+    ...readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs),
+  );
+}
+
+function ensureWorkerBuilt() {
+  if (existsSync(workerFile) && statSync(workerFile).mtimeMs >= newestSourceTime()) return;
+  console.log('Building first: dist/questboard-sw.js is missing or older than src/.');
+  const build = spawnSync(process.execPath, [join(root, 'scripts/build.js')], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed; fix it before benchmarking.');
+}
+
+function describeMachine(browserVersion) {
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  return {
+    cpuModel: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? 'unknown CPU model',
+    cpus: availableParallelism(),
+    memoryGiB: (totalmem() / 2 ** 30).toFixed(1),
+    browser: browserVersion,
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+  };
+}
+
+/** Imports the app's members in merge-mode chunks, halving a chunk the worker refuses as too large (413). */
+async function seed(page, { size, appIndex, nowMs }) {
+  const started = performance.now();
+  let chunk = FIRST_CHUNK_MEMBERS;
+  let start = 0;
+  let requests = 0;
+  let nextReport = 0.1;
+  while (start < size) {
+    const end = Math.min(size, start + chunk);
+    const { status } = await page.evaluate((args) => window.bench.importChunk(args), { size, appIndex, start, end, nowMs });
+    requests += 1;
+    if (status === 413) {
+      if (chunk <= SMALLEST_CHUNK_MEMBERS) throw new Error(`the worker refuses an import of ${chunk} members as too large`);
+      chunk = Math.max(SMALLEST_CHUNK_MEMBERS, Math.floor(chunk / 2));
+      continue;
+    }
+    start = end;
+    if (start / size >= nextReport || start === size) {
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`  seeded ${start.toLocaleString('en-US')} / ${size.toLocaleString('en-US')} members (${seconds.toFixed(1)} s, ${chunk} per import)`);
+      while (nextReport <= start / size) nextReport += 0.1;
+    }
+  }
+  return { importSeconds: (performance.now() - started) / 1000, importRequests: requests };
+}
+
+async function main() {
+  ensureWorkerBuilt();
+  const server = await startServer({ benchDir: join(root, 'bench'), distDir: join(root, 'dist') });
+  const browser = await puppeteer.launch({
+    executablePath: await findBrowser(),
+    args: CHROMIUM_ARGS,
+    headless: true,
+    protocolTimeout: 10 * 60 * 1000,
+  });
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+    await page.goto(server.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.bench !== undefined, { timeout: 20_000 });
+    const scriptURL = await page.evaluate(() => window.bench.controlledByWorker());
+    const machine = describeMachine(await browser.version());
+    console.log(`Worker ${scriptURL} controls the page; ${machine.browser}, ${machine.cpus} CPUs (${machine.cpuModel}).`);
+
+    const nowMs = Date.now();
+    const results = [];
+    for (const [appIndex, size] of sizes.entries()) {
+      console.log(`\n${size.toLocaleString('en-US')} members`);
+      const seeded = await seed(page, { size, appIndex, nowMs });
+      const rows = summarize(await page.evaluate((args) => window.bench.measure(args), { size, appIndex, ...settings }));
+      if (server.apiRequestsSeen() > 0) throw new Error('/v1 requests reached the static server: the worker did not answer them');
+      console.log(formatTable(rows));
+      results.push({ size, ...seeded, rows });
+    }
+
+    if (!options['no-docs']) {
+      const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+      writeFileSync(docsFile, performanceMarkdown({ results, machine, settings, date }));
+      console.log(`\nWrote ${docsFile}.`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+setTimeout(() => {
+  console.error(`The benchmark did not finish within ${RUN_DEADLINE_MS / 60000} minutes.`);
+  process.exit(1);
+}, RUN_DEADLINE_MS).unref();
+
+main().catch((error) => {
+  console.error(error.message ?? error);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+// The benchmark's origin: the page, its modules and the built worker, nothing
+// else. /v1 requests must be answered by the worker; any that reach this
+// server are counted so the run can refuse figures that bypassed it.
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+
+export async function startServer({ benchDir, distDir }) {
+  const routes = new Map([
+    ['/', join(benchDir, 'page.html')],
+    ['/bench/page.js', join(benchDir, 'page.js')],
+    ['/bench/dataset.js', join(benchDir, 'dataset.js')],
+    ['/bench/operations.js', join(benchDir, 'operations.js')],
+    ['/questboard-sw.js', join(distDir, 'questboard-sw.js')],
+  ]);
+  let apiRequestsSeen = 0;
+
+  const server = createServer(async (request, response) => {
+    const { pathname } = new URL(request.url, 'http://localhost');
+    if (pathname.startsWith('/v1/')) apiRequestsSeen += 1;
+    const file = routes.get(pathname);
+    if (!file) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const body = await readFile(file);
+    response
+      .writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))], 'cache-control': 'no-store' })
+      .end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    apiRequestsSeen: () => apiRequestsSeen,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
