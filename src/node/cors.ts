@@ -9,7 +9,8 @@ export interface Cors {
   /** Headers to add to an answer for a request from `origin`. */
   headersFor(origin: string | null): Headers;
   isPreflight(request: Request): boolean;
-  preflight(request: Request): Response;
+  /** The answer to a preflight from `origin`. */
+  preflight(origin: string | null): Response;
 }
 
 export function createCors(allowedOrigins: string[]): Cors {
@@ -32,8 +33,8 @@ export function createCors(allowedOrigins: string[]): Cors {
   return {
     headersFor,
     isPreflight: (request) => request.method === 'OPTIONS' && request.headers.has('Access-Control-Request-Method'),
-    preflight(request) {
-      const headers = headersFor(request.headers.get('Origin'));
+    preflight(origin) {
+      const headers = headersFor(origin);
       if (headers.has('Access-Control-Allow-Origin')) {
         headers.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
         headers.set('Access-Control-Allow-Headers', ALLOWED_REQUEST_HEADERS);

@@ -23,12 +23,13 @@ const internalError = () =>
 /** Serves `handle` over HTTP on the loopback interface only. */
 export async function startHttpHost(handle: Handle, options: { port: number; corsOrigins: string[] }): Promise<HttpHost> {
   const cors = createCors(options.corsOrigins);
-  let origin = '';
+  let ownOrigin = '';
   const server = createServer(async (incoming, outgoing) => {
     try {
-      const { request, bodyCutShort } = await toFetchRequest(incoming, origin);
-      const response = cors.isPreflight(request) ? cors.preflight(request) : await handle(request);
-      const extraHeaders = cors.headersFor(request.headers.get('Origin'));
+      const { request, bodyCutShort } = await toFetchRequest(incoming, ownOrigin);
+      const requestOrigin = request.headers.get('Origin');
+      const response = cors.isPreflight(request) ? cors.preflight(requestOrigin) : await handle(request);
+      const extraHeaders = cors.headersFor(requestOrigin);
       // The unread rest of an oversized body would otherwise be parsed as the next request.
       if (bodyCutShort) extraHeaders.set('Connection', 'close');
       await sendFetchResponse(response, outgoing, extraHeaders);
@@ -40,8 +41,8 @@ export async function startHttpHost(handle: Handle, options: { port: number; cor
   });
   await listen(server, options.port);
   const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
-  return { url: origin, close: () => close(server) };
+  ownOrigin = `http://127.0.0.1:${port}`;
+  return { url: ownOrigin, close: () => close(server) };
 }
 
 function listen(server: Server, port: number): Promise<void> {

@@ -15,25 +15,26 @@ const json = (body: unknown, status = 200) =>
  * cannot get otherwise: a log of the /v1 requests it received (so a test can
  * tell a replay arrived exactly once) and a switch that makes every /v1 call
  * fail with a 5xx, as an overloaded server or a broken proxy would.
- *   GET /_test/requests     the log; DELETE clears it
- *   PUT /_test/fault        {"status": 503} makes /v1 answer that; DELETE ends it
+ *   GET  /_test/requests   the log
+ *   POST /_test/fault      {"status": 503} makes /v1 answer that
+ *   POST /_test/reset      clears the log and ends the fault
+ * (GET and POST only, which the CORS preflight allows.)
  */
 export function withTestHooks(handle: Handle): Handle {
   let received: ReceivedRequest[] = [];
   let faultStatus: number | null = null;
   return async (request) => {
     const { pathname } = new URL(request.url);
-    if (pathname === '/_test/requests') {
-      if (request.method === 'DELETE') received = [];
-      return json({ requests: received });
+    if (pathname === '/_test/requests') return json({ requests: received });
+    if (pathname === '/_test/reset' && request.method === 'POST') {
+      received = [];
+      faultStatus = null;
+      return json({ reset: true });
     }
-    if (pathname === '/_test/fault') {
-      if (request.method === 'DELETE') faultStatus = null;
-      else {
-        const status = await readFaultStatus(request);
-        if (status === null) return json({ is_valid: false, message: 'PUT /_test/fault needs {"status": <5xx>}' }, 400);
-        faultStatus = status;
-      }
+    if (pathname === '/_test/fault' && request.method === 'POST') {
+      const status = await readFaultStatus(request);
+      if (status === null) return json({ is_valid: false, message: 'POST /_test/fault needs {"status": <5xx>}' }, 400);
+      faultStatus = status;
       return json({ status: faultStatus });
     }
     if (pathname.startsWith('/v1/')) {

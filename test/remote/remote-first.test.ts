@@ -3,11 +3,10 @@ import { openDB } from 'idb';
 import { remoteFirst, type RemoteFirst, type SyncErrorMessage } from '../../src/remote/remote-first.js';
 import { deleteDatabase, localHandler, type LocalHandler } from './local-handler.js';
 import {
-  endFault,
-  forgetReceivedRequests,
   injectFault,
   receivedRequests,
   remoteUrl,
+  resetRemote,
   startRemote,
   stopRemote,
 } from './remote-server.js';
@@ -53,7 +52,7 @@ describe('remote-first strategy against the reference server', () => {
     local = await localHandler(LOCAL_DB);
     strategy = open();
     await strategy.configure({ remote });
-    await forgetReceivedRequests(remote);
+    await resetRemote(remote);
   });
 
   afterEach(async () => {
@@ -61,7 +60,7 @@ describe('remote-first strategy against the reference server', () => {
     await local.remove();
     await deleteDatabase(REMOTE_DB);
     await startRemote();
-    await endFault(remote);
+    await resetRemote(remote);
   });
 
   it('answers from the remote, whose data differs from the local store', async () => {

@@ -19,16 +19,14 @@ export async function receivedRequests(remote: string): Promise<ReceivedRequest[
   return ((await answer.json()) as { requests: ReceivedRequest[] }).requests;
 }
 
-export async function forgetReceivedRequests(remote: string): Promise<void> {
-  await fetch(`${remote}/_test/requests`, { method: 'DELETE' });
+/** Forgets the requests received so far and ends an injected fault. */
+export async function resetRemote(remote: string): Promise<void> {
+  const answer = await fetch(`${remote}/_test/reset`, { method: 'POST' });
+  if (!answer.ok) throw new Error(`resetting the test hooks failed: ${answer.status}`);
 }
 
-/** Every /v1 call answers `status` until endFault. */
+/** Every /v1 call answers `status` until resetRemote. */
 export async function injectFault(remote: string, status: number): Promise<void> {
-  const answer = await fetch(`${remote}/_test/fault`, { method: 'PUT', body: JSON.stringify({ status }) });
+  const answer = await fetch(`${remote}/_test/fault`, { method: 'POST', body: JSON.stringify({ status }) });
   if (!answer.ok) throw new Error(`injecting a fault failed: ${answer.status}`);
-}
-
-export async function endFault(remote: string): Promise<void> {
-  await fetch(`${remote}/_test/fault`, { method: 'DELETE' });
 }

@@ -1,0 +1,70 @@
+// The reference server (`npm run serve`) as a browser on another origin sees it.
+import { expect } from '@open-wc/testing';
+import { createCors } from '../../src/node/cors.js';
+import { remoteUrl } from './remote-server.js';
+
+describe('reference server', () => {
+  let remote: string;
+  before(async () => {
+    remote = await remoteUrl();
+  });
+
+  it('runs on another origin, on loopback', () => {
+    expect(new URL(remote).origin).not.to.equal(location.origin);
+    expect(new URL(remote).hostname).to.equal('127.0.0.1');
+  });
+
+  it('serves the dataset it was started with', async () => {
+    const answer = await fetch(`${remote}/v1/get_userinfo?app_id=guild&account_name=alice`, {
+      headers: { Authorization: 'Bearer pk_guild' },
+    });
+    expect(answer.status).to.equal(200);
+    expect((await answer.json()).current_xp).to.equal(5);
+  });
+
+  it('lets a cross-origin page send the key, a JSON body and an Idempotency-Key', async () => {
+    const answer = await fetch(`${remote}/v1/connect_social`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer pk_guild', 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({ app_id: 'guild', account_name: 'bob', twitter_name: 'bob_b' }),
+    });
+    expect(answer.status).to.equal(200);
+    expect(await answer.json()).to.deep.equal({ is_valid: true, message: null });
+  });
+
+  it('answers a body over 16 KiB with 413 without reading it all, and keeps serving', async () => {
+    for (const size of [16 * 1024 + 1, 4 * 1024 * 1024]) {
+      const answer = await fetch(`${remote}/v1/connect_social`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer pk_guild', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ app_id: 'guild', account_name: 'bob', twitter_name: 'x'.repeat(size) }),
+      });
+      expect(answer.status).to.equal(413);
+      expect((await answer.json()).is_valid).to.equal(false);
+    }
+    const health = await fetch(`${remote}/v1/health`, { headers: { Authorization: 'Bearer pk_guild' } });
+    expect(health.status).to.equal(200);
+  });
+});
+
+describe('reference server CORS', () => {
+  it('allows any origin by default, with the headers a client sends', () => {
+    const cors = createCors(['*']);
+    const answer = cors.preflight('https://site.example');
+    expect(answer.status).to.equal(204);
+    expect(answer.headers.get('Access-Control-Allow-Origin')).to.equal('*');
+    expect(answer.headers.get('Access-Control-Allow-Headers')).to.equal('Authorization, Content-Type, Idempotency-Key');
+    expect(answer.headers.get('Access-Control-Allow-Methods')).to.contain('POST');
+  });
+
+  it('allows only the configured origins when given, naming the origin and varying on it', () => {
+    const cors = createCors(['https://site.example', 'https://other.example']);
+    const allowed = cors.preflight('https://other.example');
+    expect(allowed.headers.get('Access-Control-Allow-Origin')).to.equal('https://other.example');
+    expect(allowed.headers.get('Vary')).to.equal('Origin');
+    const refused = cors.preflight('https://evil.example');
+    expect(refused.headers.has('Access-Control-Allow-Origin')).to.equal(false);
+    expect(refused.headers.has('Access-Control-Allow-Headers')).to.equal(false);
+    expect(cors.headersFor('https://evil.example').has('Access-Control-Allow-Origin')).to.equal(false);
+  });
+});
