@@ -1,6 +1,6 @@
 import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
-import { inPageTransport } from './in-page-transport.js';
+import { createInPageTransport, type InPageServerLoader } from './in-page-transport.js';
 import { connectServiceWorker } from './service-worker.js';
 import type { Transport } from './transport.js';
 
@@ -32,19 +32,31 @@ export interface ResolvedTransport {
 }
 
 let config: QuestboardConfig = {};
+let inPageServerLoader: InPageServerLoader | undefined;
 let defaultTransport: Promise<ResolvedTransport> | undefined;
 const clients = new Map<string, QuestboardClient>();
 const transportsByBaseUrl = new Map<string, Transport>();
 const configureListeners = new Set<() => void>();
 
-/** Sets the page-wide configuration; elements already on the page load again with it. */
-export function configure(next: QuestboardConfig): void {
-  config = { ...next };
+/**
+ * Sets page-wide settings, merged into the current ones (a field set to undefined clears
+ * it); elements already on the page load again with them.
+ */
+export function configure(settings: QuestboardConfig): void {
+  config = { ...config, ...settings };
   defaultTransport = undefined;
   clients.clear();
   transportsByBaseUrl.clear();
   if (config.persistStorage) void navigator.storage?.persist?.();
   for (const listener of [...configureListeners]) listener();
+}
+
+/**
+ * Where the in-page transport gets the handler from: the ES entry passes this package's own
+ * modules, the script-tag embed a loader of the file next to it.
+ */
+export function setInPageServerLoader(loader: InPageServerLoader): void {
+  inPageServerLoader = loader;
 }
 
 export function currentConfig(): Readonly<QuestboardConfig> {
@@ -74,7 +86,8 @@ async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTran
     fallbackReason = 'service worker disabled';
   }
   if (settings.remote) return { transport: fetchTransport(settings.remote, 'remote'), reason: fallbackReason };
-  return { transport: inPageTransport(), reason: fallbackReason };
+  if (!inPageServerLoader) throw new Error(`No Questboard transport: ${fallbackReason}, and no in-page server is available.`);
+  return { transport: createInPageTransport(inPageServerLoader), reason: fallbackReason };
 }
 
 function transportForBaseUrl(baseUrl: string): Transport {

@@ -1,26 +1,37 @@
 import { announceChange } from './changes.js';
 import type { Transport } from './transport.js';
-import type { Handle } from '../server/handler.js';
-import type { Store } from '../store/index.js';
+import type { createHandler, Handle } from '../server/handler.js';
+import type { openStore, Store } from '../store/index.js';
+
+/** The server side the in-page transport runs: what src/embed/in-page-server.ts exports. */
+export interface InPageServer {
+  createHandler: typeof createHandler;
+  openStore: typeof openStore;
+}
+
+export type InPageServerLoader = () => Promise<InPageServer>;
 
 export interface InPageTransportOptions {
   /** IndexedDB database name; the worker and every page of the origin share the default. */
   dbName?: string;
 }
 
+export type InPageTransport = Transport & {
+  /** Closes the database connection, so that tests can delete the database. */
+  close(): Promise<void>;
+};
+
 /**
- * Runs the API handler inside the page, for pages no service worker can serve. The handler
- * is imported on first use, so code that only ever talks to a worker does not load it.
+ * Runs the API handler inside the page, for pages no service worker can serve. The server
+ * code is loaded on first use by `loadServer`: bundler users import it, the script-tag embed
+ * fetches it next to itself, so neither carries it until a page needs it.
  */
-export function inPageTransport(options: InPageTransportOptions = {}): Transport & { close(): Promise<void> } {
+export function createInPageTransport(loadServer: InPageServerLoader, options: InPageTransportOptions = {}): InPageTransport {
   let loaded: Promise<{ handle: Handle; store: Store }> | undefined;
   const load = async () => {
-    const [{ createHandler }, { openStore }] = await Promise.all([
-      import('../server/handler.js'),
-      import('../store/index.js'),
-    ]);
-    const store = openStore(options.dbName === undefined ? {} : { name: options.dbName });
-    return { handle: createHandler({ store, onChange: announceChange }), store };
+    const server = await loadServer();
+    const store = server.openStore(options.dbName === undefined ? {} : { name: options.dbName });
+    return { handle: server.createHandler({ store, onChange: announceChange }), store };
   };
   return {
     kind: 'in-page',
@@ -34,7 +45,6 @@ export function inPageTransport(options: InPageTransportOptions = {}): Transport
       const { handle } = await loaded;
       return handle(new Request(new URL(path, IN_PAGE_ORIGIN), init));
     },
-    /** Closes the database connection, so that tests can delete the database. */
     async close() {
       const current = loaded;
       loaded = undefined;

@@ -1,0 +1,15 @@
+import { createInPageTransport, type InPageServer, type InPageTransport, type InPageTransportOptions } from './in-page-transport.js';
+
+/** The handler and store from this package, imported on first use (a separate chunk for bundlers). */
+export async function loadBundledServer(): Promise<InPageServer> {
+  const [{ createHandler }, { openStore }] = await Promise.all([
+    import('../server/handler.js'),
+    import('../store/index.js'),
+  ]);
+  return { createHandler, openStore };
+}
+
+/** The in-page transport with this package's own handler: `createHandler({ store: openStore() })`. */
+export function inPageTransport(options: InPageTransportOptions = {}): InPageTransport {
+  return createInPageTransport(loadBundledServer, options);
+}

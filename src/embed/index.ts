@@ -1,0 +1,31 @@
+// The script-tag embed (dist/questboard.js). It configures Questboard from its own data-*
+// attributes, defines every element, fills [data-questboard-leaderboard] containers and says
+// in one console line which transport serves the page. Its exports are window.Questboard,
+// the only global it adds.
+import { configure, resolveTransport, setInPageServerLoader } from '../client/config.js';
+import '../components/index.js';
+import { inPageServerBeside } from './in-page-server-loader.js';
+import { readScriptConfig } from './script-config.js';
+import { startLeaderboardContainers } from './leaderboard-containers.js';
+
+// Only readable while this script first runs.
+const ownScript = document.currentScript;
+setInPageServerLoader(inPageServerBeside(ownScript));
+configure(readScriptConfig(ownScript));
+
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', startLeaderboardContainers, { once: true });
+} else {
+  startLeaderboardContainers();
+}
+
+void resolveTransport().then(({ transport, reason }) => {
+  console.info(`[questboard] transport: ${transport.kind} (${reason})`);
+});
+
+export { configure, clientFor, resolveTransport, currentConfig } from '../client/config.js';
+export { QuestboardClient } from '../client/client.js';
+export { QuestboardError } from '../client/questboard-error.js';
+export { fetchTransport } from '../client/fetch-transport.js';
+export { subscribeToChanges } from '../client/changes.js';
+export { QUESTBOARD_VERSION as version } from '../components/shared/version.js';

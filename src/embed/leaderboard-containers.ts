@@ -1,0 +1,73 @@
+import { changeAffects, subscribeToChanges } from '../client/changes.js';
+import { clientFor } from '../client/config.js';
+import { QuestboardError } from '../client/questboard-error.js';
+import type { LeaderboardType } from '../api/schemas.js';
+import { adoptLeaderboardStyles } from './document-styles.js';
+import { insertFragment } from './insert-fragment.js';
+
+const CONTAINER_SELECTOR = '[data-questboard-leaderboard]';
+
+/** Containers this embed filled, so it refreshes them and never fills one twice. */
+const filled = new Set<HTMLElement>();
+
+function isEmpty(element: Element): boolean {
+  return element.childElementCount === 0 && (element.textContent ?? '').trim() === '';
+}
+
+async function fill(container: HTMLElement): Promise<void> {
+  const data = container.dataset;
+  if (!data.appId) {
+    container.textContent = 'Leaderboard unavailable: the container has no data-app-id.';
+    return;
+  }
+  try {
+    const client = await clientFor({ apiKey: data.apiKey, baseUrl: data.baseUrl });
+    const limit = data.limit ? Number(data.limit) : undefined;
+    const answer = await client.getLeaderboard({
+      app_id: data.appId,
+      widget_response: 'html',
+      ...(data.leaderboardType ? { leaderboard_type: data.leaderboardType as LeaderboardType } : {}),
+      ...(limit !== undefined && Number.isInteger(limit) ? { limit } : {}),
+    });
+    adoptLeaderboardStyles();
+    insertFragment(container, answer.html);
+    container.setAttribute('aria-busy', 'false');
+  } catch (error) {
+    const reason = error instanceof QuestboardError || error instanceof Error ? error.message : String(error);
+    container.textContent = `Leaderboard unavailable: ${reason}`;
+    container.setAttribute('aria-busy', 'false');
+  }
+}
+
+function claim(container: Element): void {
+  if (!(container instanceof HTMLElement) || filled.has(container) || !isEmpty(container)) return;
+  filled.add(container);
+  container.setAttribute('aria-busy', 'true');
+  void fill(container);
+}
+
+function claimWithin(root: ParentNode): void {
+  if (root instanceof Element && root.matches(CONTAINER_SELECTOR)) claim(root);
+  root.querySelectorAll(CONTAINER_SELECTOR).forEach(claim);
+}
+
+/**
+ * Fills every empty [data-questboard-leaderboard] container with the HTML fragment, now and
+ * whenever one is added later, and refreshes them after writes to their app.
+ */
+export function startLeaderboardContainers(): void {
+  claimWithin(document);
+  new MutationObserver((records) => {
+    for (const record of records) {
+      record.addedNodes.forEach((node) => {
+        if (node instanceof Element) claimWithin(node);
+      });
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  subscribeToChanges((change) => {
+    for (const container of [...filled]) {
+      if (!container.isConnected) filled.delete(container);
+      else if (changeAffects(change, container.dataset.appId)) void fill(container);
+    }
+  });
+}

@@ -1,0 +1,13 @@
+import type { QuestboardConfig } from '../client/config.js';
+
+/** The page-wide settings a site owner writes on the embed's own <script> tag. */
+export function readScriptConfig(script: HTMLOrSVGScriptElement | null): QuestboardConfig {
+  const data = script instanceof HTMLScriptElement ? script.dataset : {};
+  const config: QuestboardConfig = {};
+  if (data.apiKey) config.apiKey = data.apiKey;
+  if (data.baseUrl) config.baseUrl = data.baseUrl;
+  if (data.serviceWorker) config.serviceWorker = data.serviceWorker;
+  if (data.remote) config.remote = data.remote;
+  if (data.persistStorage !== undefined && data.persistStorage !== 'false') config.persistStorage = true;
+  return config;
+}
