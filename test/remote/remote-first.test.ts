@@ -142,7 +142,7 @@ describe('remote-first strategy against the reference server', () => {
     expect(stored).not.to.contain('pk_guild');
   });
 
-  it('queues a member write while the server is down and replays it exactly once, before the next read', async () => {
+  it('queues a member write while the server is down and replays it exactly once, before the next read, even across a restart', async () => {
     await stopRemote();
     const write = await strategy.handle(post('/v1/endorse_account', { app_id: 'guild', from_account: 'carol', to_account: 'alice', endorsement_id: 'mentor' }));
     expect(write.status).to.equal(202);
@@ -151,6 +151,9 @@ describe('remote-first strategy against the reference server', () => {
     await startRemote();
     const after = await strategy.handle(aliceInfo());
     expect((await after.json()).current_xp).to.equal(10);
+    // A restarted worker reads the outbox afresh: the delivered write must be gone from it.
+    strategy.close();
+    strategy = open();
     await strategy.handle(aliceInfo());
 
     const received = await receivedRequests(remote);
