@@ -1,0 +1,149 @@
+// Admin import and export: bootstrap, scopes, validation with paths,
+// all-or-nothing, replace, and import(export()) reproducing every answer.
+import { expect } from '@open-wc/testing';
+import { ADMIN_KEY, GUIDS, HOSTILE_NAME, WEDNESDAY, dataset, localApi, seed, type Call } from './support.js';
+
+describe('admin import and export', () => {
+  let api: ReturnType<typeof localApi>;
+  beforeEach(() => {
+    api = localApi({ now: WEDNESDAY });
+  });
+  afterEach(() => api.close());
+
+  it('bootstraps an empty store with a key the dataset lists, and only then', async () => {
+    const stranger = await api.call('POST', '/v1/admin/import', { key: 'sk_other', body: dataset(WEDNESDAY) });
+    expect(stranger.status).to.equal(401);
+    const first = await seed(api.call, WEDNESDAY);
+    expect(first.status).to.equal(200);
+    expect(first.body).to.deep.equal({ is_valid: true, message: null, app_ids: ['guild', 'other'] });
+    // Now that keys exist, listing a new admin key in a dataset opens nothing.
+    const again = await api.call('POST', '/v1/admin/import', { key: 'sk_new', body: { admin_keys: ['sk_new'] } });
+    expect(again.status).to.equal(401);
+  });
+
+  it('lets an app admin key load its own app and nothing else', async () => {
+    await seed(api.call, WEDNESDAY);
+    const own = await api.call('POST', '/v1/admin/import', { key: 'pk_guild_admin', body: { apps: [{ app_id: 'guild', users: [{ account_name: 'newbie' }] }] } });
+    expect(own.status, own.text).to.equal(200);
+    const foreign = await api.call('POST', '/v1/admin/import', { key: 'pk_guild_admin', body: { apps: [{ app_id: 'other' }] } });
+    expect(foreign.status).to.equal(403);
+    const escalate = await api.call('POST', '/v1/admin/import', { key: 'pk_guild_admin', body: { admin_keys: ['mine'] } });
+    expect(escalate.status).to.equal(403);
+    const readOnly = await api.call('POST', '/v1/admin/import', { key: 'pk_read', body: { apps: [] } });
+    expect(readOnly.status).to.equal(403);
+    const exportOther = await api.call('GET', '/v1/admin/export?app_id=other', { key: 'pk_guild_admin' });
+    expect(exportOther.status).to.equal(403);
+  });
+
+  it('rejects unknown fields with the path of the offending field', async () => {
+    const body = dataset(WEDNESDAY);
+    (body.apps[0]!.challenges[0]!.tasks[1] as any).colour = 'red';
+    const answer = await api.call('POST', '/v1/admin/import', { body });
+    expect(answer.status).to.equal(400);
+    expect(answer.body).to.deep.equal({ is_valid: false, message: "apps.0.challenges.0.tasks.1: unknown field 'colour'." });
+  });
+
+  it('rejects other operators at import', async () => {
+    const body = dataset(WEDNESDAY);
+    body.apps[0]!.challenges[0]!.tasks[0]!.operator = 2;
+    const answer = await api.call('POST', '/v1/admin/import', { body });
+    expect(answer.status).to.equal(400);
+    expect(answer.body.message).to.match(/^apps\.0\.challenges\.0\.tasks\.0\.operator: must be 0/);
+  });
+
+  it('is all or nothing: a broken replay leaves the store as it was', async () => {
+    await seed(api.call, WEDNESDAY);
+    const before = (await api.call('GET', '/v1/admin/export?app_id=guild')).text;
+    const answer = await api.call('POST', '/v1/admin/import', {
+      body: {
+        apps: [
+          {
+            app_id: 'guild',
+            users: [{ account_name: 'ghost' }],
+            progress: [
+              { task_id: GUIDS.posts, account_name: 'alice', quantity: 1 },
+              { task_id: GUIDS.posts, account_name: 'nobody', quantity: 1 },
+            ],
+          },
+        ],
+      },
+    });
+    expect(answer.status).to.equal(400);
+    expect(answer.body.message).to.equal('apps[0].progress[1]: account_name: no such member in this app.');
+    expect((await api.call('GET', '/v1/admin/export?app_id=guild')).text).to.equal(before);
+  });
+
+  it('replace mode replaces the app, merge mode merges by id', async () => {
+    await seed(api.call, WEDNESDAY);
+    await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.posts, account_name: 'alice', quantity: 3 } });
+    await api.call('POST', '/v1/admin/import', { body: { apps: [{ app_id: 'guild', users: [{ account_name: 'alice', is_active: false }] }] } });
+    const merged = (await api.call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice')).body;
+    expect(merged).to.include({ is_active: false, total_score: 10 });
+
+    const replaced = await api.call('POST', '/v1/admin/import?mode=replace', { body: dataset(WEDNESDAY) });
+    expect(replaced.status).to.equal(200);
+    const fresh = (await api.call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice')).body;
+    expect(fresh).to.include({ is_active: true, total_score: 0, tasks_logged: 0 });
+    expect((await api.call('GET', '/v1/get_leaderboard?app_id=guild')).body.total_users).to.equal(4);
+  });
+
+  it('import(export()) reproduces every answer of the API', async () => {
+    await seed(api.call, WEDNESDAY);
+    const act = async (call: Call) => {
+      const log = (task_id: string, account_name: string, quantity: number) =>
+        call('POST', '/v1/admin/log_task', { body: { task_id, account_name, quantity } });
+      await log(GUIDS.posts, 'alice', 2);
+      await log(GUIDS.posts, 'alice', 1.5);
+      await log(GUIDS.bigPost, 'bob', 5);
+      await log(GUIDS.checkIn, HOSTILE_NAME, 1);
+      await log(GUIDS.profile, 'carol', 7);
+      await call('POST', '/v1/endorse_account', { body: { app_id: 'guild', from_account: 'bob', to_account: 'carol', endorsement_id: 'kind' } });
+      await call('POST', '/v1/connect_social', { body: { app_id: 'guild', account_name: 'dora', twitter_name: 'dora' } });
+      await call('POST', '/v1/airdrop_token_ledger', { body: { to_address: '0.0.5', quantity: 0.5, app_id: 'guild' } });
+    };
+    await act(api.call);
+    api.clock.now += 60_000;
+    await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.checkIn, account_name: 'bob', quantity: 1 } });
+
+    const answers = async (call: Call) => {
+      const paths = [
+        `/v1/get_challenge?challenge_id=${GUIDS.onboarding}`,
+        ...['score', 'xp', 'weekly', 'monthly'].map((type) => `/v1/get_leaderboard?app_id=guild&leaderboard_type=${type}`),
+        '/v1/get_leaderboard?app_id=guild&widget_response=html',
+        ...['alice', 'bob', 'carol', 'dora', HOSTILE_NAME].flatMap((name) => [
+          `/v1/get_userinfo?app_id=guild&account_name=${encodeURIComponent(name)}`,
+          ...[GUIDS.posts, GUIDS.bigPost, GUIDS.checkIn, GUIDS.profile].map(
+            (task) => `/v1/get_task_progress?task_id=${task}&account_name=${encodeURIComponent(name)}`,
+          ),
+        ]),
+        '/v1/admin/export?app_id=guild',
+      ];
+      return Promise.all(paths.map(async (path) => (await call('GET', path)).text));
+    };
+    const original = await answers(api.call);
+    const exported = await api.call('GET', '/v1/admin/export?app_id=guild');
+    expect(exported.status).to.equal(200);
+
+    const copy = localApi({ now: api.clock.now });
+    try {
+      const imported = await copy.call('POST', '/v1/admin/import', {
+        body: { admin_keys: [ADMIN_KEY], ...exported.body },
+      });
+      expect(imported.status, imported.text).to.equal(200);
+      expect(await answers(copy.call)).to.deep.equal(original);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('tells hosts which app changed after each committed write', async () => {
+    await seed(api.call, WEDNESDAY);
+    await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.posts, account_name: 'bob', quantity: 1 } });
+    await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.posts, account_name: 'bob', quantity: -1 } });
+    expect(api.changes).to.deep.equal([
+      { type: 'questboard:change', app_id: 'guild', account_names: [] },
+      { type: 'questboard:change', app_id: 'other', account_names: [] },
+      { type: 'questboard:change', app_id: 'guild', account_names: ['bob'] },
+    ]);
+  });
+});
