@@ -59,7 +59,7 @@ export function createHandler({ store, now = () => new Date(), onChange }: Handl
         : Object.fromEntries(url.searchParams);
     const parsed = operation.schema.safeParse(raw);
     if (!parsed.success) throw invalidInput(parsed.error, raw);
-    const idempotencyKey = operation.writes ? request.headers.get('idempotency-key') : null;
+    const idempotencyKey = operation.transaction === 'write' ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, parsed.data);
@@ -68,9 +68,12 @@ export function createHandler({ store, now = () => new Date(), onChange }: Handl
       if (idempotencyKey === null) return operation.run(call);
       return once(tx, key.key, idempotencyKey, `${method} ${name} ${canonical(parsed.data)}`, () => operation.run(call));
     };
-    const outcome = operation.writes
-      ? await store.write(work, operation.durability ? { durability: operation.durability } : {})
-      : await store.read(work);
+    const outcome =
+      operation.transaction === 'write'
+        ? await store.write(work, operation.durability ? { durability: operation.durability } : {})
+        : operation.transaction === 'read'
+          ? await store.read(work)
+          : await work(NO_TRANSACTION);
 
     if (onChange && outcome.changed) {
       const changes = Array.isArray(outcome.changed) ? outcome.changed : [outcome.changed];
@@ -79,6 +82,13 @@ export function createHandler({ store, now = () => new Date(), onChange }: Handl
     return jsonResponse(outcome.status ?? 200, outcome.body);
   }
 }
+
+/** What an operation without a transaction gets: any use of it is a bug. */
+const NO_TRANSACTION = new Proxy({} as Transaction, {
+  get() {
+    throw new Error('This operation runs without a transaction.');
+  },
+});
 
 /** Who calls an operation that needs no key. */
 const PUBLIC: ApiKeyRecord = { key: '', app_id: null, scopes: [] };

@@ -46,7 +46,8 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType> {
   bootstrap?: boolean;
   /** null: no key needed (operational endpoints). */
   scope: Scope | null;
-  writes: boolean;
+  /** 'none' for operational endpoints, which must answer even when the store cannot. */
+  transaction: 'none' | 'read' | 'write';
   /** Transfers wait for the disk: a paid transfer must survive a crash. */
   durability?: 'strict';
   schema: Schema;
@@ -70,7 +71,7 @@ export const operations: Record<string, Operation> = {
   health: define({
     methods: ['GET'],
     scope: null,
-    writes: false,
+    transaction: 'none',
     schema: schemas.healthQuery,
     run: async () => ({ body: { ...OK, version: VERSION } }),
   }),
@@ -78,7 +79,7 @@ export const operations: Record<string, Operation> = {
   get_challenge: define({
     methods: ['GET'],
     scope: 'read',
-    writes: false,
+    transaction: 'read',
     schema: schemas.getChallengeQuery,
     run: async ({ input, tx, key, now }) => {
       const challenge = await findChallenge(tx, input.challenge_id, key.app_id);
@@ -91,7 +92,7 @@ export const operations: Record<string, Operation> = {
   endorse_account: define({
     methods: ['POST'],
     scope: 'write',
-    writes: true,
+    transaction: 'write',
     schema: schemas.endorseAccountBody,
     run: async (call) => {
       const app = await appFor(call);
@@ -103,7 +104,7 @@ export const operations: Record<string, Operation> = {
   get_userinfo: define({
     methods: ['GET'],
     scope: 'read',
-    writes: false,
+    transaction: 'read',
     schema: schemas.getUserInfoQuery,
     run: async (call) => {
       const app = await appFor(call);
@@ -115,7 +116,7 @@ export const operations: Record<string, Operation> = {
   get_leaderboard: define({
     methods: ['GET'],
     scope: 'read',
-    writes: false,
+    transaction: 'read',
     schema: schemas.getLeaderboardQuery,
     run: async (call) => {
       const app = await appFor(call);
@@ -138,7 +139,7 @@ export const operations: Record<string, Operation> = {
   connect_social: define({
     methods: ['POST'],
     scope: 'write',
-    writes: true,
+    transaction: 'write',
     schema: schemas.connectSocialBody,
     run: async (call) => {
       const app = await appFor(call);
@@ -159,7 +160,7 @@ export const operations: Record<string, Operation> = {
   get_task_progress: define({
     methods: ['GET'],
     scope: 'read',
-    writes: false,
+    transaction: 'read',
     schema: schemas.getTaskProgressQuery,
     run: async ({ input, tx, key }) => {
       const task = await findTask(tx, input.task_id, key.app_id);
@@ -172,7 +173,7 @@ export const operations: Record<string, Operation> = {
   airdrop_token_ledger: define({
     methods: ['GET', 'POST'],
     scope: 'ledger',
-    writes: true,
+    transaction: 'write',
     durability: 'strict',
     schema: schemas.airdropInput,
     run: async ({ input, tx, key, now }) => {
@@ -188,7 +189,7 @@ export const operations: Record<string, Operation> = {
   'admin/log_task': define({
     methods: ['POST'],
     scope: 'admin',
-    writes: true,
+    transaction: 'write',
     schema: schemas.logTaskBody,
     run: async ({ input, tx, key, now }) => {
       const task = await findTask(tx, input.task_id, key.app_id);
@@ -207,7 +208,7 @@ export const operations: Record<string, Operation> = {
   'admin/import': define({
     methods: ['POST'],
     scope: 'admin',
-    writes: true,
+    transaction: 'write',
     bootstrap: true,
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: schemas.dataset,
@@ -229,7 +230,7 @@ export const operations: Record<string, Operation> = {
   'admin/export': define({
     methods: ['GET'],
     scope: 'admin',
-    writes: false,
+    transaction: 'read',
     schema: schemas.exportQuery,
     run: async (call) => ({ body: { ...(await exportApp(call.tx, await appFor(call))), ...OK } }),
   }),
