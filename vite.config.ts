@@ -3,28 +3,30 @@
 import { build } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 
-/** Scripts a site loads by plain URL, bundled from source on every request so the demo always runs the current code. */
-const CLASSIC_SCRIPTS: Record<string, { entry: string; tsconfig: string }> = {
+/** Scripts a site loads by plain URL (as dist/ ships them), bundled from source on every request so the demo always runs the current code. */
+const SCRIPTS: Record<string, { entry: string; tsconfig: string; format: 'iife' | 'esm' }> = {
   // A service worker must be one classic script on the page's own origin.
-  '/questboard-sw.js': { entry: 'src/worker/index.ts', tsconfig: 'tsconfig.worker.json' },
+  '/questboard-sw.js': { entry: 'src/worker/index.ts', tsconfig: 'tsconfig.worker.json', format: 'iife' },
   // What a site owner pastes in a <script src> tag.
-  '/questboard.js': { entry: 'src/embed/index.ts', tsconfig: 'tsconfig.json' },
+  '/questboard.js': { entry: 'src/embed/index.ts', tsconfig: 'tsconfig.json', format: 'iife' },
+  // The API handler the embed imports from beside itself when no worker serves the page.
+  '/questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm' },
 };
 
-function classicScriptBundles(): Plugin {
+function distScriptBundles(): Plugin {
   return {
-    name: 'questboard-classic-scripts',
+    name: 'questboard-dist-scripts',
     apply: 'serve',
     configureServer(server) {
       server.middlewares.use(async (request, response, next) => {
         const path = request.url?.split('?')[0] ?? '';
-        const script = CLASSIC_SCRIPTS[path];
+        const script = SCRIPTS[path];
         if (!script) return next();
         try {
           const result = await build({
             entryPoints: [script.entry],
             bundle: true,
-            format: 'iife',
+            format: script.format,
             write: false,
             target: 'es2022',
             tsconfig: script.tsconfig,
@@ -45,12 +47,18 @@ function classicScriptBundles(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [classicScriptBundles()],
+  plugins: [distScriptBundles()],
   // Pre-bundle everything the pages import up front: otherwise Vite discovers
   // dependencies on the first visit and reloads the page in the middle of the demo.
   optimizeDeps: {
     entries: ['index.html', 'demo/*.html'],
     include: ['lit', 'lit/decorators.js', 'idb', 'zod/mini', 'dompurify', 'vue'],
+  },
+  // Vue's bundler build asks for its compile-time flags; the framework page uses the Composition API only.
+  define: {
+    __VUE_OPTIONS_API__: 'false',
+    __VUE_PROD_DEVTOOLS__: 'false',
+    __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
   },
   server: { port: 5173, strictPort: false },
 });

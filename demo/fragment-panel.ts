@@ -1,16 +1,14 @@
 // The HTML leaderboard fragment in its own panel, put into the page the way
-// the script-tag embed puts it into a site, with its source beside it.
-import DOMPurify from 'dompurify';
+// the script-tag embed puts it into a site (its own sanitizing insert and
+// adopted stylesheet), with its source beside it.
 import { changeAffects, subscribeToChanges, type QuestboardClient } from '../src/client/index.js';
 import type { LeaderboardType } from '../src/api/schemas.js';
+import { adoptLeaderboardStyles } from '../src/embed/document-styles.js';
+import { insertFragment } from '../src/embed/insert-fragment.js';
 import { DEMO_APP_ID } from './dataset.js';
 import { required } from './dom.js';
 
 const FRAGMENT_LIMIT = 10;
-
-function insertFragment(container: HTMLElement, html: string): void {
-  container.replaceChildren(DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true }));
-}
 
 export function mountFragmentPanel(client: QuestboardClient, initialType: LeaderboardType): {
   setType(type: LeaderboardType): void;
@@ -29,6 +27,7 @@ export function mountFragmentPanel(client: QuestboardClient, initialType: Leader
       widget_response: 'html',
     });
     if (request !== latest) return;
+    adoptLeaderboardStyles();
     insertFragment(container, answer.html);
     source.textContent = answer.html;
   }

@@ -1,6 +1,7 @@
 // The demo's main page: connect to the API, seed the guild on first visit,
 // then bring every panel to life.
 import type { LeaderboardType } from '../src/api/schemas.js';
+import './components.js';
 import { connect, describeTransport } from './connection.js';
 import { mountControlPanel } from './control-panel.js';
 import { mountDashboard } from './dashboard.js';

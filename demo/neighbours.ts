@@ -23,6 +23,8 @@ export function mountNeighbours(client: QuestboardClient, viewer: Viewer, initia
     let button = endorseButtons.get(key);
     if (!button) {
       button = element('qb-endorse-button', { 'app-id': DEMO_APP_ID, from: viewer.name, to, 'endorsement-id': 'helpful' });
+      // The row already shows the name: a short visible label, the full one for screen readers.
+      button.append('Endorse', element('span', { class: 'visually-hidden' }, ` ${to}`));
       endorseButtons.set(key, button);
     }
     return button;

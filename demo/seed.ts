@@ -16,19 +16,31 @@ export function adminClient(transport: Transport): QuestboardClient {
   return new QuestboardClient({ transport, apiKey: DEMO_ADMIN_KEY });
 }
 
-/** Imports the guild unless the demo key can already read it. */
+// Set once this browser has imported the guild. Asking the API first would
+// cost a 401 on every first visit (an empty store knows no key), which the
+// browser prints as a console error.
+const SEEDED_MARKER = 'questboard-demo:seeded';
+
+/** Imports the guild on the first visit, or again when this origin's data was cleared or replaced. */
 export async function ensureSeeded(transport: Transport): Promise<'seeded' | 'existing'> {
-  try {
-    await memberClient(transport).getLeaderboard({ app_id: DEMO_APP_ID, limit: 1 });
-    return 'existing';
-  } catch (error) {
-    // 401: an empty store does not know the demo key yet; 404: the guild was deleted by an import.
-    if (!(error instanceof QuestboardError) || (error.status !== 401 && error.status !== 404)) throw error;
+  if (localStorage.getItem(SEEDED_MARKER)) {
+    try {
+      await memberClient(transport).getLeaderboard({ app_id: DEMO_APP_ID, limit: 1 });
+      return 'existing';
+    } catch (error) {
+      // 401: the store no longer knows the demo key; 404: an import removed the guild.
+      if (!(error instanceof QuestboardError) || (error.status !== 401 && error.status !== 404)) throw error;
+    }
   }
-  await adminClient(transport).admin.importDataset(seedDataset());
+  await resetToSeed(transport);
   return 'seeded';
 }
 
+/**
+ * Replaces the guild with a fresh seed. On an empty store the dataset's own
+ * admin key authorises it (the API's bootstrap rule).
+ */
 export async function resetToSeed(transport: Transport): Promise<void> {
   await adminClient(transport).admin.importDataset(seedDataset(), { mode: 'replace' });
+  localStorage.setItem(SEEDED_MARKER, new Date().toISOString());
 }

@@ -1,0 +1,193 @@
+// The demo as a visitor sees it: `npm start`'s Vite dev server (this repo's
+// vite.config.ts, with the worker bundled on request) and headless Chromium.
+// It runs in Node, not in the test runner's page, because it must drive whole
+// pages at top level: register the real worker at `/`, reload, resize, and
+// take screenshots. Run: `node --test test/demo/`.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import puppeteer from 'puppeteer-core';
+import { createServer } from 'vite';
+import { CHROMIUM_ARGS, findBrowser } from '../../scripts/find-browser.js';
+
+const SCREENSHOTS = new URL('../../screenshots/', import.meta.url);
+const PHONE = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP = { width: 1440, height: 1000 };
+const COMPONENTS = ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-connect-social', 'qb-endorse-button'];
+
+let server;
+let browser;
+let origin;
+
+before(async () => {
+  server = await createServer({
+    configFile: new URL('../../vite.config.ts', import.meta.url).pathname,
+    root: new URL('../..', import.meta.url).pathname,
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
+  await server.listen();
+  origin = server.resolvedUrls.local[0].replace(/\/$/, '');
+  browser = await puppeteer.launch({ executablePath: await findBrowser(), args: CHROMIUM_ARGS, headless: true });
+  await mkdir(SCREENSHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * A page in a fresh browser context (its own storage, so the guild is seeded
+ * from scratch) that records every console error, uncaught exception, failed
+ * request and layout shift.
+ */
+async function openPage(path, viewport, { colorScheme = 'light' } = {}) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await page.setViewport(viewport);
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: colorScheme }]);
+  await page.evaluateOnNewDocument(() => {
+    window.__layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+  return { page, problems, close: () => context.close() };
+}
+
+/**
+ * The state of every Questboard element in the page, shadow roots included, read from the
+ * parts the components render for each state (their documented ::part API).
+ */
+function componentStates(page) {
+  return page.evaluate(() => {
+    const stateOf = (element) => {
+      const root = element.shadowRoot;
+      if (!customElements.get(element.localName) || !root || root.childElementCount === 0) return 'undefined';
+      if (root.querySelector('[part~="error"]')) return 'error';
+      if (root.querySelector('[part~="status"]')) return 'loading';
+      if (root.querySelector('[part~="empty"]')) return 'empty';
+      return 'loaded';
+    };
+    const states = {};
+    const collect = (root) => {
+      for (const element of root.querySelectorAll('*')) {
+        if (element.localName.startsWith('qb-')) (states[element.localName] ??= []).push(stateOf(element));
+        if (element.shadowRoot) collect(element.shadowRoot);
+      }
+    };
+    collect(document);
+    return states;
+  });
+}
+
+/** Waits until no Questboard element is still undefined or loading; then reports the states. */
+async function untilComponentsSettled(page) {
+  for (;;) {
+    const states = await componentStates(page);
+    const all = Object.values(states).flat();
+    if (all.length > 0 && all.every((state) => state !== 'loading' && state !== 'undefined')) return states;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function untilDashboardReady(page) {
+  await page.waitForSelector('#dashboard[aria-busy="false"]', { timeout: 60_000 });
+  return untilComponentsSettled(page);
+}
+
+function highlightedLeaderboardRow(page) {
+  return page.evaluate(() => {
+    const board = document.querySelector('qb-leaderboard');
+    return board?.shadowRoot?.querySelector('.qb-lb__row--highlight')?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
+  });
+}
+
+async function screenshot(page, name) {
+  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+}
+
+describe('the demo page', { timeout: 180_000 }, () => {
+  it('seeds the guild on first visit and brings every component to its loaded state without a console error', async () => {
+    const { page, problems, close } = await openPage('/', DESKTOP);
+    try {
+      const states = await untilDashboardReady(page);
+      for (const tag of COMPONENTS) {
+        assert.ok(states[tag]?.length, `the page shows a <${tag}>`);
+        assert.ok(
+          states[tag].every((state) => state === 'loaded'),
+          `every <${tag}> loaded: ${states[tag].join(', ')}`,
+        );
+      }
+      assert.match(await page.$eval('#status', (status) => status.textContent), /just created/);
+      assert.ok((await page.$$('#fragment-slot .qb-lb__row')).length > 0, 'the fragment panel shows leaderboard rows');
+      assert.ok((await page.$$eval('#member-names option', (options) => options.length)) >= 400, 'every member can be picked');
+      assert.ok(
+        (await page.evaluate(() => window.__layoutShift)) < 0.02,
+        `layout shift while loading: ${await page.evaluate(() => window.__layoutShift)}`,
+      );
+      await screenshot(page, 'desktop-light');
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+      await screenshot(page, 'desktop-dark');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('moves the leaderboard when the presenter logs progress', async () => {
+    const { page, problems, close } = await openPage('/', DESKTOP);
+    try {
+      await untilDashboardReady(page);
+      const before = await highlightedLeaderboardRow(page);
+      assert.ok(before?.includes('alice'), `alice's row is highlighted: ${before}`);
+      // alice has posted twice: the third post completes "Post 3 times" (+10 points).
+      await page.select('#log-task', '7b2c3d4e-0102-4000-8000-00000000a102');
+      await page.click('#log-form button[type="submit"]');
+      await page.waitForFunction(() => document.querySelector('#log-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      assert.match(await page.$eval('#log-form output', (output) => output.textContent), /3 of 3/);
+      await page.waitForFunction(
+        (previous) => {
+          const row = document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight');
+          return row && row.textContent.replace(/\s+/g, ' ').trim() !== previous;
+        },
+        { timeout: 10_000 },
+        before,
+      );
+      const afterRow = await highlightedLeaderboardRow(page);
+      assert.notEqual(afterRow, before);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('fits a phone screen in light and dark', async () => {
+    const { page, problems, close } = await openPage('/', PHONE);
+    try {
+      await untilDashboardReady(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(overflow, 0, 'nothing sticks out sideways');
+      await screenshot(page, 'phone-light');
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+      await screenshot(page, 'phone-dark');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+});
