@@ -4,7 +4,7 @@ export const HOSTILE_NAMES = [
   "'><svg onload='window.__qbPwned=1'>",
   '<script>window.__qbPwned=1</script>',
   '</style><img src=x onerror=window.__qbPwned=1>',
-  '</td></tr></table><iframe srcdoc="<script>parent.__qbPwned=1</script>">',
+  '</td></tr><iframe srcdoc="<script>parent.__qbPwned=1</script>">',
   '${window.__qbPwned=1}',
   '{{constructor.constructor("window.__qbPwned=1")()}}',
   'javascript:window.__qbPwned=1',
