@@ -4,6 +4,7 @@ import { classMap } from 'lit/directives/class-map.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import type { TaskProgress } from '../../api/responses.js';
 import { changeAffects } from '../../client/changes.js';
+import { QuestboardError } from '../../client/questboard-error.js';
 import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
@@ -21,7 +22,7 @@ import { taskProgressStyles } from './qb-task-progress.styles.js';
  * @csspart bar - The progress bar's track.
  * @csspart bar-fill - The filled part of the bar.
  * @csspart status - The loading message.
- * @csspart empty - Shown without task-id or account-name.
+ * @csspart empty - Shown without task-id or account-name, or before the member has any activity.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
  * @cssprop --qb-task-progress-bar-height - Height of the bar.
@@ -34,16 +35,21 @@ export class QbTaskProgress extends QuestboardElement {
   @property({ attribute: 'task-id' }) taskId = '';
   @property({ attribute: 'account-name' }) accountName = '';
 
-  private readonly query = new QueryController<TaskProgress>(this, {
+  private readonly query = new QueryController<TaskProgress | null>(this, {
     args: () => (this.taskId && this.accountName ? [this.taskId, this.accountName, this.apiKey, this.baseUrl] : null),
-    load: (client) => client.getTaskProgress({ task_id: this.taskId, account_name: this.accountName }),
+    load: (client) =>
+      client.getTaskProgress({ task_id: this.taskId, account_name: this.accountName }).catch((error: unknown) => {
+        // The app has not heard of the member yet: nothing logged, so nothing started.
+        if (error instanceof QuestboardError && error.status === 404 && /^user/i.test(error.message)) return null;
+        throw error;
+      }),
     affectedBy: (change) => changeAffects(change, undefined, this.accountName),
   });
 
   /** Whether the member has completed the task (false until it has loaded). */
   get complete(): boolean {
     const state = this.query.state;
-    return state.status === 'ready' && state.value.quantity_completed >= state.value.quantity_required;
+    return state.status === 'ready' && state.value !== null && state.value.quantity_completed >= state.value.quantity_required;
   }
 
   override render() {
@@ -56,7 +62,7 @@ export class QbTaskProgress extends QuestboardElement {
       case 'error':
         return renderError('task progress', state.error, () => void this.query.run({ quiet: false }));
       case 'ready':
-        return this.renderProgress(state.value);
+        return state.value ? this.renderProgress(state.value) : renderEmpty('Not started yet.');
     }
   }
 
