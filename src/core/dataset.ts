@@ -58,8 +58,7 @@ export async function importDataset(
 }
 
 async function importApp(tx: Transaction, data: DatasetApp, path: string, now: number): Promise<void> {
-  // Read straight from IndexedDB: replace mode has just deleted what a cached read might still show.
-  const existing = await tx.raw.objectStore('apps').get(data.app_id);
+  const existing = await tx.get('apps', data.app_id);
   const app: AppRecord = {
     app_id: data.app_id,
     name: data.name ?? existing?.name ?? data.app_id,
@@ -76,7 +75,7 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, now: n
   };
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
-    const owner = await tx.raw.objectStore('api_keys').get(apiKey.key);
+    const owner = await tx.get('api_keys', apiKey.key);
     if (owner && owner.app_id !== app.app_id) {
       throw new ApiError(409, `${path}.api_keys[${index}].key: this key belongs to another app.`);
     }
@@ -86,7 +85,7 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, now: n
 
   for (const user of data.users ?? []) {
     const member =
-      (await tx.raw.objectStore('users').get([app.app_id, user.account_name])) ??
+      (await tx.get('users', [app.app_id, user.account_name])) ??
       (app.member_count++, newMember(app.app_id, user.account_name, toTime(user.joined_at, now), user.id));
     if (user.twitter_name !== undefined) member.twitter_name = user.twitter_name?.replace(/^@/, '') ?? null;
     if (user.is_active !== undefined) member.is_active = user.is_active;

@@ -3,11 +3,12 @@ import type { LeaderboardType } from '../api/schemas.js';
 import type { Leaderboard, LeaderboardEntry } from '../api/responses.js';
 import {
   boardPage,
-  boardPrefix,
-  countBefore,
   countDistinctHigher,
   countHigher,
+  countOnBoard,
   membersByName,
+  positionOf,
+  type BoardRef,
   type AppRecord,
   type Transaction,
   type UserRecord,
@@ -25,11 +26,8 @@ export interface BoardQuery {
   around?: string | undefined;
 }
 
-interface Board {
-  type: LeaderboardType;
-  prefix: IDBValidKey[];
-  /** Period boards hold only members with points in the period; the rest follow with 0, by name. */
-  period: string | null;
+/** Period boards hold only members with points in the period; the rest follow with 0, by name. */
+interface Board extends BoardRef {
   value: (user: UserRecord) => number;
 }
 
@@ -43,7 +41,7 @@ function boardOf(type: LeaderboardType, app_id: string, now: number): Board {
         : type === 'xp'
           ? (user: UserRecord) => user.xp
           : (user: UserRecord) => user.total_score;
-  return { type, prefix: boardPrefix(app_id, period), period, value };
+  return { type, app_id, period, value };
 }
 
 const inPeriod = (board: Board, user: UserRecord) =>
@@ -56,11 +54,11 @@ export async function readLeaderboard(
   now: number,
 ): Promise<Leaderboard> {
   const board = boardOf(query.type, app.app_id, now);
-  const ranked = board.period === null ? app.member_count : await countHigher(tx, board.type, board.prefix, 0);
+  const ranked = board.period === null ? app.member_count : await countOnBoard(tx, board);
   const offset =
     query.around === undefined ? query.offset : await windowAround(tx, app, board, ranked, query.around, query.limit);
 
-  const members = await boardPage(tx, board.type, board.prefix, Math.min(offset, ranked), query.limit);
+  const members = offset < ranked ? await boardPage(tx, board, offset, query.limit) : [];
   if (members.length < query.limit && board.period !== null) {
     const outside = (user: UserRecord) => inPeriod(board, user);
     members.push(
@@ -87,7 +85,7 @@ async function windowAround(
   const user = await findMember(tx, app.app_id, account_name, 'around');
   let position: number;
   if (board.period === null || inPeriod(board, user)) {
-    position = await countBefore(tx, board.type, board.prefix, user[`board_${board.type}`]);
+    position = await positionOf(tx, board, user[`board_${board.type}`]);
   } else {
     const before = (other: UserRecord) => inPeriod(board, other) || other.account_name >= account_name;
     // Members outside the period are listed by name after the ranked ones.
@@ -116,8 +114,8 @@ async function rankEntries(
       rank =
         1 +
         (app.rank_policy === 'dense'
-          ? await countDistinctHigher(tx, board.type, board.prefix, -value)
-          : await countHigher(tx, board.type, board.prefix, -value));
+          ? await countDistinctHigher(tx, board, value)
+          : await countHigher(tx, board, value));
     } else if (value !== previous) rank = app.rank_policy === 'dense' ? rank + 1 : position;
     previous = value;
     entries.push({

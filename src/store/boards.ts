@@ -1,5 +1,7 @@
-// Leaderboard queries: ranges of the board indexes, read in order. Members of
-// one board sort by [app_id, (period,) -value, reached_at, account_name].
+// Leaderboard queries. Members of one board sort in its index by
+// [app_id, (period,) -value, reached_at, account_name]; per-value counts
+// (board_counts) turn positions into sums over distinct values, so that only
+// the walk inside one group of equal values is proportional to members.
 import type { LeaderboardType } from '../api/schemas.js';
 import type { Transaction } from './index.js';
 import { BOARD_INDEX, type BoardKey, type UserRecord } from './records.js';
@@ -7,60 +9,73 @@ import { BOARD_INDEX, type BoardKey, type UserRecord } from './records.js';
 /** Sorts after every number and string, so it closes a range. */
 const AFTER_ALL: [] = [];
 
-function boardIndex(tx: Transaction, type: LeaderboardType) {
-  return tx.raw.objectStore('users').index(BOARD_INDEX[type]);
+export interface BoardRef {
+  type: LeaderboardType;
+  app_id: string;
+  /** The week or month of a period board; null for score and xp. */
+  period: string | null;
 }
 
-/** The key prefix of one board: the app, and for period boards the period. */
-export function boardPrefix(app_id: string, period: string | null): IDBValidKey[] {
-  return period === null ? [app_id] : [app_id, period];
+const indexPrefix = (board: BoardRef): IDBValidKey[] =>
+  board.period === null ? [board.app_id] : [board.app_id, board.period];
+const boardIndex = (tx: Transaction, board: BoardRef) => tx.raw.objectStore('users').index(BOARD_INDEX[board.type]);
+
+/** The per-value counts of the board whose values are above `negatedBelow`'s, highest first. */
+function valueCounts(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
+  const prefix = [board.app_id, board.type, board.period ?? ''];
+  return tx.raw.objectStore('board_counts').getAll(IDBKeyRange.bound(prefix, [...prefix, negatedBelow], false, true));
 }
 
-export async function boardPage(
-  tx: Transaction,
-  type: LeaderboardType,
-  prefix: IDBValidKey[],
-  offset: number,
-  limit: number,
-): Promise<UserRecord[]> {
-  const members: UserRecord[] = [];
-  if (limit === 0) return members;
-  let cursor = await boardIndex(tx, type).openCursor(IDBKeyRange.bound(prefix, [...prefix, AFTER_ALL]));
-  if (cursor && offset > 0) cursor = await cursor.advance(offset);
-  while (cursor && members.length < limit) {
-    members.push(cursor.value);
-    cursor = await cursor.continue();
+/** Members on the board (for a period board: members with points in the period). */
+export async function countOnBoard(tx: Transaction, board: BoardRef): Promise<number> {
+  return (await valueCounts(tx, board)).reduce((sum, record) => sum + record.count, 0);
+}
+
+/** How many members hold a value strictly above `value`. */
+export async function countHigher(tx: Transaction, board: BoardRef, value: number): Promise<number> {
+  return (await valueCounts(tx, board, -value)).reduce((sum, record) => sum + record.count, 0);
+}
+
+/** How many distinct values lie strictly above `value`. */
+export async function countDistinctHigher(tx: Transaction, board: BoardRef, value: number): Promise<number> {
+  return (await valueCounts(tx, board, -value)).length;
+}
+
+/** The member's 0-based position on the board. */
+export async function positionOf(tx: Transaction, board: BoardRef, key: BoardKey): Promise<number> {
+  const prefix = indexPrefix(board);
+  const negated = key[prefix.length] as number;
+  const [higher, equalBefore] = await Promise.all([
+    countHigher(tx, board, -negated),
+    boardIndex(tx, board).count(IDBKeyRange.bound([...prefix, negated], key, false, true)),
+  ]);
+  return higher + equalBefore;
+}
+
+/** `limit` members from position `offset`, read in one request once the start is found. */
+export async function boardPage(tx: Transaction, board: BoardRef, offset: number, limit: number): Promise<UserRecord[]> {
+  if (limit === 0) return [];
+  const prefix = indexPrefix(board);
+  const end = [...prefix, AFTER_ALL];
+  let start: IDBValidKey = prefix;
+  if (offset > 0) {
+    // Jump over whole groups of equal values, then step inside one group.
+    let skipped = 0;
+    let group: number | undefined;
+    for (const record of await valueCounts(tx, board)) {
+      if (skipped + record.count > offset) {
+        group = record.negated;
+        break;
+      }
+      skipped += record.count;
+    }
+    if (group === undefined) return [];
+    let cursor = await boardIndex(tx, board).openKeyCursor(IDBKeyRange.bound([...prefix, group], end));
+    if (cursor && offset > skipped) cursor = await cursor.advance(offset - skipped);
+    if (!cursor) return [];
+    start = cursor.key;
   }
-  return members;
-}
-
-/** How many members of the board sort before `key` (its 0-based position). */
-export function countBefore(tx: Transaction, type: LeaderboardType, prefix: IDBValidKey[], key: BoardKey) {
-  return boardIndex(tx, type).count(IDBKeyRange.bound(prefix, key, false, true));
-}
-
-/** How many members of the board have a value strictly above `negatedValue`'s. */
-export function countHigher(tx: Transaction, type: LeaderboardType, prefix: IDBValidKey[], negatedValue: number) {
-  return boardIndex(tx, type).count(IDBKeyRange.bound(prefix, [...prefix, negatedValue], false, true));
-}
-
-/** How many distinct values lie above `negatedValue`: one cursor step per value. */
-export async function countDistinctHigher(
-  tx: Transaction,
-  type: LeaderboardType,
-  prefix: IDBValidKey[],
-  negatedValue: number,
-): Promise<number> {
-  let distinct = 0;
-  let cursor = await boardIndex(tx, type).openKeyCursor(
-    IDBKeyRange.bound(prefix, [...prefix, negatedValue], false, true),
-  );
-  while (cursor) {
-    distinct++;
-    const value = (cursor.key as IDBValidKey[])[prefix.length]!;
-    cursor = await cursor.continue([...prefix, value, AFTER_ALL]);
-  }
-  return distinct;
+  return boardIndex(tx, board).getAll(IDBKeyRange.bound(start, end), limit);
 }
 
 /** Members of the app in name order, skipping those `skip` says to. */

@@ -2,6 +2,7 @@
 // writes each changed record once when the work is done, so a replay of many
 // events on the same member costs one put, not one per event.
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreKey, type StoreValue } from 'idb';
+import { boardBuckets, bucketKey, type Bucket } from './buckets.js';
 import { DATABASE_NAME, DATABASE_VERSION, migrate, type QuestboardSchema, type StoreName } from './schema.js';
 
 export type { StoreName } from './schema.js';
@@ -21,6 +22,7 @@ const PRIMARY_KEY: { [N in StoreName]: (value: StoreValue<QuestboardSchema, N>) 
   endorsements: (e) => [e.app_id, e.from_account, e.to_account, e.endorsement_id],
   logs: (log) => log.seq!,
   idempotency: (record) => [record.api_key, record.idempotency_key],
+  board_counts: (record) => bucketKey(record),
 };
 
 const ALL_STORES: StoreName[] = Object.keys(PRIMARY_KEY) as StoreName[];
@@ -31,6 +33,8 @@ type RawTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite'
 export class Transaction {
   private readonly cache = new Map<string, unknown>();
   private readonly dirty = new Map<string, [StoreName, unknown]>();
+  /** The board buckets each member was in when first read, to keep the counts right. */
+  private readonly bucketsAtRead = new Map<string, string[]>();
 
   constructor(readonly raw: RawTransaction) {}
 
@@ -39,6 +43,10 @@ export class Transaction {
     if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as StoreValue<QuestboardSchema, N> | undefined;
     const value = await this.raw.objectStore(store).get(key);
     this.cache.set(cacheKey, value);
+    if (store === 'users') {
+      const user = value as StoreValue<QuestboardSchema, 'users'> | undefined;
+      this.bucketsAtRead.set(cacheKey, user ? boardBuckets(user).map((bucket) => JSON.stringify(bucket)) : []);
+    }
     return value;
   }
 
@@ -47,11 +55,18 @@ export class Transaction {
     const cacheKey = `${store} ${JSON.stringify(PRIMARY_KEY[store](value))}`;
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, [store, value]);
+    // A member put without a read is new: in no bucket yet.
+    if (store === 'users' && !this.bucketsAtRead.has(cacheKey)) this.bucketsAtRead.set(cacheKey, []);
   }
 
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
   forgetReads(): void {
-    for (const key of this.cache.keys()) if (!this.dirty.has(key)) this.cache.delete(key);
+    for (const key of this.cache.keys()) {
+      if (!this.dirty.has(key)) {
+        this.cache.delete(key);
+        this.bucketsAtRead.delete(key);
+      }
+    }
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {
@@ -67,11 +82,33 @@ export class Transaction {
   }
 
   async flush(): Promise<void> {
+    await this.updateBoardCounts();
     const writes = [...this.dirty.values()].map(([store, value]) =>
       this.raw.objectStore(store).put(value as never),
     );
     this.dirty.clear();
     await Promise.all(writes);
+  }
+
+  /** Moves each changed member between per-value counts: one write per bucket touched. */
+  private async updateBoardCounts(): Promise<void> {
+    const deltas = new Map<string, number>();
+    const add = (bucket: string, delta: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + delta);
+    for (const [cacheKey, [store, value]] of this.dirty) {
+      if (store !== 'users') continue;
+      for (const bucket of this.bucketsAtRead.get(cacheKey) ?? []) add(bucket, -1);
+      for (const bucket of boardBuckets(value as StoreValue<QuestboardSchema, 'users'>)) add(JSON.stringify(bucket), 1);
+    }
+    const counts = this.raw.objectStore('board_counts');
+    await Promise.all(
+      [...deltas].map(async ([bucketText, delta]) => {
+        if (delta === 0) return;
+        const bucket = JSON.parse(bucketText) as Bucket;
+        const count = ((await counts.get(bucketKey(bucket)))?.count ?? 0) + delta;
+        // Empty buckets are removed: the distinct values above a member are the buckets above it.
+        await (count > 0 ? counts.put({ ...bucket, count }) : counts.delete(bucketKey(bucket)));
+      }),
+    );
   }
 }
 

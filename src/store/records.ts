@@ -125,6 +125,20 @@ export interface IdempotencyRecord {
   body: string;
 }
 
+/**
+ * How many members of one board hold one value. Positions and ranks are sums
+ * over these, so they cost one read per distinct value, not one per member.
+ */
+export interface BoardCountRecord {
+  app_id: string;
+  board: LeaderboardType;
+  /** The week or month of a period board; '' for score and xp. */
+  period: string;
+  /** The value, negated like the board keys so the highest comes first. */
+  negated: number;
+  count: number;
+}
+
 export const BOARD_INDEX: Record<LeaderboardType, 'board_score' | 'board_xp' | 'board_weekly' | 'board_monthly'> = {
   score: 'board_score',
   xp: 'board_xp',

@@ -4,6 +4,7 @@ import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type {
   ApiKeyRecord,
   AppRecord,
+  BoardCountRecord,
   ChallengeRecord,
   EndorsementRecord,
   IdempotencyRecord,
@@ -14,8 +15,10 @@ import type {
   UserRecord,
 } from './records.js';
 
+import { boardBuckets } from './buckets.js';
+
 export const DATABASE_NAME = 'questboard';
-export const DATABASE_VERSION = 1;
+export const DATABASE_VERSION = 2;
 
 export interface QuestboardSchema extends DBSchema {
   meta: { key: string; value: unknown };
@@ -38,6 +41,7 @@ export interface QuestboardSchema extends DBSchema {
   endorsements: { key: [string, string, string, string]; value: EndorsementRecord };
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
   idempotency: { key: [string, string]; value: IdempotencyRecord };
+  board_counts: { key: [string, string, string, number]; value: BoardCountRecord };
 }
 
 export type StoreName = StoreNames<QuestboardSchema>;
@@ -66,7 +70,27 @@ const MIGRATIONS: Migration[] = [
     db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
     db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
   },
+  // Version 2: per-value member counts, so that offsets and ranks need no count() walk.
+  (db, tx) => {
+    db.createObjectStore('board_counts', { keyPath: ['app_id', 'board', 'period', 'negated'] });
+    void countExistingMembers(tx);
+  },
 ];
+
+async function countExistingMembers(tx: UpgradeTransaction): Promise<void> {
+  const counts = new Map<string, BoardCountRecord>();
+  let cursor = await tx.objectStore('users').openCursor();
+  while (cursor) {
+    for (const bucket of boardBuckets(cursor.value)) {
+      const key = JSON.stringify(bucket);
+      const record = counts.get(key) ?? { ...bucket, count: 0 };
+      record.count++;
+      counts.set(key, record);
+    }
+    cursor = await cursor.continue();
+  }
+  await Promise.all([...counts.values()].map((record) => tx.objectStore('board_counts').put(record)));
+}
 
 export function migrate(db: IDBPDatabase<QuestboardSchema>, oldVersion: number, tx: UpgradeTransaction): void {
   for (let version = oldVersion; version < DATABASE_VERSION; version++) MIGRATIONS[version]!(db, tx);
