@@ -1,0 +1,99 @@
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../src/components/qb-endorse-button/qb-endorse-button.js';
+import type { QbEndorseButton, QbEndorseEvent } from '../../src/components/qb-endorse-button/qb-endorse-button.js';
+import { HOSTILE_NAMES, pwned } from './hostile-names.js';
+import { APP_ID, guildDataset, injected, setupApi, shadow, type TestApi } from './support.js';
+
+const button = (element: QbEndorseButton) => shadow(element).querySelector('button')!;
+
+function endorse(from: string, to: string, endorsementId = 'helpful') {
+  return fixture<QbEndorseButton>(
+    html`<qb-endorse-button app-id=${APP_ID} from=${from} to=${to} endorsement-id=${endorsementId}></qb-endorse-button>`,
+  );
+}
+
+describe('<qb-endorse-button>', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await setupApi(guildDataset([...HOSTILE_NAMES]));
+  });
+  after(() => api.teardown());
+
+  it('is a real button named after the member', async () => {
+    const element = await endorse('alice', 'bob');
+    expect(button(element).type).to.equal('button');
+    expect(button(element).textContent!.trim()).to.equal('Endorse bob');
+    expect(button(element).disabled).to.equal(false);
+    await expect(element).to.be.accessible();
+  });
+
+  it('is pending while the request runs, then done, and emits a typed qb-endorse', async () => {
+    const element = await endorse('alice', 'carol');
+    api.hold();
+    button(element).click();
+    await element.updateComplete;
+    expect(button(element).getAttribute('aria-disabled')).to.equal('true');
+    expect(button(element).textContent!.trim()).to.equal('Endorsing…');
+    expect(shadow(element).querySelector('[role="status"]')!.textContent).to.equal('Endorsing…');
+    await expect(element).to.be.accessible();
+    const fired = oneEvent(document, 'qb-endorse') as Promise<QbEndorseEvent>;
+    api.release();
+    const event = await fired;
+    expect(event.detail).to.deep.equal({ appId: APP_ID, from: 'alice', to: 'carol', endorsementId: 'helpful' });
+    expect(event.composed).to.equal(true);
+    await element.updateComplete;
+    expect(button(element).textContent!.trim()).to.equal('✓ Endorsed');
+    expect(button(element).getAttribute('aria-disabled')).to.equal('true');
+    await expect(element).to.be.accessible();
+    const carol = await api.member.getUserInfo({ app_id: APP_ID, account_name: 'carol' });
+    expect(carol.current_xp).to.equal(5);
+  });
+
+  it('endorses from the keyboard', async () => {
+    const element = await endorse('bob', 'alice', 'kind');
+    const fired = oneEvent(element, 'qb-endorse');
+    button(element).focus();
+    await sendKeys({ press: 'Enter' });
+    await fired;
+    const second = await endorse('carol', 'alice', 'kind');
+    const firedAgain = oneEvent(second, 'qb-endorse');
+    button(second).focus();
+    await sendKeys({ press: 'Space' });
+    await firedAgain;
+  });
+
+  it('shows a readable error and lets the member try again', async () => {
+    const element = await endorse('alice', 'nobody-here');
+    button(element).click();
+    await waitUntil(() => shadow(element).querySelector('[role="alert"]')!.textContent !== '', 'no error shown');
+    expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.match(/^Could not endorse: User not found/);
+    expect(button(element).hasAttribute('aria-disabled')).to.equal(false);
+    expect(button(element).getAttribute('aria-describedby')).to.equal('message');
+    await expect(element).to.be.accessible();
+  });
+
+  it('is disabled while it lacks a pair of different members', async () => {
+    const element = await fixture<QbEndorseButton>(html`<qb-endorse-button app-id=${APP_ID} to="bob" endorsement-id="helpful"></qb-endorse-button>`);
+    expect(button(element).disabled).to.equal(true);
+    await expect(element).to.be.accessible();
+    element.from = 'bob';
+    await element.updateComplete;
+    expect(button(element).disabled).to.equal(true);
+    element.from = 'alice';
+    await element.updateComplete;
+    expect(button(element).disabled).to.equal(false);
+  });
+
+  it('renders hostile names as text', async () => {
+    for (const name of HOSTILE_NAMES) {
+      const element = await endorse('alice', name);
+      expect(button(element).textContent!.trim()).to.equal(`Endorse ${name}`);
+      const fired = oneEvent(element, 'qb-endorse');
+      button(element).click();
+      expect(((await fired) as QbEndorseEvent).detail.to).to.equal(name);
+      expect(injected(shadow(element))).to.deep.equal([]);
+    }
+    expect(pwned()).to.equal(false);
+  });
+});
