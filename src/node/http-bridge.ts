@@ -1,18 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BODY_LIMIT } from '../server/http.js';
+import { operations } from '../server/operations.js';
 
 /**
- * The handler answers 413 above 16 KiB by itself; reading one byte more than
- * that is enough for it to see the body is too large, and nothing larger is
- * ever held in memory.
+ * The handler answers 413 past an operation's body limit (16 KiB, more for an
+ * import) by itself; reading one byte more than the limit is enough for it to
+ * see the body is too large, and nothing larger is ever held in memory.
  */
-export const BODY_READ_LIMIT = 16 * 1024 + 1;
+export function bodyReadLimit(pathname: string): number {
+  const at = pathname.lastIndexOf('/v1/');
+  const name = at === -1 ? '' : pathname.slice(at + '/v1/'.length);
+  const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
+  return (operation?.bodyLimit ?? BODY_LIMIT) + 1;
+}
 
 /** Headers about the connection or the framing of the body, which the rebuilt Request must not carry. */
 const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'expect']);
 
 export interface BridgedRequest {
   request: Request;
-  /** The client sent more than BODY_READ_LIMIT bytes, and the rest was left unread. */
+  /** The client sent more than bodyReadLimit bytes, and the rest was left unread. */
   bodyCutShort: boolean;
 }
 
@@ -28,7 +35,7 @@ export async function toFetchRequest(incoming: IncomingMessage, origin: string):
     incoming.resume();
     return { request: new Request(url, { method, headers }), bodyCutShort: false };
   }
-  const { body, cutShort } = await readBodyUpTo(incoming, BODY_READ_LIMIT);
+  const { body, cutShort } = await readBodyUpTo(incoming, bodyReadLimit(url.pathname));
   return { request: new Request(url, { method, headers, body }), bodyCutShort: cutShort };
 }
 

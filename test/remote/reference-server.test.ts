@@ -45,6 +45,20 @@ describe('reference server', () => {
     const health = await fetch(`${remote}/v1/health`, { headers: { Authorization: 'Bearer pk_guild' } });
     expect(health.status).to.equal(200);
   });
+
+  it('reads an import past 16 KiB whole: its limit is the import’s own', async () => {
+    const users = Array.from({ length: 1_000 }, (_, index) => ({ account_name: `member-${index}` }));
+    const dataset = JSON.stringify({ apps: [{ app_id: 'big', api_keys: [{ key: 'pk_big', scopes: ['read'] }], users }] });
+    expect(dataset.length).to.be.above(16 * 1024);
+    const answer = await fetch(`${remote}/v1/admin/import`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer sk_remote_admin', 'Content-Type': 'application/json' },
+      body: dataset,
+    });
+    expect(answer.status).to.equal(200);
+    const board = await fetch(`${remote}/v1/get_leaderboard?app_id=big&limit=1`, { headers: { Authorization: 'Bearer pk_big' } });
+    expect((await board.json()).total_users).to.equal(1_000);
+  });
 });
 
 describe('reference server CORS', () => {
