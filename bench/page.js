@@ -60,19 +60,29 @@ async function importChunk({ size, appIndex, start, end, nowMs }) {
 
 /**
  * Runs every operation once per round, interleaved, so the baseline shares the
- * conditions of the operations it is compared with. Warm-up rounds are not kept.
+ * conditions of the operations it is compared with. Warm-up rounds are not
+ * kept. Each phase also stops at its time budget (after a minimum of rounds),
+ * so a slow operation bounds the run instead of stretching it.
  */
-async function measure({ size, appIndex, rounds, warmupRounds }) {
+async function measure({ size, appIndex, rounds, warmupRounds, minRounds, warmupBudgetMs, budgetMs }) {
   const operations = operationsFor(appFor(size, appIndex));
   const samples = Object.fromEntries(operations.map(({ name }) => [name, []]));
-  for (let round = 0; round < warmupRounds + rounds; round++) {
+  const runRound = async (round, keep) => {
     for (const { name, request } of operations) {
       const answer = await send(request(round));
       assertSuccess(`${name} (round ${round})`, answer);
-      if (round >= warmupRounds) samples[name].push(answer.ms);
+      if (keep) samples[name].push(answer.ms);
     }
+  };
+  let round = 0;
+  const warmupEnds = performance.now() + warmupBudgetMs;
+  for (let warmup = 0; warmup < warmupRounds && (warmup < 1 || performance.now() < warmupEnds); warmup++) {
+    await runRound(round++, false);
   }
-  return { kinds: Object.fromEntries(operations.map(({ name, kind }) => [name, kind])), samples };
+  const measureEnds = performance.now() + budgetMs;
+  let kept = 0;
+  for (; kept < rounds && (kept < minRounds || performance.now() < measureEnds); kept++) await runRound(round++, true);
+  return { kinds: Object.fromEntries(operations.map(({ name, kind }) => [name, kind])), samples, rounds: kept };
 }
 
 window.bench = { controlledByWorker, importChunk, measure };

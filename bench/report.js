@@ -62,9 +62,9 @@ const count = (value) => value.toLocaleString('en-US');
 
 export function performanceMarkdown({ results, machine, settings, date }) {
   const sections = results.map(
-    ({ size, importSeconds, importRequests, rows }) =>
+    ({ size, importSeconds, importRequests, rounds, rows }) =>
       `### ${count(size)} members\n\nSeeded in ${importSeconds.toFixed(1)} s through ${importRequests} ` +
-      `\`POST /v1/admin/import\` requests (merge mode).\n\n${markdownTable(rows)}\n`,
+      `\`POST /v1/admin/import\` requests (merge mode); ${rounds} rounds kept.\n\n${markdownTable(rows)}\n`,
   );
   const largest = results.at(-1);
   const missed = largest ? largest.rows.filter((row) => row.target !== undefined && row.ratio > row.target) : [];
@@ -94,8 +94,9 @@ within ${TARGETS.write}×. ${outcome}
   chunks (\`bench/dataset.js\`: deterministic members, 0–4 progress logs each over the
   last 45 days, so scores, weekly scores and ranks differ).
 - Each round sends every operation once, interleaved (\`bench/operations.js\`), so
-  health shares the conditions of what it is compared with. ${settings.warmupRounds}
-  warm-up rounds are discarded, then ${settings.rounds} rounds are kept per size.
+  health shares the conditions of what it is compared with. Up to ${settings.warmupRounds}
+  warm-up rounds (at most ${settings.warmupBudgetMs / 1000} s) are discarded, then up to ${settings.rounds} rounds
+  are kept per size, fewer when they take over ${settings.budgetMs / 1000} s (never fewer than ${settings.minRounds}).
 - A time is \`fetch\` from the page to the last byte of the body, through the
   service worker and IndexedDB. Every answer is checked (HTTP 200, \`is_valid: true\`),
   and the run fails if any \`/v1\` request reached the server instead of the worker.
@@ -108,7 +109,7 @@ within ${TARGETS.write}×. ${outcome}
 
 - CPU: ${machine.cpuModel}, ${machine.cpus} logical CPUs (\`nproc\`)
 - Memory: ${machine.memoryGiB} GiB
-- Browser: ${machine.browser} (headless)
+- Browser: ${machine.browser} (headless); \`performance.now()\` steps of ${machine.timerStep}
 - Node ${machine.node}, ${machine.platform}
 
 ## Results

@@ -6,6 +6,8 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+// Cross-origin isolation refines performance.now() from 100 µs to 5 µs steps.
+const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
 export async function startServer({ benchDir, distDir }) {
   const routes = new Map([
@@ -27,7 +29,7 @@ export async function startServer({ benchDir, distDir }) {
     }
     const body = await readFile(file);
     response
-      .writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))], 'cache-control': 'no-store' })
+      .writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))], 'cache-control': 'no-store', ...ISOLATION })
       .end(body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
