@@ -8,6 +8,9 @@ export async function hashAuthorization(authorization: string | null): Promise<s
 
 const cacheKey = (keyHash: string, remoteUrl: string) => `${keyHash} ${remoteUrl}`;
 
+/** Kept answers past this many are dropped oldest first: every page of every leaderboard a member browsed adds one. */
+export const MAX_KEPT_ANSWERS = 500;
+
 export async function keepAnswer(
   db: RemoteDatabase,
   keyHash: string,
@@ -15,13 +18,20 @@ export async function keepAnswer(
   answer: { status: number; contentType: string | null; body: string },
   storedAt: number,
 ): Promise<void> {
-  await db.put('answers', {
+  const tx = db.transaction('answers', 'readwrite');
+  await tx.store.put({
     key: cacheKey(keyHash, remoteUrl),
     status: answer.status,
     content_type: answer.contentType,
     body: answer.body,
     stored_at: storedAt,
   });
+  let excess = (await tx.store.count()) - MAX_KEPT_ANSWERS;
+  for (let cursor = await tx.store.index('by_stored_at').openCursor(); cursor && excess > 0; cursor = await cursor.continue()) {
+    await cursor.delete();
+    excess -= 1;
+  }
+  await tx.done;
 }
 
 export function findAnswer(db: RemoteDatabase, keyHash: string, remoteUrl: string): Promise<CachedAnswer | undefined> {

@@ -36,7 +36,7 @@ export interface QueuedWrite {
 
 interface RemoteSchema extends DBSchema {
   settings: { key: 'remote'; value: RemoteSettings };
-  answers: { key: string; value: CachedAnswer };
+  answers: { key: string; value: CachedAnswer; indexes: { by_stored_at: number } };
   outbox: { key: number; value: QueuedWrite };
 }
 
@@ -55,7 +55,7 @@ export function openRemoteDatabase(name: string, onClosed: () => void): Promise<
     upgrade(db, oldVersion) {
       if (oldVersion < 1) {
         db.createObjectStore('settings');
-        db.createObjectStore('answers', { keyPath: 'key' });
+        db.createObjectStore('answers', { keyPath: 'key' }).createIndex('by_stored_at', 'stored_at');
         db.createObjectStore('outbox', { keyPath: 'seq', autoIncrement: true });
       }
     },

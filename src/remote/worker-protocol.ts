@@ -12,22 +12,24 @@ export type ConfigureRemoteReply =
   | { type: 'questboard:remote-configured'; settings: RemoteSettings }
   | { type: 'questboard:remote-refused'; message: string };
 
+/** Recognises the message by its type only: the worker checks the fields and replies with what is wrong. */
 export function isConfigureRemoteMessage(data: unknown): data is ConfigureRemoteMessage {
-  const message = data as Partial<ConfigureRemoteMessage> | null;
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    message.type === 'questboard:configure-remote' &&
-    (message.remote === null || typeof message.remote === 'string') &&
-    (message.timeoutMs === undefined || typeof message.timeoutMs === 'number')
-  );
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'questboard:configure-remote';
 }
+
+/** A worker that is not ours (a site's own) never replies. */
+const REPLY_TIMEOUT_MS = 3_000;
 
 /** Sets the remote of the worker `worker` (usually navigator.serviceWorker.controller); rejects with the worker's reason. */
 export function configureWorkerRemote(worker: ServiceWorker, configuration: RemoteConfiguration): Promise<RemoteSettings> {
   const channel = new MessageChannel();
   const reply = new Promise<RemoteSettings>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      channel.port1.close();
+      reject(new Error(`the service worker did not take the remote setting within ${REPLY_TIMEOUT_MS} ms`));
+    }, REPLY_TIMEOUT_MS);
     channel.port1.onmessage = (event: MessageEvent<ConfigureRemoteReply>) => {
+      clearTimeout(timer);
       channel.port1.close();
       if (event.data.type === 'questboard:remote-configured') resolve(event.data.settings);
       else reject(new TypeError(event.data.message));

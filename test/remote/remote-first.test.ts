@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { openDB } from 'idb';
+import { MAX_KEPT_ANSWERS } from '../../src/remote/answer-cache.js';
 import { remoteFirst, type RemoteFirst, type SyncErrorMessage } from '../../src/remote/remote-first.js';
 import { deleteDatabase, localHandler, type LocalHandler } from './local-handler.js';
 import {
@@ -140,6 +141,18 @@ describe('remote-first strategy against the reference server', () => {
     db.close();
     expect(stored).to.contain('alice');
     expect(stored).not.to.contain('pk_guild');
+  });
+
+  it('keeps a bounded number of answers, dropping the oldest first', async () => {
+    const page = (offset: number) => get(`/v1/get_leaderboard?app_id=guild&limit=1&offset=${offset}`);
+    for (let offset = 0; offset <= MAX_KEPT_ANSWERS; offset += 1) {
+      clock += 1_000;
+      expect((await strategy.handle(page(offset))).status).to.equal(200);
+    }
+    await stopRemote();
+    expect((await strategy.handle(page(0))).status).to.equal(503);
+    expect((await strategy.handle(page(1))).headers.get('X-Questboard-Source')).to.equal('cache');
+    expect((await strategy.handle(page(MAX_KEPT_ANSWERS))).headers.get('X-Questboard-Source')).to.equal('cache');
   });
 
   it('queues a member write while the server is down and replays it exactly once, before the next read, even across a restart', async () => {
