@@ -10,6 +10,7 @@ import {
   type LeaderboardType,
 } from './leaderboard-model.js';
 import { leaderboardCss } from './leaderboard-styles.js';
+import { numberFormat } from './number-format.js';
 
 export interface LeaderboardFragmentOptions {
   /** The leaderboard_type the entries are ordered by; names the score column and the caption. */
@@ -35,15 +36,15 @@ export function renderLeaderboardFragment(
 ): string {
   const type = options.leaderboardType ?? 'score';
   const columns = leaderboardColumns(type);
-  const numberFormat = new Intl.NumberFormat(options.locale);
+  const format = numberFormat(options.locale);
   const totalUsers = options.totalUsers ?? entries.length;
-  const lang = options.locale ? ` lang="${escapeHtml(options.locale)}"` : '';
+  const lang = options.locale && isLanguageTag(options.locale) ? ` lang="${escapeHtml(options.locale)}"` : '';
 
   const head = columns
     .map((column) => `<th scope="col" class="${cellClass(column)}">${escapeHtml(column.label)}</th>`)
     .join('');
   const rows = entries
-    .map((entry) => renderRow(entry, columns, numberFormat, entry.external_user.username === options.highlight))
+    .map((entry) => renderRow(entry, columns, format, entry.external_user.username === options.highlight))
     .join('');
   const body = entries.length
     ? `<tbody>${rows}</tbody>`
@@ -59,6 +60,14 @@ export function renderLeaderboardFragment(
     `<p class="${leaderboardClass.summary}">${escapeHtml(summary)}</p>` +
     `</div>`
   );
+}
+
+function isLanguageTag(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
 }
 
 function cellClass(column: LeaderboardColumn): string {

@@ -1,3 +1,5 @@
+import { numberFormat } from './number-format.js';
+
 // What <qb-leaderboard> and the HTML fragment both show, so they cannot drift apart.
 
 export type LeaderboardType = 'score' | 'xp' | 'weekly' | 'monthly';
@@ -55,7 +57,7 @@ export function leaderboardColumns(type: LeaderboardType): LeaderboardColumn[] {
 
 /** "Showing 1–10 of 250 members", with numbers in the given locale. */
 export function leaderboardSummary(shown: number, offset: number, total: number, locale?: string): string {
-  const format = new Intl.NumberFormat(locale);
+  const format = numberFormat(locale);
   if (shown === 0) return `${format.format(total)} members`;
   return `Showing ${format.format(offset + 1)}–${format.format(offset + shown)} of ${format.format(total)} members`;
 }
