@@ -206,6 +206,46 @@ describe('remote-first strategy against the reference server', () => {
     expect((await receivedRequests(remote)).map((r) => r.path)).to.deep.equal(['/v1/connect_social']);
   });
 
+  it('sends a replay whose answer was lost again with the same Idempotency-Key', async () => {
+    let loseNextAnswer = false;
+    strategy.close();
+    strategy = remoteFirst(local.handle, {
+      databaseName: REMOTE_DB,
+      async fetch(request) {
+        const answer = await fetch(request);
+        if (!loseNextAnswer) return answer;
+        loseNextAnswer = false;
+        throw new TypeError('the connection was reset before the answer arrived');
+      },
+    });
+    await stopRemote();
+    await strategy.handle(post('/v1/connect_social', { app_id: 'guild', account_name: 'carol', twitter_name: 'carol_c' }));
+    await startRemote();
+
+    loseNextAnswer = true;
+    let stopped: unknown = null;
+    await strategy.replayOutbox().catch((error: unknown) => (stopped = error));
+    expect(stopped).not.to.equal(null);
+    await strategy.replayOutbox();
+
+    const received = await receivedRequests(remote);
+    expect(received.map((r) => r.path)).to.deep.equal(['/v1/connect_social', '/v1/connect_social']);
+    expect(received[0]!.idempotency_key).to.be.a('string').and.equal(received[1]!.idempotency_key);
+  });
+
+  it('holds writes of a key it has not seen since a restart until that key is used again', async () => {
+    await stopRemote();
+    await strategy.handle(post('/v1/connect_social', { app_id: 'guild', account_name: 'carol', twitter_name: 'carol_c' }));
+    strategy.close();
+    strategy = open();
+    await startRemote();
+
+    await strategy.replayOutbox();
+    expect(await receivedRequests(remote)).to.deep.equal([]);
+    await strategy.handle(aliceInfo());
+    expect((await receivedRequests(remote)).map((r) => r.path)).to.deep.equal(['/v1/connect_social', '/v1/get_userinfo']);
+  });
+
   it('drops a queued write the remote refuses, and reports it on the questboard channel', async () => {
     await stopRemote();
     await strategy.handle(post('/v1/endorse_account', { app_id: 'guild', from_account: 'carol', to_account: 'nobody', endorsement_id: 'mentor' }));
