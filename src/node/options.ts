@@ -8,6 +8,7 @@ export interface ServeOptions {
   corsOrigins: string[];
   /** Enables the /_test endpoints the browser tests use to count requests and inject faults. */
   testHooks: boolean;
+  help: boolean;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -16,7 +17,8 @@ export const USAGE = `Usage: npm run serve -- [--port 8787] [--data dataset.json
   --port         port on 127.0.0.1 (0 picks a free one; default ${DEFAULT_PORT})
   --data         dataset in the admin import shape, loaded at start
   --cors-origin  origin allowed to call the server; repeat or comma-separate for several (default: any)
-  --test-hooks   adds /_test/requests and /_test/fault for the browser tests`;
+  --test-hooks   adds /_test/requests, /_test/fault and /_test/reset for the browser tests
+  --help         prints this`;
 
 export function parseServeOptions(argv: string[]): ServeOptions {
   const { values } = parseArgs({
@@ -26,6 +28,7 @@ export function parseServeOptions(argv: string[]): ServeOptions {
       data: { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'test-hooks': { type: 'boolean' },
+      help: { type: 'boolean' },
     },
     strict: true,
   });
@@ -42,5 +45,6 @@ export function parseServeOptions(argv: string[]): ServeOptions {
     dataPath: values.data ?? null,
     corsOrigins: corsOrigins.length === 0 ? ['*'] : corsOrigins,
     testHooks: values['test-hooks'] ?? false,
+    help: values.help ?? false,
   };
 }

@@ -15,6 +15,10 @@ async function serve(): Promise<void> {
     console.error(`${(error as Error).message}\n${USAGE}`);
     process.exit(2);
   }
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
   const store = openStore();
   const handle = createHandler({ store });
   if (options.dataPath !== null) await loadDataset(handle, options.dataPath);
