@@ -49,6 +49,11 @@ export interface Acknowledged {
   message: null;
 }
 
+/** What POST /v1/admin/import answers: the apps it loaded. */
+export interface ImportResult extends Acknowledged {
+  app_ids: string[];
+}
+
 type Query = Record<string, string | number | undefined>;
 
 /**
@@ -108,14 +113,14 @@ export class QuestboardClient {
   }
 
   readonly admin = {
-    importDataset: async (dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<Acknowledged> => {
+    importDataset: async (dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<ImportResult> => {
       const path = options.mode ? `v1/admin/import?mode=${options.mode}` : 'v1/admin/import';
-      const result = await this.post<Acknowledged>(path, dataset);
-      for (const app of dataset.apps ?? []) this.announce(app.app_id, []);
+      const result = await this.post<ImportResult>(path, dataset);
+      for (const appId of result.app_ids) this.announce(appId, []);
       return result;
     },
     logTask: (input: LogTaskInput): Promise<TaskProgress> => this.post('v1/admin/log_task', input),
-    exportApp: (query: { app_id: string }): Promise<Dataset> => this.get('v1/admin/export', query),
+    exportApp: (query: { app_id: string }): Promise<Dataset & Acknowledged> => this.get('v1/admin/export', query),
   };
 
   private get<T>(path: string, query: Query): Promise<T> {
