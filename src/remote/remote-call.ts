@@ -15,8 +15,8 @@ export interface RemoteCall {
 export type RemoteOutcome =
   /** A real answer of the API (2xx or 4xx, of the right shape), to pass on unchanged. */
   | { kind: 'answer'; status: number; headers: Headers; body: string }
-  /** Network error, timeout or 5xx: the remote could not serve the call. */
-  | { kind: 'unreachable'; reason: string }
+  /** Network error, timeout (no status) or 5xx (its status): the remote could not serve the call. */
+  | { kind: 'unreachable'; reason: string; status?: number }
   /** The remote answered, but not as the API answers: the reason says how. */
   | { kind: 'invalid'; reason: string };
 
@@ -68,7 +68,7 @@ function toRequest(call: RemoteCall, signal: AbortSignal): Request {
 
 function classify(call: RemoteCall, response: Response, body: string): RemoteOutcome {
   const { status } = response;
-  if (status >= 500) return { kind: 'unreachable', reason: `the remote answered ${status}` };
+  if (status >= 500) return { kind: 'unreachable', reason: `the remote answered ${status}`, status };
   const answered = `The remote answered ${call.operation} with ${status}`;
   if (status < 200 || (status >= 300 && status < 400)) return { kind: 'invalid', reason: `${answered}, which the API never answers.` };
   let parsed: unknown;

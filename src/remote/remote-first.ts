@@ -56,9 +56,16 @@ const QUEUEABLE_OPERATIONS = new Set(['endorse_account', 'connect_social']);
 const isLastingRefusal = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 interface ReplayResult {
-  /** Set when the replay stopped because the remote could not be reached. */
-  stoppedAt: { url: string; outcome: RemoteOutcome & { kind: 'unreachable' } } | null;
+  /** Where the replay stopped, the writes from there on still queued; null when it went through. */
+  stoppedAt: { url: string; outcome: RemoteOutcome } | null;
 }
+
+/**
+ * No answer at all (rather than a 5xx, which may concern only the write being replayed): the
+ * request that follows would meet the same silence, so it is not sent.
+ */
+const isSilence = (outcome: RemoteOutcome): outcome is RemoteOutcome & { kind: 'unreachable' } =>
+  outcome.kind === 'unreachable' && outcome.status === undefined;
 
 export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): RemoteFirst {
   const databaseName = options.databaseName ?? DEFAULT_REMOTE_DATABASE;
@@ -98,6 +105,15 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     const { timeout_ms } = await settings();
     // Cleared before reading, so a write queued while this runs sets it again.
     outboxMayHoldWrites = false;
+    try {
+      return await replayEach(db, timeout_ms);
+    } catch (error) {
+      outboxMayHoldWrites = true;
+      throw error;
+    }
+  }
+
+  async function replayEach(db: RemoteDatabase, timeout_ms: number): Promise<ReplayResult> {
     let skipped = false;
     for (const write of await queuedWrites(db)) {
       const authorization = authorizations.get(write.key_hash);
@@ -108,7 +124,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       const outcome = await callRemote(fetchRemote, replayCall(write, authorization), timeout_ms);
       if (outcome.kind !== 'answer' || !(outcome.status < 300 || isLastingRefusal(outcome.status))) {
         outboxMayHoldWrites = true;
-        return { stoppedAt: outcome.kind === 'unreachable' ? { url: write.url, outcome } : null };
+        return { stoppedAt: { url: write.url, outcome } };
       }
       await removeWrite(db, write.seq!);
       if (outcome.status < 300) announce(write.operation, write.body);
@@ -124,6 +140,16 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
   }
 
   async function handle(request: Request): Promise<Response> {
+    try {
+      return await remoteFirstAnswer(request);
+    } catch (error) {
+      // Like the handler: a bug answers 500 in the API's shape, never a rejected respondWith.
+      console.error('questboard: unexpected error in the remote-first strategy', error);
+      return failure(500, 'Internal error: the request could not be completed.');
+    }
+  }
+
+  async function remoteFirstAnswer(request: Request): Promise<Response> {
     const { remote, timeout_ms } = await settings();
     const url = new URL(request.url);
     const apiRoot = url.pathname.lastIndexOf('/v1/');
@@ -145,7 +171,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     // Writes queued earlier go first, so the remote sees them in the order they were made.
     const { stoppedAt } = await replay();
     const outcome =
-      stoppedAt !== null && stoppedAt.url.startsWith(`${remote}/`)
+      stoppedAt !== null && isSilence(stoppedAt.outcome) && stoppedAt.url.startsWith(`${remote}/`)
         ? stoppedAt.outcome
         : await callRemote(fetchRemote, call, timeout_ms);
 
@@ -173,7 +199,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
         content_type: call.contentType,
         body: call.body ?? '',
         key_hash: keyHash,
-        idempotency_key: crypto.randomUUID(),
+        idempotency_key: call.idempotencyKey ?? crypto.randomUUID(),
         queued_at: now(),
       });
       outboxMayHoldWrites = true;
@@ -198,7 +224,10 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     settings,
     async replayOutbox() {
       const { stoppedAt } = await replay();
-      if (stoppedAt !== null) throw new Error(`Queued writes wait: ${stoppedAt.outcome.reason}`);
+      if (stoppedAt !== null) {
+        const { outcome } = stoppedAt;
+        throw new Error(`Queued writes wait: ${outcome.kind === 'answer' ? `the remote answered ${outcome.status}` : outcome.reason}`);
+      }
     },
     close() {
       void openDatabase?.then((db) => db.close());

@@ -11,6 +11,12 @@ const userInfo = () =>
   new Request('https://questboard.invalid/v1/get_userinfo?app_id=guild&account_name=alice', {
     headers: { Authorization: 'Bearer pk_guild' },
   });
+const endorsement = (headers: Record<string, string> = {}) =>
+  new Request('https://questboard.invalid/v1/endorse_account', {
+    method: 'POST',
+    headers: { Authorization: 'Bearer pk_guild', 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify({ app_id: 'guild', from_account: 'bob', to_account: 'alice', endorsement_id: 'helpful' }),
+  });
 const goodUserInfo = {
   account_name: 'alice',
   id: '0b6c5f8e-3c1a-4f5e-9a43-1d2e3f4a5b6c',
@@ -126,6 +132,50 @@ describe('remote-first strategy with a faulty remote', () => {
     const answer = await strategy.handle(userInfo());
     expect(answer.status).to.equal(503);
     expect((await answer.json()).message).to.contain('no answer within 100 ms');
+  });
+
+  it('keeps a write the remote fails with 5xx queued, while reads still reach the remote', async () => {
+    const endorsements: Request[] = [];
+    let endorseStatus = 500;
+    handlers = [
+      http.post(`${REMOTE}/v1/endorse_account`, ({ request }) => {
+        endorsements.push(request);
+        return HttpResponse.json(endorseStatus === 200 ? { is_valid: true, message: null } : { is_valid: false, message: 'boom' }, { status: endorseStatus });
+      }),
+      http.get(`${REMOTE}/v1/get_userinfo`, () => HttpResponse.json(goodUserInfo)),
+    ];
+    const write = await strategy.handle(endorsement());
+    expect(write.status).to.equal(202);
+
+    const read = await strategy.handle(userInfo());
+    expect(read.status).to.equal(200);
+    expect(read.headers.get('X-Questboard-Source')).to.equal(null);
+
+    let stopped: unknown = null;
+    await strategy.replayOutbox().catch((error: unknown) => (stopped = error));
+    expect(String(stopped)).to.contain('answered 500');
+
+    endorseStatus = 200;
+    await strategy.replayOutbox();
+    await strategy.replayOutbox();
+    expect(endorsements).to.have.length(4);
+    const replayKeys = endorsements.slice(1).map((request) => request.headers.get('Idempotency-Key'));
+    expect(new Set(replayKeys).size).to.equal(1);
+    expect(replayKeys[0]).to.be.a('string');
+  });
+
+  it('replays a write with the Idempotency-Key its caller gave', async () => {
+    const write = await strategy.handle(endorsement({ 'Idempotency-Key': 'caller-key-1' }));
+    expect(write.status).to.equal(202);
+    let replayed: Request | undefined;
+    handlers = [
+      http.post(`${REMOTE}/v1/endorse_account`, ({ request }) => {
+        replayed = request;
+        return HttpResponse.json({ is_valid: true, message: null });
+      }),
+    ];
+    await strategy.replayOutbox();
+    expect(replayed!.headers.get('Idempotency-Key')).to.equal('caller-key-1');
   });
 
   it('rejects a remote setting that is not an http(s) URL', async () => {
