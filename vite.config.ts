@@ -4,11 +4,19 @@ import { build } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 
 /** Scripts a site loads by plain URL (as dist/ ships them), bundled from source on every request so the demo always runs the current code. */
-const SCRIPTS: Record<string, { entry: string; tsconfig: string; format: 'iife' | 'esm' }> = {
+interface DistScript {
+  entry: string;
+  tsconfig: string;
+  format: 'iife' | 'esm';
+  /** The global a classic script's exports land on, as scripts/build.js names it. */
+  globalName?: string;
+}
+
+const SCRIPTS: Record<string, DistScript> = {
   // A service worker must be one classic script on the page's own origin.
   '/questboard-sw.js': { entry: 'src/worker/index.ts', tsconfig: 'tsconfig.worker.json', format: 'iife' },
   // What a site owner pastes in a <script src> tag.
-  '/questboard.js': { entry: 'src/embed/index.ts', tsconfig: 'tsconfig.json', format: 'iife' },
+  '/questboard.js': { entry: 'src/embed/index.ts', tsconfig: 'tsconfig.json', format: 'iife', globalName: 'Questboard' },
   // The API handler the embed imports from beside itself when no worker serves the page.
   '/questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm' },
 };
@@ -27,6 +35,7 @@ function distScriptBundles(): Plugin {
             entryPoints: [script.entry],
             bundle: true,
             format: script.format,
+            ...(script.globalName ? { globalName: script.globalName } : {}),
             write: false,
             target: 'es2022',
             tsconfig: script.tsconfig,

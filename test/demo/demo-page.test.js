@@ -118,6 +118,8 @@ function highlightedLeaderboardRow(page) {
 }
 
 async function screenshot(page, name) {
+  // Colours ease in after a colour-scheme switch: capture the settled page, not a blend.
+  await page.waitForFunction(() => document.getAnimations().length === 0, { timeout: 10_000 });
   await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 }
 
@@ -185,6 +187,86 @@ describe('the demo page', { timeout: 180_000 }, () => {
       await screenshot(page, 'phone-light');
       await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
       await screenshot(page, 'phone-dark');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows a hostile member name as text in every component, and nothing runs', async () => {
+    const { page, problems, close } = await openPage('/', DESKTOP);
+    try {
+      await untilDashboardReady(page);
+      const hostile = '"><img src=x onerror=alert(1)>';
+      await page.click(`#featured-members button[title='${hostile.replace(/'/g, "\\'")}']`);
+      await page.waitForFunction(
+        (name) => document.querySelector('qb-user-card')?.shadowRoot?.querySelector('[part~="name"]')?.textContent?.trim() === name,
+        { timeout: 10_000 },
+        hostile,
+      );
+      const states = await untilComponentsSettled(page);
+      assert.ok(Object.values(states).flat().every((state) => state !== 'error'), JSON.stringify(states));
+      const injected = await page.evaluate(() => {
+        const found = [];
+        const collect = (root) => {
+          for (const element of root.querySelectorAll('img, [onerror]')) found.push(element.outerHTML);
+          for (const element of root.querySelectorAll('*')) if (element.shadowRoot) collect(element.shadowRoot);
+        };
+        collect(document);
+        return found;
+      });
+      assert.deepEqual(injected, [], 'no element was made from the name');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the script-tag embed page', { timeout: 180_000 }, () => {
+  it('fills its containers and elements through the pasted script tag alone', async () => {
+    const { page, problems, close } = await openPage('/demo/embed.html', DESKTOP);
+    const transportLines = [];
+    page.on('console', (message) => {
+      if (message.text().startsWith('[questboard] transport')) transportLines.push(message.text());
+    });
+    try {
+      // A first visit seeds the guild and reloads once, so wait on the page that stays.
+      await page.waitForFunction(
+        () => {
+          const containers = [...document.querySelectorAll('[data-questboard-leaderboard]')];
+          return containers.length === 2 && containers.every((container) => container.querySelector('.qb-lb__row'));
+        },
+        { timeout: 60_000 },
+      );
+      const states = await untilComponentsSettled(page);
+      assert.deepEqual(Object.keys(states).sort(), ['qb-challenge', 'qb-task-progress', 'qb-user-card']);
+      assert.ok(Object.values(states).flat().every((state) => state === 'loaded'), JSON.stringify(states));
+      assert.equal(await page.evaluate(() => typeof window.Questboard?.configure), 'function');
+      assert.equal(await page.$$eval('[data-questboard-leaderboard] script, [data-questboard-leaderboard] [onerror]', (found) => found.length), 0);
+      await screenshot(page, 'embed-desktop');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the framework page', { timeout: 180_000 }, () => {
+  it('renders the components in a Vue app and hands their events to Vue', async () => {
+    const { page, problems, close } = await openPage('/demo/framework.html', DESKTOP);
+    try {
+      await page.waitForSelector('#app[aria-busy="false"]', { timeout: 60_000 });
+      const states = await untilComponentsSettled(page);
+      for (const tag of ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-endorse-button']) {
+        assert.ok(states[tag]?.every((state) => state === 'loaded'), `<${tag}>: ${states[tag]}`);
+      }
+      await page.click('qb-endorse-button >>> button');
+      await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), {
+        timeout: 10_000,
+      });
+      assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
+      await screenshot(page, 'framework-desktop');
       assert.deepEqual(problems, []);
     } finally {
       await close();
