@@ -158,13 +158,17 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     const authorization = request.headers.get('Authorization');
     const keyHash = await hashAuthorization(authorization);
     if (authorization !== null) authorizations.set(keyHash, authorization);
+    const operation = apiPath.slice('/v1/'.length);
+    const queueable = request.method === 'POST' && QUEUEABLE_OPERATIONS.has(operation);
     const call: RemoteCall = {
-      operation: apiPath.slice('/v1/'.length),
+      operation,
       url: `${remote}${apiPath}${url.search}`,
       method: request.method,
       authorization,
       contentType: request.headers.get('Content-Type'),
-      idempotencyKey: request.headers.get('Idempotency-Key'),
+      // A queueable write carries a key from its first attempt: if that attempt timed out after the
+      // remote applied it, the replay is recognised as the same write.
+      idempotencyKey: request.headers.get('Idempotency-Key') ?? (queueable ? crypto.randomUUID() : null),
       body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
     };
 
@@ -192,14 +196,14 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       if (answer !== undefined) return cachedResponse(answer, now());
       return failure(503, `${unreachable}, and no earlier answer to this request is kept.`);
     }
-    if (call.method === 'POST' && QUEUEABLE_OPERATIONS.has(call.operation)) {
+    if (call.idempotencyKey !== null && call.method === 'POST' && QUEUEABLE_OPERATIONS.has(call.operation)) {
       await enqueueWrite(db, {
         operation: call.operation,
         url: call.url,
         content_type: call.contentType,
         body: call.body ?? '',
         key_hash: keyHash,
-        idempotency_key: call.idempotencyKey ?? crypto.randomUUID(),
+        idempotency_key: call.idempotencyKey,
         queued_at: now(),
       });
       outboxMayHoldWrites = true;
