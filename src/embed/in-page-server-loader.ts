@@ -1,4 +1,5 @@
 import type { InPageServer, InPageServerLoader } from '../client/in-page-transport.js';
+import { removeLibraryGlobals } from './page-globals.js';
 
 export const IN_PAGE_SERVER_FILE = 'questboard-inpage.js';
 
@@ -6,5 +7,9 @@ export const IN_PAGE_SERVER_FILE = 'questboard-inpage.js';
 export function inPageServerBeside(script: HTMLOrSVGScriptElement | null): InPageServerLoader {
   const base = script instanceof HTMLScriptElement && script.src ? script.src : document.baseURI;
   const url = new URL(IN_PAGE_SERVER_FILE, base).href;
-  return () => import(/* @vite-ignore */ url) as Promise<InPageServer>;
+  return async () => {
+    const server = (await import(/* @vite-ignore */ url)) as InPageServer;
+    removeLibraryGlobals();
+    return server;
+  };
 }

@@ -2,11 +2,14 @@
 // attributes, defines every element, fills [data-questboard-leaderboard] containers and says
 // in one console line which transport serves the page. Its exports are window.Questboard,
 // the only global it adds.
+import { removeLibraryGlobals } from './page-globals.js';
 import { configure, resolveTransport, setInPageServerLoader } from '../client/config.js';
 import '../components/index.js';
 import { inPageServerBeside } from './in-page-server-loader.js';
 import { readScriptConfig } from './script-config.js';
 import { startLeaderboardContainers } from './leaderboard-containers.js';
+
+removeLibraryGlobals();
 
 // Only readable while this script first runs.
 const ownScript = document.currentScript;

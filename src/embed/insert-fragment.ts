@@ -22,7 +22,10 @@ export function insertFragment(container: Element, html: string, setHTML = nativ
     });
     return;
   }
-  const inert = new DOMParser().parseFromString(questboardPolicy().createHTML(html) as string, 'text/html');
+  // Dropped before parsing only so that a strict CSP does not report the inert <style>; the
+  // rebuild below would drop it (and anything else not allowed) all the same.
+  const withoutStyle = html.replace(/<style[\s>][\s\S]*?<\/style\s*>/gi, '');
+  const inert = new DOMParser().parseFromString(questboardPolicy().createHTML(withoutStyle) as string, 'text/html');
   const fragment = document.createDocumentFragment();
   rebuildAllowed(inert.body, fragment);
   container.replaceChildren(fragment);

@@ -1,10 +1,10 @@
 import { html } from 'lit';
 import { property } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
-import { styleMap } from 'lit/directives/style-map.js';
 import type { TaskProgress } from '../../api/responses.js';
 import { changeAffects } from '../../client/changes.js';
 import { QuestboardError } from '../../client/questboard-error.js';
+import { cssProperty } from '../shared/css-property.js';
 import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
@@ -89,7 +89,7 @@ export class QbTaskProgress extends QuestboardElement {
         aria-valuenow=${completed}
         aria-valuetext=${done ? `${counts}, completed` : counts}
       >
-        <div class="bar-fill" part="bar-fill" style=${styleMap({ '--qb-fill': String(fraction) })}></div>
+        <div class="bar-fill" part="bar-fill" ${cssProperty('--qb-fill', String(fraction))}></div>
       </div>
     </div>`;
   }

@@ -1,9 +1,9 @@
 import { html } from 'lit';
 import { property } from 'lit/decorators.js';
-import { styleMap } from 'lit/directives/style-map.js';
 import type { UserInfo } from '../../api/responses.js';
 import { changeAffects } from '../../client/changes.js';
 import { QuestboardError } from '../../client/questboard-error.js';
+import { cssProperty } from '../shared/css-property.js';
 import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
@@ -91,7 +91,7 @@ export class QbUserCard extends QuestboardElement {
         aria-valuenow=${gained}
         aria-valuetext=${xpText}
       >
-        <div class="bar-fill" part="xp-bar-fill" style=${styleMap({ '--qb-fill': String(gained / span) })}></div>
+        <div class="bar-fill" part="xp-bar-fill" ${cssProperty('--qb-fill', String(gained / span))}></div>
       </div>
       <p class="xp-label" part="xp-label">${xpText}</p>
       <dl class="stats" part="stats">

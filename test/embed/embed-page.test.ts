@@ -1,0 +1,145 @@
+// The real dist/questboard.js (run `npm run build` first) on pages with a strict CSP and
+// Trusted Types enforced, with and without its service worker.
+import { expect, waitUntil } from '@open-wc/testing';
+import { deleteDB } from 'idb';
+import { QuestboardClient } from '../../src/client/client.js';
+import { inPageTransport } from '../../src/client/local-in-page-transport.js';
+import { ADMIN_KEY, APP_ID, guildDataset } from '../components/support.js';
+import { HOSTILE_NAMES } from '../components/hostile-names.js';
+
+interface PageRecord {
+  violations: string[];
+  console: string[];
+}
+
+type PageWindow = Window & typeof globalThis & { pageRecord: PageRecord; Questboard?: Record<string, unknown>; __qbPwned?: number };
+
+const frames: HTMLIFrameElement[] = [];
+
+async function openPage(name: string): Promise<{ frame: HTMLIFrameElement; win: PageWindow; doc: Document }> {
+  const frame = document.createElement('iframe');
+  frame.title = name;
+  frame.style.inlineSize = '800px';
+  frame.style.blockSize = '600px';
+  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  frame.src = `/test/embed/pages/${name}.html`;
+  document.body.append(frame);
+  frames.push(frame);
+  await loaded;
+  return { frame, win: frame.contentWindow as PageWindow, doc: frame.contentDocument! };
+}
+
+const rowNames = (container: Element) => [...container.querySelectorAll('tbody th[scope="row"]')].map((cell) => cell.textContent);
+
+async function filled(container: Element) {
+  await waitUntil(() => container.querySelector('table') || /unavailable/.test(container.textContent ?? ''), 'container never filled', { timeout: 10_000 });
+  expect(container.textContent).not.to.match(/unavailable/);
+}
+
+async function unregisterAll() {
+  for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+}
+
+describe('the script-tag embed (dist/questboard.js)', () => {
+  before(async () => {
+    const available = await fetch('/dist/questboard.js', { method: 'HEAD' });
+    expect(available.ok, 'run npm run build before the embed tests').to.equal(true);
+    // The pages share this origin's default database with the worker and the in-page handler.
+    const seeder = inPageTransport();
+    await new QuestboardClient({ transport: seeder, apiKey: ADMIN_KEY }).admin.importDataset(guildDataset([...HOSTILE_NAMES]), { mode: 'replace' });
+    await seeder.close();
+  });
+
+  afterEach(() => {
+    for (const frame of frames.splice(0)) frame.remove();
+  });
+
+  after(async () => {
+    await unregisterAll();
+    await deleteDB('questboard');
+  });
+
+  it('works without a worker under a strict CSP with Trusted Types, and says so once', async () => {
+    const { win, doc } = await openPage('no-worker');
+    const board = doc.getElementById('board')!;
+    await filled(board);
+    expect(rowNames(board)).to.include.members(['alice', 'bob', 'carol', ...HOSTILE_NAMES]);
+    const card = doc.querySelector('qb-user-card')!;
+    await waitUntil(() => card.shadowRoot?.querySelector('.card'), 'user card never loaded');
+    expect(card.shadowRoot!.querySelector('.name')!.textContent).to.equal('alice');
+    await waitUntil(() => win.pageRecord.console.some((line) => line.includes('[questboard]')), 'no transport line');
+    expect(win.pageRecord.console.filter((line) => line.includes('[questboard]'))).to.deep.equal([
+      'info: [questboard] transport: in-page (service worker disabled)',
+    ]);
+    expect(win.pageRecord.violations).to.deep.equal([]);
+    expect(await navigator.serviceWorker.getRegistrations()).to.have.length(0);
+  });
+
+  it('renders hostile names in the fragment as text, with the fragment’s look applied', async () => {
+    const { win, doc } = await openPage('no-worker');
+    const board = doc.getElementById('board')!;
+    await filled(board);
+    expect([...board.querySelectorAll('*')].map((element) => element.localName).filter((name) => !['div', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'bdi', 'p'].includes(name))).to.deep.equal([]);
+    expect(board.querySelector('style')).to.equal(null);
+    expect(win.getComputedStyle(board.querySelector('table')!).tableLayout).to.equal('fixed');
+    expect(win.__qbPwned).to.equal(undefined);
+    expect(win.pageRecord.violations).to.deep.equal([]);
+  });
+
+  it('fills containers added after load, and leaves non-empty ones alone', async () => {
+    const { doc } = await openPage('no-worker');
+    await filled(doc.getElementById('board')!);
+    const later = doc.createElement('section');
+    const added = doc.createElement('div');
+    Object.assign(added.dataset, { questboardLeaderboard: '', appId: APP_ID, limit: '2' });
+    const owned = doc.createElement('div');
+    Object.assign(owned.dataset, { questboardLeaderboard: '', appId: APP_ID });
+    owned.textContent = 'Own content';
+    later.append(added, owned);
+    doc.body.append(later);
+    await filled(added);
+    expect(rowNames(added)).to.have.length(2);
+    expect(owned.textContent).to.equal('Own content');
+  });
+
+  it('refreshes a filled container after a write', async () => {
+    const { win, doc } = await openPage('no-worker');
+    const board = doc.getElementById('board')!;
+    await filled(board);
+    const client = await (win.Questboard!.clientFor as () => Promise<QuestboardClient>)();
+    await client.connectSocial({ app_id: APP_ID, account_name: 'newcomer', twitter_name: 'newcomer_x' });
+    await waitUntil(() => rowNames(board).includes('newcomer'), 'the container never refreshed');
+  });
+
+  it('adds no global but window.Questboard', async () => {
+    const baseline = await openPage('baseline');
+    const before = new Set(Object.getOwnPropertyNames(baseline.win));
+    const { win, doc } = await openPage('no-worker');
+    await filled(doc.getElementById('board')!);
+    expect(Object.getOwnPropertyNames(win).filter((name) => !before.has(name))).to.deep.equal(['Questboard']);
+    expect(win.Questboard!.version).to.equal('0.1.0');
+  });
+
+  it('sanitizes with its own allowlist where the browser has no setHTML', async () => {
+    const { win, doc } = await openPage('without-set-html');
+    expect('setHTML' in win.Element.prototype).to.equal(false);
+    const board = doc.getElementById('board')!;
+    await filled(board);
+    expect(rowNames(board)).to.include.members([...HOSTILE_NAMES]);
+    expect(board.querySelectorAll('img, script, svg, iframe, style')).to.have.length(0);
+    expect(win.pageRecord.violations).to.deep.equal([]);
+  });
+
+  it('registers its same-origin worker and is served through it', async () => {
+    const { win, doc } = await openPage('worker');
+    const board = doc.getElementById('board')!;
+    await filled(board);
+    await waitUntil(() => win.pageRecord.console.some((line) => line.includes('[questboard]')), 'no transport line', { timeout: 10_000 });
+    expect(win.pageRecord.console.filter((line) => line.includes('[questboard]'))).to.deep.equal([
+      'info: [questboard] transport: service-worker (worker controls this page)',
+    ]);
+    expect(win.navigator.serviceWorker.controller?.scriptURL).to.equal(`${location.origin}/questboard-sw.js`);
+    expect(rowNames(board)).to.include('alice');
+    expect(win.pageRecord.violations).to.deep.equal([]);
+  });
+});
