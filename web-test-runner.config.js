@@ -2,6 +2,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
 import { findBrowser, CHROMIUM_ARGS } from './scripts/find-browser.js';
+import { remoteServerPlugin } from './scripts/wtr-remote-server.js';
 
 // The worker must be one classic script on the page's own origin, as in
 // production: bundle it on request so tests always run the current source.
@@ -31,7 +32,12 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 20_000 } },
-  plugins: [serviceWorkerBundle(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  plugins: [
+    serviceWorkerBundle(),
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
+    // The reference server on a port of its own: remote tests are really cross-origin.
+    remoteServerPlugin({ dataset: 'test/remote/remote-dataset.json' }),
+  ],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: await findBrowser(), args: CHROMIUM_ARGS, headless: true },

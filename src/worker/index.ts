@@ -1,14 +1,18 @@
 /// <reference lib="webworker" />
 // The service worker: answers requests under `<scope>v1/` with the API
-// handler over this origin's IndexedDB, and leaves every other request alone
-// so the host site keeps working exactly as before.
-import { createHandler } from '../server/handler.js';
+// handler over this origin's IndexedDB (or the configured remote first), and
+// leaves every other request alone so the host site keeps working as before.
+import { remoteFirstInWorker } from '../remote/remote-first-worker.js';
+import { createHandler, type ChangeNotice } from '../server/handler.js';
 import { openStore } from '../store/index.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const changes = new BroadcastChannel('questboard');
-const handle = createHandler({ store: openStore(), onChange: (change) => changes.postMessage(change) });
+const announce = (change: ChangeNotice) => changes.postMessage(change);
+const local = createHandler({ store: openStore(), onChange: announce });
+// With a remote configured, it answers first; the local store stands in when it cannot.
+const { handle } = remoteFirstInWorker(self, local, { onChange: announce });
 const apiPrefix = new URL('v1/', self.registration.scope).href;
 
 self.addEventListener('fetch', (event) => {
