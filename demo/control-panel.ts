@@ -7,6 +7,7 @@ import {
   ENDORSEMENT_KINDS,
   FEATURED_MEMBERS,
   loggableTasks,
+  TASK_IDS,
   type Dataset,
 } from './dataset.js';
 import { element, required, showResult } from './dom.js';
@@ -103,7 +104,18 @@ function setUpViewerPicker({ member, viewer }: ControlPanelOptions): { refreshMe
   };
 }
 
-function setUpLogForm({ admin, viewer }: ControlPanelOptions, dataset: Dataset): void {
+/** The totals a log can move, for telling the presenter what just happened; zero for a member not yet known. */
+async function standing(member: QuestboardClient, accountName: string): Promise<{ tasks: number; score: number }> {
+  try {
+    const user = await member.getUserInfo({ app_id: DEMO_APP_ID, account_name: accountName });
+    return { tasks: user.tasks_completed, score: user.total_score };
+  } catch (error) {
+    if (error instanceof QuestboardError && error.status === 404) return { tasks: 0, score: 0 };
+    throw error;
+  }
+}
+
+function setUpLogForm({ admin, member, viewer }: ControlPanelOptions, dataset: Dataset): void {
   const form = required<HTMLFormElement>('#log-form');
   const select = required<HTMLSelectElement>('#log-task');
   const groups = new Map<string, HTMLOptGroupElement>();
@@ -122,6 +134,9 @@ function setUpLogForm({ admin, viewer }: ControlPanelOptions, dataset: Dataset):
     group.append(element('option', { value: task.task_id }, `${task.name} (${kind.join(', ')})`));
   }
 
+  // The presenter's opening move: alice ships a project (see the dataset's story).
+  select.value = TASK_IDS.shipProject;
+
   const numbers = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -129,13 +144,17 @@ function setUpLogForm({ admin, viewer }: ControlPanelOptions, dataset: Dataset):
     const taskName = select.selectedOptions[0]?.textContent ?? '';
     const accountName = viewer.name;
     void perform(form, formOutput(form), async () => {
+      const before = await standing(member, accountName);
       const progress = await admin.admin.logTask({
         task_id: String(data.get('task_id')),
         account_name: accountName,
         quantity: Number(data.get('quantity')),
       });
+      const after = await standing(member, accountName);
       const state = `${numbers.format(progress.quantity_completed)} of ${numbers.format(progress.quantity_required)}`;
-      return `Logged for ${accountName} on ${taskName.replace(/ \(.*\)$/, '')}: now ${state}.`;
+      const outcome =
+        after.tasks > before.tasks ? ` Completed: +${numbers.format(after.score - before.score)} points.` : '';
+      return `${accountName} · ${taskName.replace(/ \(.*\)$/, '')}: ${state}.${outcome}`;
     });
   });
 }

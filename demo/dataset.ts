@@ -305,17 +305,30 @@ function memberProgress(random: () => number, names: string[], now: number): Dat
 const SCRIPTED_MEMBERS = new Set(['alice', 'bob']);
 
 /**
- * The presenter's story: alice has posted twice, so logging one more post
- * completes a task in front of the audience; bob is busy this week.
+ * The presenter's story. alice sits outside the top ten with everything of
+ * "Build in Public" done except shipping, and two of three posts: logging one
+ * shipped project completes the challenge too and lifts her into the top ten;
+ * one more post completes "Post 3 times". bob is the busy one this week.
  */
 function scriptedProgress(now: number): DatasetProgress[] {
   const hoursAgo = (hours: number) => isoSeconds(now - hours * 3_600_000);
+  const alice = (task_id: string, quantity: number, hours: number): DatasetProgress => ({
+    task_id,
+    account_name: 'alice',
+    quantity,
+    at: hoursAgo(hours),
+  });
   return [
-    { task_id: TASK_IDS.introduce, account_name: 'alice', quantity: 1, at: hoursAgo(24 * 20) },
-    { task_id: TASK_IDS.postThree, account_name: 'alice', quantity: 1, at: hoursAgo(24 * 19) },
-    { task_id: TASK_IDS.postThree, account_name: 'alice', quantity: 1, at: hoursAgo(24 * 3) },
-    { task_id: TASK_IDS.buildLogWords, account_name: 'alice', quantity: 1200, at: hoursAgo(24 * 9) },
-    { task_id: TASK_IDS.reviewPulls, account_name: 'alice', quantity: 4, at: hoursAgo(30) },
+    alice(TASK_IDS.introduce, 1, 24 * 40),
+    alice(TASK_IDS.postThree, 1, 24 * 39),
+    alice(TASK_IDS.postThree, 1, 24 * 12),
+    alice(TASK_IDS.buildLogWords, 1200, 24 * 30),
+    alice(TASK_IDS.buildLogWords, 900, 24 * 9),
+    alice(TASK_IDS.streamHour, 75, 24 * 8),
+    alice(TASK_IDS.reviewPulls, 6, 24 * 20),
+    alice(TASK_IDS.reviewPulls, 8, 24 * 5),
+    alice(TASK_IDS.reviewPulls, 6, 30),
+    alice(TASK_IDS.answerQuestions, 5, 24 * 2),
     ...[60, 50, 40, 30, 20, 10, 4].map((hours) => ({
       task_id: TASK_IDS.reviewPulls,
       account_name: 'bob',

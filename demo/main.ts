@@ -5,7 +5,7 @@ import './components.js';
 import { connect, describeTransport } from './connection.js';
 import { mountControlPanel } from './control-panel.js';
 import { mountDashboard } from './dashboard.js';
-import { CHALLENGE_IDS } from './dataset.js';
+import { CHALLENGE_IDS, TASK_IDS } from './dataset.js';
 import { element, required } from './dom.js';
 import { mountFragmentPanel } from './fragment-panel.js';
 import { mountNeighbours } from './neighbours.js';
@@ -52,6 +52,14 @@ async function start(): Promise<void> {
     fragment.setType(type);
   });
   await mountControlPanel({ transport, member, admin, viewer });
+
+  // What a site does when a member links their account: report it as task progress,
+  // so "Connect your X account" completes in the challenge card.
+  document.addEventListener('qb-connect-social', (event) => {
+    admin.admin
+      .logTask({ task_id: TASK_IDS.connectX, account_name: event.detail.accountName, quantity: 1 })
+      .catch((error: unknown) => console.warn('Questboard demo: could not log the connected account', error));
+  });
 
   required('#transport-note').textContent = `This tab reaches the API through the ${describeTransport(connection)}.`;
   status.textContent =
