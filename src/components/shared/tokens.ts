@@ -2,7 +2,11 @@ import { css } from 'lit';
 
 /**
  * The design tokens every component reads. Set any `--qb-*` property on the page (or on one
- * element) to theme them; the fallbacks below follow the user's color scheme.
+ * element) to theme them; the fallbacks below follow the user's color scheme:
+ * --qb-color-surface, --qb-color-surface-alt, --qb-color-text, --qb-color-text-muted,
+ * --qb-color-border, --qb-color-accent, --qb-color-on-accent, --qb-color-success,
+ * --qb-color-danger, --qb-color-focus, --qb-color-track, --qb-color-highlight, --qb-radius,
+ * --qb-space, --qb-duration, --qb-font-family, --qb-font-size.
  */
 export const tokens = css`
   :host {
@@ -23,7 +27,10 @@ export const tokens = css`
     display: block;
     box-sizing: border-box;
     color-scheme: light dark;
+    /* Each element paints its own surface, so its text stays readable whichever scheme the page uses. */
+    background: var(--_qb-surface);
     color: var(--_qb-text);
+    border-radius: var(--_qb-radius);
     font-family: var(--qb-font-family, system-ui, sans-serif);
     font-size: var(--qb-font-size, 0.9375rem);
     line-height: 1.4;
