@@ -28,6 +28,8 @@ type ChallengeAnswer = { started: true; challenge: Challenge } | { started: fals
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
  * @cssprop --qb-challenge-gap - Space between the tasks.
+ *
+ * @customElement qb-challenge
  */
 export class QbChallenge extends QuestboardElement {
   static override styles = [tokens, challengeStyles];

@@ -46,6 +46,8 @@ export function handleProblem(handle: string): string | null {
  * @csspart message - The validation, error or success message.
  * @csspart empty - Shown without app-id or account-name.
  * @cssprop --qb-connect-social-input-width - Width of the text field.
+ *
+ * @customElement qb-connect-social
  */
 export class QbConnectSocial extends QuestboardElement {
   static override styles = [tokens, connectSocialStyles];

@@ -27,6 +27,8 @@ type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done
  * @event qb-endorse - After the endorsement was saved; `detail` is {appId, from, to, endorsementId}.
  * @csspart button - The button.
  * @csspart message - The error message (role="alert").
+ *
+ * @customElement qb-endorse-button
  */
 export class QbEndorseButton extends QuestboardElement {
   static override styles = [tokens, endorseButtonStyles];

@@ -47,6 +47,8 @@ const MAX_LIMIT = 1000;
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
  * @cssprop --qb-color-highlight - Background of the highlighted row.
+ *
+ * @customElement qb-leaderboard
  */
 export class QbLeaderboard extends QuestboardElement {
   static override styles = [tokens, ...leaderboardStyles];

@@ -28,6 +28,8 @@ import { taskProgressStyles } from './qb-task-progress.styles.js';
  * @cssprop --qb-task-progress-bar-height - Height of the bar.
  * @cssprop --qb-task-progress-bar-color - Color of the bar's fill.
  * @cssprop --qb-task-progress-complete-color - Color of the bar and label once completed.
+ *
+ * @customElement qb-task-progress
  */
 export class QbTaskProgress extends QuestboardElement {
   static override styles = [tokens, taskProgressStyles];

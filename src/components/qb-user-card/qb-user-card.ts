@@ -29,6 +29,8 @@ import { userCardStyles } from './qb-user-card.styles.js';
  * @csspart retry-button - "Try again" in the error state.
  * @cssprop --qb-user-card-bar-height - Height of the XP bar.
  * @cssprop --qb-user-card-bar-color - Color of the XP bar's fill.
+ *
+ * @customElement qb-user-card
  */
 export class QbUserCard extends QuestboardElement {
   static override styles = [tokens, userCardStyles];
