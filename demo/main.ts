@@ -64,8 +64,8 @@ async function start(): Promise<void> {
   required('#transport-note').textContent = `This tab reaches the API through the ${describeTransport(connection)}.`;
   status.textContent =
     seeding === 'seeded'
-      ? `Welcome! The guild was just created in this browser from its seed.`
-      : `The guild is ready. Pick a member in the presenter controls and log some progress.`;
+      ? 'Welcome! The guild was just created in this browser.'
+      : 'Ready. Pick a member in the presenter controls and log progress.';
   required('#dashboard').setAttribute('aria-busy', 'false');
 }
 

@@ -6,10 +6,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
 import { CHROMIUM_ARGS, findBrowser } from '../../scripts/find-browser.js';
 
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SCREENSHOTS = new URL('../../screenshots/', import.meta.url);
 const PHONE = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const DESKTOP = { width: 1440, height: 1000 };
@@ -118,6 +120,15 @@ function highlightedLeaderboardRow(page) {
   });
 }
 
+/** axe-core's violations for the whole page, shadow roots included, as readable lines. */
+async function accessibilityViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SCRIPT });
+  return page.evaluate(async () => {
+    const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
+    return violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
+}
+
 async function screenshot(page, name) {
   // Colours ease in after a colour-scheme switch: capture the settled page, not a blend.
   await page.waitForFunction(() => document.getAnimations().length === 0, { timeout: 10_000 });
@@ -137,15 +148,18 @@ describe('the demo page', { timeout: 180_000 }, () => {
         );
       }
       assert.match(await page.$eval('#status', (status) => status.textContent), /just created/);
+      assert.equal(await page.$eval('#transport-note', (note) => note.textContent), 'This tab reaches the API through the service worker.');
       assert.ok((await page.$$('#fragment-slot .qb-lb__row')).length > 0, 'the fragment panel shows leaderboard rows');
       assert.ok((await page.$$eval('#member-names option', (options) => options.length)) >= 400, 'every member can be picked');
       assert.ok(
         (await page.evaluate(() => window.__layoutShift)) < 0.02,
         `layout shift while loading: ${await page.evaluate(() => window.__layoutShift)}`,
       );
+      assert.deepEqual(await accessibilityViolations(page), [], 'axe, light');
       await screenshot(page, 'desktop-light');
       await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
       await screenshot(page, 'desktop-dark');
+      assert.deepEqual(await accessibilityViolations(page), [], 'axe, dark');
       assert.deepEqual(problems, []);
     } finally {
       await close();
@@ -183,6 +197,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       await untilDashboardReady(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.equal(overflow, 0, 'nothing sticks out sideways');
+      assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
       await screenshot(page, 'phone-light');
       await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
       await screenshot(page, 'phone-dark');
@@ -224,13 +239,15 @@ describe('the demo page', { timeout: 180_000 }, () => {
 
 describe('the script-tag embed page', { timeout: 180_000 }, () => {
   it('fills its containers and elements through the pasted script tag alone', async () => {
-    const { page, problems, close } = await openPage('/demo/embed.html', DESKTOP);
+    // As the presenter goes: the dashboard first (it creates the guild), then the embed page.
+    const { page, problems, close } = await openPage('/', DESKTOP);
     const transportLines = [];
     page.on('console', (message) => {
       if (message.text().startsWith('[questboard] transport')) transportLines.push(message.text());
     });
     try {
-      // A first visit seeds the guild and reloads once, so wait on the page that stays.
+      await page.waitForSelector('#dashboard[aria-busy="false"]', { timeout: 60_000 });
+      await page.goto(`${origin}/demo/embed.html`, { waitUntil: 'load' });
       await page.waitForFunction(
         () => {
           const containers = [...document.querySelectorAll('[data-questboard-leaderboard]')];
@@ -242,7 +259,9 @@ describe('the script-tag embed page', { timeout: 180_000 }, () => {
       assert.deepEqual(Object.keys(states).sort(), ['qb-challenge', 'qb-task-progress', 'qb-user-card']);
       assert.ok(Object.values(states).flat().every((state) => state === 'loaded'), JSON.stringify(states));
       assert.equal(await page.evaluate(() => typeof window.Questboard?.configure), 'function');
+      assert.deepEqual(transportLines, ['[questboard] transport: service-worker (worker controls this page)']);
       assert.equal(await page.$$eval('[data-questboard-leaderboard] script, [data-questboard-leaderboard] [onerror]', (found) => found.length), 0);
+      assert.deepEqual(await accessibilityViolations(page), []);
       await screenshot(page, 'embed-desktop');
       assert.deepEqual(problems, []);
     } finally {
@@ -265,6 +284,7 @@ describe('the framework page', { timeout: 180_000 }, () => {
         timeout: 10_000,
       });
       assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
+      assert.deepEqual(await accessibilityViolations(page), []);
       await screenshot(page, 'framework-desktop');
       assert.deepEqual(problems, []);
     } finally {
