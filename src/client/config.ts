@@ -2,6 +2,8 @@ import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
 import { createInPageTransport, type InPageServerLoader } from './in-page-transport.js';
 import { connectServiceWorker } from './service-worker.js';
+import type { RemoteConfiguration } from '../remote/settings.js';
+import { configureWorkerRemote } from '../remote/worker-protocol.js';
 import type { Transport } from './transport.js';
 
 export interface QuestboardConfig {
@@ -11,8 +13,13 @@ export interface QuestboardConfig {
   baseUrl?: string;
   /** URL of questboard-sw.js on this site's origin, or `'none'` to never register a worker. */
   serviceWorker?: string;
-  /** A Questboard server used when no worker can serve this page, instead of the in-page handler. */
+  /**
+   * A Questboard server that answers first, through the worker or the in-page handler, whose
+   * local store stands in while it cannot be reached (and keeps the writes for later).
+   */
   remote?: string;
+  /** How long to wait for the remote before the local store answers, in ms. */
+  timeoutMs?: number;
   /** Ask the browser to keep this origin's data (navigator.storage.persist()); an opt-in. */
   persistStorage?: boolean;
   /** Use this transport and skip every decision above (tests, custom hosts). */
@@ -77,17 +84,33 @@ export function resolveTransport(): Promise<ResolvedTransport> {
 async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTransport> {
   if (settings.transport) return { transport: settings.transport, reason: 'configured' };
   if (settings.baseUrl) return { transport: transportForBaseUrl(settings.baseUrl), reason: 'configured baseUrl' };
+  const remote = remoteConfiguration(settings);
   let fallbackReason = 'no service worker configured';
   if (settings.serviceWorker && settings.serviceWorker !== 'none') {
     const connection = await connectServiceWorker(settings.serviceWorker, settings.apiKey ?? '');
-    if (connection.scope) return { transport: fetchTransport(connection.scope, 'service-worker'), reason: 'worker controls this page' };
+    if (connection.scope) {
+      const transport = fetchTransport(connection.scope, 'service-worker');
+      const controller = navigator.serviceWorker.controller;
+      if (!remote || !controller) return { transport, reason: 'worker controls this page' };
+      try {
+        const kept = await configureWorkerRemote(controller, remote);
+        return { transport, reason: `worker controls this page, remote ${kept.remote} first` };
+      } catch (error) {
+        return { transport, reason: `worker controls this page, remote not set: ${(error as Error).message}` };
+      }
+    }
     fallbackReason = connection.reason;
   } else if (settings.serviceWorker === 'none') {
     fallbackReason = 'service worker disabled';
   }
-  if (settings.remote) return { transport: fetchTransport(settings.remote, 'remote'), reason: fallbackReason };
   if (!inPageServerLoader) throw new Error(`No Questboard transport: ${fallbackReason}, and no in-page server is available.`);
-  return { transport: createInPageTransport(inPageServerLoader), reason: fallbackReason };
+  const transport = createInPageTransport(inPageServerLoader, remote ? { remote } : {});
+  return { transport, reason: remote ? `${fallbackReason}; remote ${remote.remote} first` : fallbackReason };
+}
+
+function remoteConfiguration(settings: QuestboardConfig): RemoteConfiguration | undefined {
+  if (!settings.remote) return undefined;
+  return settings.timeoutMs === undefined ? { remote: settings.remote } : { remote: settings.remote, timeoutMs: settings.timeoutMs };
 }
 
 function transportForBaseUrl(baseUrl: string): Transport {

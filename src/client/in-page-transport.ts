@@ -1,12 +1,14 @@
 import { announceChange } from './changes.js';
 import type { Transport } from './transport.js';
 import type { createHandler, Handle } from '../server/handler.js';
-import type { openStore, Store } from '../store/index.js';
+import type { openStore } from '../store/index.js';
+import type { RemoteConfiguration, remoteFirst } from '../remote/remote-first.js';
 
 /** The server side the in-page transport runs: what src/embed/in-page-server.ts exports. */
 export interface InPageServer {
   createHandler: typeof createHandler;
   openStore: typeof openStore;
+  remoteFirst: typeof remoteFirst;
 }
 
 export type InPageServerLoader = () => Promise<InPageServer>;
@@ -14,24 +16,39 @@ export type InPageServerLoader = () => Promise<InPageServer>;
 export interface InPageTransportOptions {
   /** IndexedDB database name; the worker and every page of the origin share the default. */
   dbName?: string;
+  /** A remote to answer first, the local store standing in when it cannot be reached. */
+  remote?: RemoteConfiguration;
 }
 
 export type InPageTransport = Transport & {
-  /** Closes the database connection, so that tests can delete the database. */
+  /** Closes the database connections, so that tests can delete the databases. */
   close(): Promise<void>;
 };
 
 /**
- * Runs the API handler inside the page, for pages no service worker can serve. The server
- * code is loaded on first use by `loadServer`: bundler users import it, the script-tag embed
- * fetches it next to itself, so neither carries it until a page needs it.
+ * Runs the API handler inside the page, for pages no service worker can serve, wrapped like
+ * the worker's in the remote-first strategy (which passes through while no remote is set).
+ * The server code is loaded on first use by `loadServer`: bundler users import it, the
+ * script-tag embed fetches it next to itself, so neither carries it until a page needs it.
  */
 export function createInPageTransport(loadServer: InPageServerLoader, options: InPageTransportOptions = {}): InPageTransport {
-  let loaded: Promise<{ handle: Handle; store: Store }> | undefined;
+  let loaded: Promise<{ handle: Handle; close(): void }> | undefined;
   const load = async () => {
     const server = await loadServer();
     const store = server.openStore(options.dbName === undefined ? {} : { name: options.dbName });
-    return { handle: server.createHandler({ store, onChange: announceChange }), store };
+    const local = server.createHandler({ store, onChange: announceChange });
+    const remote = server.remoteFirst(local, {
+      onChange: announceChange,
+      ...(options.dbName === undefined ? {} : { databaseName: `${options.dbName}-remote` }),
+    });
+    if (options.remote) await remote.configure(options.remote);
+    return {
+      handle: remote.handle,
+      close() {
+        remote.close();
+        store.close();
+      },
+    };
   };
   return {
     kind: 'in-page',
@@ -48,7 +65,7 @@ export function createInPageTransport(loadServer: InPageServerLoader, options: I
     async close() {
       const current = loaded;
       loaded = undefined;
-      if (current) (await current).store.close();
+      if (current) (await current).close();
     },
   };
 }

@@ -1,12 +1,13 @@
 import { createInPageTransport, type InPageServer, type InPageTransport, type InPageTransportOptions } from './in-page-transport.js';
 
-/** The handler and store from this package, imported on first use (a separate chunk for bundlers). */
+/** The handler, store and remote-first strategy from this package, imported on first use (a separate chunk for bundlers). */
 export async function loadBundledServer(): Promise<InPageServer> {
-  const [{ createHandler }, { openStore }] = await Promise.all([
+  const [{ createHandler }, { openStore }, { remoteFirst }] = await Promise.all([
     import('../server/handler.js'),
     import('../store/index.js'),
+    import('../remote/remote-first.js'),
   ]);
-  return { createHandler, openStore };
+  return { createHandler, openStore, remoteFirst };
 }
 
 /** The in-page transport with this package's own handler: `createHandler({ store: openStore() })`. */

@@ -8,6 +8,7 @@ export function readScriptConfig(script: HTMLOrSVGScriptElement | null): Questbo
   if (data.baseUrl) config.baseUrl = data.baseUrl;
   if (data.serviceWorker) config.serviceWorker = data.serviceWorker;
   if (data.remote) config.remote = data.remote;
+  if (data.timeoutMs && /^\d+$/.test(data.timeoutMs)) config.timeoutMs = Number(data.timeoutMs);
   if (data.persistStorage !== undefined && data.persistStorage !== 'false') config.persistStorage = true;
   return config;
 }

@@ -31,6 +31,7 @@ describe('QuestboardClient over the in-page transport', () => {
   after(async () => {
     await inner.close();
     await deleteDB(DB_NAME);
+    await deleteDB(`${DB_NAME}-remote`);
   });
 
   it('answers every read operation with its parsed body', async () => {

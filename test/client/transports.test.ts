@@ -1,7 +1,10 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { QuestboardClient, configure, resolveTransport, subscribeToChanges, type ChangeNotice } from '../../src/client/index.js';
+import type { InPageTransport } from '../../src/client/in-page-transport.js';
 import { connectServiceWorker } from '../../src/client/service-worker.js';
+import { configureWorkerRemote } from '../../src/remote/worker-protocol.js';
+import { receivedRequests, remoteUrl, resetRemote } from '../remote/remote-server.js';
 import '../../src/components/qb-user-card/qb-user-card.js';
 import { ADMIN_KEY, API_KEY, APP_ID, guildDataset } from '../components/support.js';
 
@@ -16,6 +19,7 @@ describe('transport choice and the service worker', () => {
     configure({ ...RESET, apiKey: undefined });
     await unregisterAll();
     await deleteDB('questboard');
+    await deleteDB('questboard-remote');
   });
 
   it('falls back to the in-page transport when the worker is disabled or on another origin', async () => {
@@ -29,11 +33,18 @@ describe('transport choice and the service worker', () => {
     expect(await navigator.serviceWorker.getRegistrations()).to.have.length(0);
   });
 
-  it('prefers a configured remote to the in-page handler', async () => {
-    configure({ ...RESET, serviceWorker: 'none', remote: 'https://api.example/questboard/' });
-    const { transport } = await resolveTransport();
-    expect(transport.kind).to.equal('remote');
-    expect(transport.id).to.equal('remote https://api.example/questboard/');
+  it('asks a configured remote first from the in-page handler', async () => {
+    const remote = await remoteUrl();
+    await resetRemote(remote);
+    configure({ ...RESET, serviceWorker: 'none', remote });
+    const { transport, reason } = await resolveTransport();
+    expect(transport.kind).to.equal('in-page');
+    expect(reason).to.equal(`service worker disabled; remote ${remote} first`);
+    // Only the remote knows this app and bob's endorsement of alice.
+    const alice = await new QuestboardClient({ transport, apiKey: API_KEY }).getUserInfo({ app_id: APP_ID, account_name: 'alice' });
+    expect(alice.current_xp).to.equal(5);
+    expect((await receivedRequests(remote)).map((request) => request.path.split('?')[0])).to.include('/v1/get_userinfo');
+    await (transport as InPageTransport).close();
   });
 
   it('never replaces a worker the site registered at that scope', async () => {
@@ -47,6 +58,22 @@ describe('transport choice and the service worker', () => {
     const still = await navigator.serviceWorker.getRegistration('/test/client/');
     expect(still!.active!.scriptURL).to.equal(`${location.origin}/test/client/site-worker.js`);
     await site.unregister();
+  });
+
+  it('hands a configured remote to the worker', async () => {
+    const remote = await remoteUrl();
+    await resetRemote(remote);
+    configure({ ...RESET, serviceWorker: '/questboard-sw.js', remote });
+    const { transport, reason } = await resolveTransport();
+    expect(transport.kind).to.equal('service-worker');
+    expect(reason).to.equal(`worker controls this page, remote ${remote} first`);
+    try {
+      const alice = await new QuestboardClient({ transport, apiKey: API_KEY }).getUserInfo({ app_id: APP_ID, account_name: 'alice' });
+      expect(alice.current_xp).to.equal(5);
+      expect((await receivedRequests(remote)).map((request) => request.path.split('?')[0])).to.include('/v1/get_userinfo');
+    } finally {
+      await configureWorkerRemote(navigator.serviceWorker.controller!, { remote: null });
+    }
   });
 
   it('registers a same-origin worker, talks through it and hears its changes', async () => {

@@ -101,6 +101,7 @@ export async function setupApi(dataset: Dataset = guildDataset()): Promise<TestA
       configure({ apiKey: undefined, transport: undefined });
       await inner.close();
       await deleteDB(dbName);
+      await deleteDB(`${dbName}-remote`);
     },
   };
 }

@@ -57,6 +57,7 @@ describe('the script-tag embed (dist/questboard.js)', () => {
   after(async () => {
     await unregisterAll();
     await deleteDB('questboard');
+    await deleteDB('questboard-remote');
   });
 
   it('works without a worker under a strict CSP with Trusted Types, and says so once', async () => {
