@@ -60,7 +60,7 @@ function markdownTable(rows) {
 
 const count = (value) => value.toLocaleString('en-US');
 
-export function performanceMarkdown({ results, machine, settings, date }) {
+export function performanceMarkdown({ results, machine, settings, date, minutes }) {
   const sections = results.map(
     ({ size, importSeconds, importRequests, rounds, rows }) =>
       `### ${count(size)} members\n\nSeeded in ${importSeconds.toFixed(1)} s through ${importRequests} ` +
@@ -76,8 +76,8 @@ export function performanceMarkdown({ results, machine, settings, date }) {
 
   return `# Performance
 
-Figures written by \`npm run bench\` on ${date}. Rerun it to refresh them; the
-command rewrites this file.
+Figures written by \`npm run bench\` on ${date} (the run took ${minutes.toFixed(1)} min).
+Rerun it to refresh them; the command rewrites this file.
 
 ## Targets
 
@@ -108,7 +108,7 @@ within ${TARGETS.write}×. ${outcome}
 ## Machine
 
 - CPU: ${machine.cpuModel}, ${machine.cpus} logical CPUs (\`nproc\`)
-- Memory: ${machine.memoryGiB} GiB
+- Memory: ${machine.memoryGiB} GiB; load average ${machine.loadAverage} when the run started
 - Browser: ${machine.browser} (headless); \`performance.now()\` steps of ${machine.timerStep}
 - Node ${machine.node}, ${machine.platform}
 

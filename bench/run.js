@@ -5,7 +5,7 @@
 // one table per size and writes docs/performance.md.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, platform, release, totalmem } from 'node:os';
+import { availableParallelism, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -66,6 +66,8 @@ function describeMachine(browserVersion) {
     cpuModel: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? 'unknown CPU model',
     cpus: availableParallelism(),
     memoryGiB: (totalmem() / 2 ** 30).toFixed(1),
+    // Other work on the machine shows in the figures; say how busy it was.
+    loadAverage: loadavg()[0].toFixed(2),
     browser: browserVersion,
     node: process.version,
     platform: `${platform()} ${release()}`,
@@ -99,6 +101,7 @@ async function seed(page, { size, appIndex, nowMs }) {
 }
 
 async function main() {
+  const started = performance.now();
   ensureWorkerBuilt();
   const server = await startServer({ benchDir: join(root, 'bench'), distDir: join(root, 'dist') });
   const browser = await puppeteer.launch({
@@ -130,9 +133,11 @@ async function main() {
       results.push({ size, ...seeded, rounds: timings.rounds, rows });
     }
 
+    const minutes = (performance.now() - started) / 60_000;
+    console.log(`\nBenchmark took ${minutes.toFixed(1)} min.`);
     if (!options['no-docs']) {
       const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-      writeFileSync(docsFile, performanceMarkdown({ results, machine, settings, date }));
+      writeFileSync(docsFile, performanceMarkdown({ results, machine, settings, date, minutes }));
       console.log(`\nWrote ${docsFile}.`);
     }
   } finally {
