@@ -3,6 +3,7 @@
 //
 //   dist/questboard-sw.js      the service worker: one classic script, no import
 //   dist/questboard.js         the script-tag embed: one classic script
+//   dist/questboard-inpage.js  the handler the embed imports from beside itself where no worker serves
 //   dist/esm/**                ES modules for bundlers (lit, idb, zod, dompurify external)
 //   dist/types/**              .d.ts for dist/esm
 //   dist/custom-elements.json  the custom elements manifest
@@ -20,6 +21,7 @@ const dist = join(root, 'dist');
 const WORKER_ENTRY = 'src/worker/index.ts';
 const EMBED_ENTRY = 'src/embed/index.ts';
 const MODULES_ENTRY = 'src/index.ts';
+const IN_PAGE_ENTRY = 'src/embed/in-page-server.ts';
 const EMBED_BUDGET_KB = 25;
 const WORKER_BUDGET_KB = 40;
 
@@ -122,6 +124,21 @@ function listFiles(directory) {
     .sort();
 }
 
+/** One ES module the embed import()s from beside itself on pages no worker serves. */
+async function buildInPageServer() {
+  await build({
+    ...sharedConfig('tsconfig.json'),
+    build: {
+      outDir: dist,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      reportCompressedSize: false,
+      lib: { entry: IN_PAGE_ENTRY, formats: ['es'], fileName: () => 'questboard-inpage.js' },
+    },
+  });
+}
+
 function skipped(entry, output) {
   console.log(`note: ${output} skipped: ${entry} does not exist yet.`);
 }
@@ -146,6 +163,9 @@ async function main() {
       tsconfig: 'tsconfig.json',
     });
     shipped.push({ path: join(dist, 'questboard.js'), budgetKB: EMBED_BUDGET_KB });
+    // The same handler as the worker's, so it shares the worker's budget.
+    await buildInPageServer();
+    shipped.push({ path: join(dist, 'questboard-inpage.js'), budgetKB: WORKER_BUDGET_KB });
   } else {
     skipped(EMBED_ENTRY, 'dist/questboard.js');
   }
