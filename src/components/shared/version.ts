@@ -1,2 +1,2 @@
-/** Compared when another copy of Questboard already defined the elements on this page. */
-export const QUESTBOARD_VERSION = '0.1.0';
+// One version for the whole package: the API's health answer and the elements' guard share it.
+export { VERSION as QUESTBOARD_VERSION } from '../../api/version.js';
