@@ -304,11 +304,40 @@ function memberProgress(random: () => number, names: string[], now: number): Dat
 
 const SCRIPTED_MEMBERS = new Set(['alice', 'bob']);
 
+/** Monday 00:00 UTC of the ISO week `time` falls in: where the weekly board starts counting. */
+function startOfWeek(time: number): number {
+  const day = new Date(time);
+  const daysSinceMonday = (day.getUTCDay() + 6) % 7;
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - daysSinceMonday);
+}
+
+/** bob joined this week and did everything at once: he leads the weekly board whatever day it is. */
+function bobsWeek(now: number): DatasetProgress[] {
+  const weekStart = startOfWeek(now);
+  const within = (fraction: number) => isoSeconds(weekStart + (now - weekStart) * fraction);
+  const bob = (task_id: string, quantity: number, fraction: number): DatasetProgress => ({
+    task_id,
+    account_name: 'bob',
+    quantity,
+    at: within(fraction),
+  });
+  return [
+    bob(TASK_IDS.introduce, 1, 0.1),
+    bob(TASK_IDS.buildLogWords, 1100, 0.2),
+    bob(TASK_IDS.reviewPulls, 5, 0.3),
+    bob(TASK_IDS.streamHour, 90, 0.4),
+    bob(TASK_IDS.reviewPulls, 5, 0.5),
+    bob(TASK_IDS.buildLogWords, 900, 0.6),
+    bob(TASK_IDS.reviewPulls, 10, 0.7),
+    bob(TASK_IDS.shipProject, 1, 0.8),
+  ];
+}
+
 /**
  * The presenter's story. alice sits outside the top ten with everything of
  * "Build in Public" done except shipping, and two of three posts: logging one
  * shipped project completes the challenge too and lifts her into the top ten;
- * one more post completes "Post 3 times". bob is the busy one this week.
+ * one more post completes "Post 3 times". bob leads this week.
  */
 function scriptedProgress(now: number): DatasetProgress[] {
   const hoursAgo = (hours: number) => isoSeconds(now - hours * 3_600_000);
@@ -329,13 +358,7 @@ function scriptedProgress(now: number): DatasetProgress[] {
     alice(TASK_IDS.reviewPulls, 8, 24 * 5),
     alice(TASK_IDS.reviewPulls, 6, 30),
     alice(TASK_IDS.answerQuestions, 5, 24 * 2),
-    ...[60, 50, 40, 30, 20, 10, 4].map((hours) => ({
-      task_id: TASK_IDS.reviewPulls,
-      account_name: 'bob',
-      quantity: 3,
-      at: hoursAgo(hours),
-    })),
-    { task_id: TASK_IDS.shipProject, account_name: 'bob', quantity: 1, at: hoursAgo(26) },
+    ...bobsWeek(now),
   ];
 }
 

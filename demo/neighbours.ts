@@ -7,6 +7,12 @@ import { element, required } from './dom.js';
 import type { Viewer } from './viewer.js';
 
 const WINDOW_SIZE = 5;
+const SCORE_LABELS: Record<LeaderboardType, string> = {
+  score: 'points',
+  xp: 'points',
+  weekly: 'points this week',
+  monthly: 'points this month',
+};
 
 export function mountNeighbours(client: QuestboardClient, viewer: Viewer, initialType: LeaderboardType): {
   setType(type: LeaderboardType): void;
@@ -42,7 +48,8 @@ export function mountNeighbours(client: QuestboardClient, viewer: Viewer, initia
         const row = element('li', isViewer ? { 'data-viewer': '' } : {});
         const rank = element('span', { class: 'neighbour-rank' }, `#${numbers.format(entry.rank)}`);
         const label = element('span', { class: 'neighbour-name' }, name);
-        label.append(element('span', { class: 'neighbour-score' }, `${numbers.format(entry.score)} points · ${numbers.format(entry.total_xp)} XP`));
+        const score = `${numbers.format(entry.score)} ${SCORE_LABELS[type]} · ${numbers.format(entry.total_xp)} XP`;
+        label.append(element('span', { class: 'neighbour-score' }, score));
         const action = isViewer
           ? element('span', { class: 'you' }, 'You')
           : endorseButtonFor(name);
