@@ -2,13 +2,15 @@
 // the components use, so the presenter's controls and the widgets share one
 // transport — the service worker when this browser lets us register it,
 // otherwise the same handler inside the page (both over the origin's one database).
+// `?worker=none` in the address shows the second path on purpose.
 import { configure, resolveTransport, type ResolvedTransport } from '../src/client/index.js';
 import { DEMO_API_KEY } from './dataset.js';
 
 export const WORKER_URL = '/questboard-sw.js';
 
 export function connect(): Promise<ResolvedTransport> {
-  configure({ apiKey: DEMO_API_KEY, serviceWorker: WORKER_URL });
+  const withoutWorker = new URLSearchParams(location.search).get('worker') === 'none';
+  configure({ apiKey: DEMO_API_KEY, serviceWorker: withoutWorker ? 'none' : WORKER_URL });
   return resolveTransport();
 }
 

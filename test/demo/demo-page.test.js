@@ -191,6 +191,19 @@ describe('the demo page', { timeout: 180_000 }, () => {
     }
   });
 
+  it('runs the same API inside the page where no worker may serve it', async () => {
+    const { page, problems, close } = await openPage('/?worker=none', DESKTOP);
+    try {
+      const states = await untilDashboardReady(page);
+      assert.ok(Object.values(states).flat().every((state) => state === 'loaded'), JSON.stringify(states));
+      assert.match(await page.$eval('#transport-note', (note) => note.textContent), /in-page handler \(service worker disabled\)/);
+      assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
   it('fits a phone screen in light and dark', async () => {
     const { page, problems, close } = await openPage('/', PHONE);
     try {
