@@ -5,7 +5,9 @@
 // take screenshots. Run: `node --test test/demo/`.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
@@ -20,12 +22,17 @@ const COMPONENTS = ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-connec
 let server;
 let browser;
 let origin;
+let cacheDir;
 
 before(async () => {
+  // A fresh dependency cache, as on a fresh machine: a dependency Vite found
+  // only while a page loaded would reload that page mid-test.
+  cacheDir = await mkdtemp(join(tmpdir(), 'questboard-demo-vite-'));
   server = await createServer({
+    cacheDir,
     configFile: new URL('../../vite.config.ts', import.meta.url).pathname,
     root: new URL('../..', import.meta.url).pathname,
-    logLevel: 'warn',
+    logLevel: process.env.DEMO_TEST_LOG ?? 'warn',
     server: { host: '127.0.0.1', port: 0, strictPort: false },
   });
   await server.listen();
@@ -37,6 +44,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
+  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
 });
 
 /**
