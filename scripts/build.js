@@ -135,6 +135,8 @@ async function buildInPageServer() {
       minify: true,
       reportCompressedSize: false,
       lib: { entry: IN_PAGE_ENTRY, formats: ['es'], fileName: () => 'questboard-inpage.js' },
+      // Vite leaves whitespace in ES library output for bundlers to minify; this file is served as is.
+      rolldownOptions: { output: { minify: true } },
     },
   });
 }
