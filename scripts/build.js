@@ -8,7 +8,7 @@
 //   dist/types/**              .d.ts for dist/esm
 //   dist/custom-elements.json  the custom elements manifest
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -117,6 +117,28 @@ function analyzeCustomElements() {
   ]);
 }
 
+const manifestFile = join(dist, 'custom-elements.json');
+
+/**
+ * Points the manifest at what the package ships (dist/esm/**.js, not src/**.ts) and drops
+ * the definition the analyzer reads from defineElement's own `customElements.define(tag, …)`:
+ * a custom element name always has a hyphen, a parameter name does not.
+ */
+function shipManifest() {
+  const shipped = (value) => {
+    const match = /^\/?src\/(.+)\.[jt]s$/.exec(value);
+    const target = match && `dist/esm/${match[1]}.js`;
+    return target && existsSync(join(root, target)) ? target : value;
+  };
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'), (key, value) =>
+    (key === 'path' || key === 'module') && typeof value === 'string' ? shipped(value) : value,
+  );
+  for (const module of manifest.modules) {
+    module.exports = module.exports?.filter((entry) => entry.kind !== 'custom-element-definition' || entry.name.includes('-'));
+  }
+  writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
 function listFiles(directory) {
   return readdirSync(directory, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -181,7 +203,8 @@ async function main() {
   }
 
   analyzeCustomElements();
-  shipped.push({ path: join(dist, 'custom-elements.json') });
+  shipManifest();
+  shipped.push({ path: manifestFile });
 
   const overBudget = reportSizes(shipped, root);
   for (const { path, gzip, budgetKB } of overBudget) {
