@@ -83,14 +83,14 @@ const GuildApp = defineComponent({
               : [h('li', { class: 'hint' }, 'No qb-endorse event yet.')],
           ),
         ]),
+        h('section', { class: 'panel vue-board', 'aria-label': 'Leaderboard' }, [
+          h('qb-leaderboard', { 'app-id': DEMO_APP_ID, type: boardType.value, limit: 5, highlight: member.value }),
+        ]),
         h('section', { class: 'panel', 'aria-label': 'Member card' }, [
           h('qb-user-card', { 'app-id': DEMO_APP_ID, 'account-name': member.value }),
         ]),
         h('section', { class: 'panel', 'aria-label': 'Challenge' }, [
           h('qb-challenge', { 'challenge-id': CHALLENGE_IDS.mentorCircle, 'account-name': member.value }),
-        ]),
-        h('section', { class: 'panel vue-board', 'aria-label': 'Leaderboard' }, [
-          h('qb-leaderboard', { 'app-id': DEMO_APP_ID, type: boardType.value, limit: 5, highlight: member.value }),
         ]),
       ]);
   },

@@ -282,6 +282,7 @@ describe('the script-tag embed page', { timeout: 180_000 }, () => {
       assert.equal(await page.evaluate(() => typeof window.Questboard?.configure), 'function');
       assert.deepEqual(transportLines, ['[questboard] transport: service-worker (worker controls this page)']);
       assert.equal(await page.$$eval('[data-questboard-leaderboard] script, [data-questboard-leaderboard] [onerror]', (found) => found.length), 0);
+      assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
       assert.deepEqual(await accessibilityViolations(page), []);
       await screenshot(page, 'embed-desktop');
       assert.deepEqual(problems, []);
@@ -300,6 +301,7 @@ describe('the framework page', { timeout: 180_000 }, () => {
       for (const tag of ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-endorse-button']) {
         assert.ok(states[tag]?.every((state) => state === 'loaded'), `<${tag}>: ${states[tag]}`);
       }
+      assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
       await page.click('qb-endorse-button >>> button');
       await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), {
         timeout: 10_000,
