@@ -11,7 +11,7 @@ import {
   type Dataset,
 } from './dataset.js';
 import { element, required, showResult } from './dom.js';
-import { resetToSeed, seedDataset } from './seed.js';
+import { resetToSeed } from './seed.js';
 import type { Viewer } from './viewer.js';
 
 export interface ControlPanelOptions {
@@ -28,9 +28,9 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Runs a form's action with its submit button disabled, reporting the outcome in the form's output. */
-async function perform(form: HTMLFormElement, output: HTMLOutputElement, action: () => Promise<string>): Promise<void> {
-  const buttons = [...form.querySelectorAll('button')];
+/** Runs a control's action with its buttons disabled, reporting the outcome in its output. */
+async function perform(control: HTMLElement, output: HTMLOutputElement, action: () => Promise<string>): Promise<void> {
+  const buttons = [...control.querySelectorAll('button')];
   for (const button of buttons) button.disabled = true;
   showResult(output, 'pending', 'Working…');
   try {
@@ -221,17 +221,7 @@ function setUpDataControls(options: ControlPanelOptions): void {
   const panel = required<HTMLElement>('#data-controls');
   const fileInput = required<HTMLInputElement>('#import-file');
 
-  const run = async (action: () => Promise<string>) => {
-    for (const button of panel.querySelectorAll('button')) button.disabled = true;
-    showResult(output, 'pending', 'Working…');
-    try {
-      showResult(output, 'ok', await action());
-    } catch (error) {
-      showResult(output, 'error', messageOf(error));
-    } finally {
-      for (const button of panel.querySelectorAll('button')) button.disabled = false;
-    }
-  };
+  const run = (action: () => Promise<string>) => perform(panel, output, action);
 
   required('#export-button').addEventListener('click', () =>
     void run(async () => {
@@ -247,9 +237,9 @@ function setUpDataControls(options: ControlPanelOptions): void {
     if (!file) return;
     void run(async () => {
       try {
-        const text = await file.text();
-        await admin.admin.importDataset(JSON.parse(text));
-        return `Imported ${file.name} (merged by id).`;
+        // Restoring a saved export: merging would replay its progress on top of the same progress.
+        await admin.admin.importDataset(JSON.parse(await file.text()), { mode: 'replace' });
+        return `Restored the apps in ${file.name}.`;
       } finally {
         fileInput.value = '';
       }
@@ -264,10 +254,10 @@ function setUpDataControls(options: ControlPanelOptions): void {
   );
 }
 
-export async function mountControlPanel(options: ControlPanelOptions): Promise<void> {
-  const dataset = seedDataset();
+/** `catalog`: the seed's challenges and tasks, for the task picker. */
+export async function mountControlPanel(options: ControlPanelOptions, catalog: Dataset): Promise<void> {
   const picker = setUpViewerPicker(options);
-  setUpLogForm(options, dataset);
+  setUpLogForm(options, catalog);
   setUpEndorseForm(options);
   const airdrop = setUpAirdropForm(options);
   const refreshAll = () => {

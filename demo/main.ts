@@ -5,7 +5,7 @@ import './components.js';
 import { connect, describeTransport } from './connection.js';
 import { mountControlPanel } from './control-panel.js';
 import { mountDashboard } from './dashboard.js';
-import { CHALLENGE_IDS, TASK_IDS } from './dataset.js';
+import { CHALLENGE_IDS, TASK_IDS, type Dataset } from './dataset.js';
 import { element, required } from './dom.js';
 import { mountFragmentPanel } from './fragment-panel.js';
 import { mountNeighbours } from './neighbours.js';
@@ -14,10 +14,10 @@ import { createViewer } from './viewer.js';
 
 const status = required<HTMLElement>('#status');
 
-function fillChallengeSelect(): void {
+function fillChallengeSelect(catalog: Dataset): void {
   const select = required<HTMLSelectElement>('#challenge-select');
   const now = Date.now();
-  const challenges = seedDataset().apps[0]?.challenges ?? [];
+  const challenges = catalog.apps[0]?.challenges ?? [];
   select.replaceChildren(
     ...challenges.map((challenge) =>
       element(
@@ -42,7 +42,9 @@ async function start(): Promise<void> {
 
   const viewer = createViewer();
   const leaderboardType: LeaderboardType = 'score';
-  fillChallengeSelect();
+  // The seed names the challenges and tasks the pickers offer.
+  const catalog = seedDataset();
+  fillChallengeSelect(catalog);
   mountDashboard(viewer, { leaderboardType, challengeId: CHALLENGE_IDS.onboarding });
   const neighbours = mountNeighbours(member, viewer, leaderboardType);
   const fragment = mountFragmentPanel(member, leaderboardType);
@@ -51,7 +53,7 @@ async function start(): Promise<void> {
     neighbours.setType(type);
     fragment.setType(type);
   });
-  await mountControlPanel({ transport, member, admin, viewer });
+  await mountControlPanel({ transport, member, admin, viewer }, catalog);
 
   // What a site does when a member links their account: report it as task progress,
   // so "Connect your X account" completes in the challenge card.

@@ -5,7 +5,7 @@
 // take screenshots. Run: `node --test test/demo/`.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -76,7 +76,7 @@ async function openPage(path, viewport, { colorScheme = 'light' } = {}) {
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await page.goto(`${origin}${path}`, { waitUntil: 'load' });
-  return { page, problems, close: () => context.close() };
+  return { page, problems, context, close: () => context.close() };
 }
 
 /**
@@ -196,6 +196,48 @@ describe('the demo page', { timeout: 180_000 }, () => {
       assert.deepEqual(problems, []);
     } finally {
       await close();
+    }
+  });
+
+  it('exports the guild to a file and restores it from that file', async () => {
+    const { page, problems, context, close } = await openPage('/', DESKTOP);
+    const downloads = await mkdtemp(join(tmpdir(), 'questboard-demo-export-'));
+    try {
+      const cdp = await browser.target().createCDPSession();
+      await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads, browserContextId: context.id });
+      await untilDashboardReady(page);
+      const before = await highlightedLeaderboardRow(page);
+
+      await page.click('#export-button');
+      await page.waitForFunction(() => document.querySelector('#data-result')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      let exported = [];
+      while (exported.length === 0) {
+        exported = (await readdir(downloads)).filter((name) => name.endsWith('.json'));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+
+      await page.click('#log-form button[type="submit"]');
+      await page.waitForFunction(
+        () => document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight')?.closest('.qb-lb__pinned') === null,
+        { timeout: 10_000 },
+      );
+
+      const fileInput = await page.$('#import-file');
+      await fileInput.uploadFile(join(downloads, exported[0]));
+      await page.waitForFunction(() => /^Restored/.test(document.querySelector('#data-result')?.textContent ?? ''), { timeout: 30_000 });
+      await page.waitForFunction(
+        (text) => {
+          const row = document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight');
+          return row?.textContent.replace(/\s+/g, ' ').trim() === text;
+        },
+        { timeout: 10_000 },
+        before.text,
+      );
+      assert.deepEqual(await highlightedLeaderboardRow(page), before, 'the board is as it was when exported');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+      await rm(downloads, { recursive: true, force: true });
     }
   });
 
