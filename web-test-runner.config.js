@@ -1,8 +1,10 @@
+import { defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
 import { findBrowser, CHROMIUM_ARGS } from './scripts/find-browser.js';
 import { remoteServerPlugin } from './scripts/wtr-remote-server.js';
+import { summaryReporter } from './scripts/summary-reporter.js';
 
 // The worker must be one classic script on the page's own origin, as in
 // production: bundle it on request so tests always run the current source.
@@ -31,6 +33,8 @@ export default {
   // IndexedDB are per origin, so files run one at a time.
   concurrency: 1,
   testsFinishTimeout: 300_000,
+  // The summary counts a file that fails to load as a failure; .ci/run reads it.
+  reporters: [defaultReporter(), summaryReporter({ file: process.env.TEST_SUMMARY_FILE })],
   testFramework: { config: { timeout: 20_000 } },
   plugins: [
     serviceWorkerBundle(),
