@@ -37,7 +37,8 @@ before(async () => {
   });
   await server.listen();
   origin = server.resolvedUrls.local[0].replace(/\/$/, '');
-  browser = await puppeteer.launch({ executablePath: await findBrowser(), args: CHROMIUM_ARGS, headless: true });
+  // English number formats whatever the machine's locale: the checks read "10,000".
+  browser = await puppeteer.launch({ executablePath: await findBrowser(), args: [...CHROMIUM_ARGS, '--lang=en-US'], headless: true });
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 
@@ -238,6 +239,35 @@ describe('the demo page', { timeout: 180_000 }, () => {
     } finally {
       await close();
       await rm(downloads, { recursive: true, force: true });
+    }
+  });
+
+  it('pays out coins from the treasury and shows the ledger pre-check failure', async () => {
+    const { page, problems, close } = await openPage('/', DESKTOP);
+    try {
+      await untilDashboardReady(page);
+      assert.equal(await page.$eval('#treasury-balance', (balance) => balance.textContent), '10,000');
+      await page.click('#airdrop-form button[type="submit"]');
+      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      assert.match(
+        await page.$eval('#airdrop-form output', (output) => output.textContent),
+        /^Sent 2\.5 coins to 0\.0\.2002\. Transaction 0\.0\.1001-\d+-\d+$/,
+      );
+      await page.waitForFunction(() => document.querySelector('#treasury-balance')?.textContent === '9,997.5', { timeout: 10_000 });
+
+      await page.click('#airdrop-too-much');
+      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'error', {
+        timeout: 10_000,
+      });
+      assert.equal(
+        await page.$eval('#airdrop-form output', (output) => output.textContent),
+        'Transaction Failed Pre-Check: InsufficientPayerBalance',
+      );
+      assert.equal(await page.$eval('#treasury-balance', (balance) => balance.textContent), '9,997.5');
+      // The refused transfer is a 400, which Chromium logs as a failed resource; nothing else may appear.
+      assert.deepEqual(problems, ['console.error: Failed to load resource: the server responded with a status of 400 ()']);
+    } finally {
+      await close();
     }
   });
 
