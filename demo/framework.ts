@@ -63,7 +63,7 @@ const GuildApp = defineComponent({
             { class: 'teammates' },
             teammates.value.map((name) =>
               h('li', { key: name }, [
-                h('span', { class: 'neighbour-name' }, name),
+                h('bdi', { class: 'neighbour-name' }, name),
                 h('qb-endorse-button', {
                   'app-id': DEMO_APP_ID,
                   from: member.value,

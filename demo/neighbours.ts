@@ -47,7 +47,9 @@ export function mountNeighbours(client: QuestboardClient, viewer: Viewer, initia
         const isViewer = name === viewer.name;
         const row = element('li', isViewer ? { 'data-viewer': '' } : {});
         const rank = element('span', { class: 'neighbour-rank' }, `#${numbers.format(entry.rank)}`);
-        const label = element('span', { class: 'neighbour-name' }, name);
+        const label = element('span', { class: 'neighbour-name' });
+        // Isolated, so a right-to-left name keeps the rank and score beside it in place.
+        label.append(element('bdi', {}, name));
         const score = `${numbers.format(entry.score)} ${SCORE_LABELS[type]} · ${numbers.format(entry.total_xp)} XP`;
         label.append(element('span', { class: 'neighbour-score' }, score));
         const action = isViewer
