@@ -85,7 +85,7 @@ async function windowAround(
   const user = await findMember(tx, app.app_id, account_name, 'around');
   let position: number;
   if (board.period === null || inPeriod(board, user)) {
-    position = await positionOf(tx, board, user[`board_${board.type}`]);
+    position = await positionOf(tx, board, user);
   } else {
     const before = (other: UserRecord) => inPeriod(board, other) || other.account_name >= account_name;
     // Members outside the period are listed by name after the ranked ones.

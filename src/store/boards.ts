@@ -1,13 +1,12 @@
 // Leaderboard queries. Members of one board sort in its index by
-// [app_id, (period,) -value, reached_at, account_name]; per-value counts
-// (board_counts) turn positions into sums over distinct values, so that only
-// the walk inside one group of equal values is proportional to members.
+// [app_id, (period,) -value, reached_at, account_name]; positions are sums
+// over the group counts and slots that board-positions.ts keeps, plus a walk
+// inside one slot, never a walk over the board.
 import type { LeaderboardType } from '../api/schemas.js';
+import { AFTER_ALL, groupIndexEnd } from './board-positions.js';
 import type { Transaction } from './index.js';
-import { BOARD_INDEX, type BoardKey, type UserRecord } from './records.js';
-
-/** Sorts after every number and string, so it closes a range. */
-const AFTER_ALL: [] = [];
+import { indexKey, placements, type GroupKey, type Tie } from './placements.js';
+import { BOARD_INDEX, type UserRecord } from './records.js';
 
 export interface BoardRef {
   type: LeaderboardType;
@@ -16,66 +15,77 @@ export interface BoardRef {
   period: string | null;
 }
 
-const indexPrefix = (board: BoardRef): IDBValidKey[] =>
-  board.period === null ? [board.app_id] : [board.app_id, board.period];
 const boardIndex = (tx: Transaction, board: BoardRef) => tx.raw.objectStore('users').index(BOARD_INDEX[board.type]);
+const boardPrefix = (board: BoardRef) => [board.app_id, board.type, board.period ?? ''];
 
-/** The per-value counts of the board whose values are above `negatedBelow`'s, highest first. */
-function valueCounts(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
-  const prefix = [board.app_id, board.type, board.period ?? ''];
+/** The board's value groups, highest first, down to (not including) `negatedBelow`. */
+function groups(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
+  const prefix = boardPrefix(board);
   return tx.raw.objectStore('board_counts').getAll(IDBKeyRange.bound(prefix, [...prefix, negatedBelow], false, true));
 }
 
+const total = (records: { count: number }[]) => records.reduce((sum, record) => sum + record.count, 0);
+
 /** Members on the board (for a period board: members with points in the period). */
 export async function countOnBoard(tx: Transaction, board: BoardRef): Promise<number> {
-  return (await valueCounts(tx, board)).reduce((sum, record) => sum + record.count, 0);
+  return total(await groups(tx, board));
 }
 
 /** How many members hold a value strictly above `value`. */
 export async function countHigher(tx: Transaction, board: BoardRef, value: number): Promise<number> {
-  return (await valueCounts(tx, board, -value)).reduce((sum, record) => sum + record.count, 0);
+  return total(await groups(tx, board, -value));
 }
 
 /** How many distinct values lie strictly above `value`. */
 export async function countDistinctHigher(tx: Transaction, board: BoardRef, value: number): Promise<number> {
-  return (await valueCounts(tx, board, -value)).length;
+  return (await groups(tx, board, -value)).length;
 }
 
-/** The member's 0-based position on the board. */
-export async function positionOf(tx: Transaction, board: BoardRef, key: BoardKey): Promise<number> {
-  const prefix = indexPrefix(board);
-  const negated = key[prefix.length] as number;
-  const [higher, equalBefore] = await Promise.all([
-    countHigher(tx, board, -negated),
-    boardIndex(tx, board).count(IDBKeyRange.bound([...prefix, negated], key, false, true)),
+/** The member's 0-based position on the board; the member must be on it. */
+export async function positionOf(tx: Transaction, board: BoardRef, user: UserRecord): Promise<number> {
+  const { group, tie } = placements(user).find(
+    ({ group: [, type, period] }) => type === board.type && (board.period === null || period === board.period),
+  )!;
+  const [higher, slots] = await Promise.all([
+    countHigher(tx, board, -group[3]),
+    tx.raw.objectStore('board_slots').getAll(IDBKeyRange.bound(group, [...group, ...tie])),
   ]);
-  return higher + equalBefore;
+  const own = slots.pop()!;
+  const inOwnSlot = await boardIndex(tx, board).count(
+    IDBKeyRange.bound(indexKey(group, own.key.slice(4) as Tie | []), indexKey(group, tie), false, true),
+  );
+  return higher + total(slots) + inOwnSlot;
 }
 
 /** `limit` members from position `offset`, read in one request once the start is found. */
 export async function boardPage(tx: Transaction, board: BoardRef, offset: number, limit: number): Promise<UserRecord[]> {
   if (limit === 0) return [];
-  const prefix = indexPrefix(board);
-  const end = [...prefix, AFTER_ALL];
-  let start: IDBValidKey = prefix;
+  const indexPrefix = board.period === null ? [board.app_id] : [board.app_id, board.period];
+  let start: IDBValidKey = indexPrefix;
   if (offset > 0) {
-    // Jump over whole groups of equal values, then step inside one group.
-    let skipped = 0;
-    let group: number | undefined;
-    for (const record of await valueCounts(tx, board)) {
-      if (skipped + record.count > offset) {
-        group = record.negated;
-        break;
-      }
-      skipped += record.count;
-    }
-    if (group === undefined) return [];
-    let cursor = await boardIndex(tx, board).openKeyCursor(IDBKeyRange.bound([...prefix, group], end));
-    if (cursor && offset > skipped) cursor = await cursor.advance(offset - skipped);
+    // Jump over whole groups, then whole slots, then step inside one slot.
+    let skip = offset;
+    const group = (await groups(tx, board)).find((record) => {
+      if (skip < record.count) return true;
+      skip -= record.count;
+      return false;
+    });
+    if (!group) return [];
+    const slots = await tx.raw.objectStore('board_slots').getAll(IDBKeyRange.bound(group.key, [...group.key, AFTER_ALL]));
+    const slot = slots.find((record) => {
+      if (skip < record.count) return true;
+      skip -= record.count;
+      return false;
+    })!;
+    const groupKey = group.key as GroupKey;
+    let cursor = await boardIndex(tx, board).openKeyCursor(
+      IDBKeyRange.bound(indexKey(groupKey, slot.key.slice(4) as Tie | []), groupIndexEnd(groupKey)),
+    );
+    if (cursor && skip > 0) cursor = await cursor.advance(skip);
     if (!cursor) return [];
     start = cursor.key;
   }
-  return boardIndex(tx, board).getAll(IDBKeyRange.bound(start, end), limit);
+  return boardIndex(tx, board).getAll(IDBKeyRange.bound(start, [...indexPrefix, AFTER_ALL]), limit);
 }
 
 /** Members of the app in name order, skipping those `skip` says to. */

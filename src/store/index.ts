@@ -2,7 +2,8 @@
 // writes each changed record once when the work is done, so a replay of many
 // events on the same member costs one put, not one per event.
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreKey, type StoreValue } from 'idb';
-import { boardBuckets, bucketKey, type Bucket } from './buckets.js';
+import { movePlacements, rebuildPositions } from './board-positions.js';
+import { placements, placementText, type Placement } from './placements.js';
 import { DATABASE_NAME, DATABASE_VERSION, migrate, type QuestboardSchema, type StoreName } from './schema.js';
 
 export type { StoreName } from './schema.js';
@@ -22,10 +23,14 @@ const PRIMARY_KEY: { [N in StoreName]: (value: StoreValue<QuestboardSchema, N>) 
   endorsements: (e) => [e.app_id, e.from_account, e.to_account, e.endorsement_id],
   logs: (log) => log.seq!,
   idempotency: (record) => [record.api_key, record.idempotency_key],
-  board_counts: (record) => bucketKey(record),
+  board_counts: (record) => record.key,
+  board_slots: (record) => record.key,
 };
 
 const ALL_STORES: StoreName[] = Object.keys(PRIMARY_KEY) as StoreName[];
+
+/** Past this many changed members, an app's boards are counted afresh instead. */
+const REBUILD_AFTER = 1000;
 
 // Typed as readwrite so writes type-check; IndexedDB itself refuses them in a read.
 type RawTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite'>;
@@ -33,8 +38,8 @@ type RawTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite'
 export class Transaction {
   private readonly cache = new Map<string, unknown>();
   private readonly dirty = new Map<string, [StoreName, unknown]>();
-  /** The board buckets each member was in when first read, to keep the counts right. */
-  private readonly bucketsAtRead = new Map<string, string[]>();
+  /** Where each member stood on the boards when first read, to keep the counts right. */
+  private readonly placementsAtRead = new Map<string, Placement[]>();
 
   constructor(readonly raw: RawTransaction) {}
 
@@ -45,7 +50,7 @@ export class Transaction {
     this.cache.set(cacheKey, value);
     if (store === 'users') {
       const user = value as StoreValue<QuestboardSchema, 'users'> | undefined;
-      this.bucketsAtRead.set(cacheKey, user ? boardBuckets(user).map((bucket) => JSON.stringify(bucket)) : []);
+      this.placementsAtRead.set(cacheKey, user ? placements(user) : []);
     }
     return value;
   }
@@ -55,8 +60,8 @@ export class Transaction {
     const cacheKey = `${store} ${JSON.stringify(PRIMARY_KEY[store](value))}`;
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, [store, value]);
-    // A member put without a read is new: in no bucket yet.
-    if (store === 'users' && !this.bucketsAtRead.has(cacheKey)) this.bucketsAtRead.set(cacheKey, []);
+    // A member put without a read is new: on no board yet.
+    if (store === 'users' && !this.placementsAtRead.has(cacheKey)) this.placementsAtRead.set(cacheKey, []);
   }
 
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
@@ -64,7 +69,7 @@ export class Transaction {
     for (const key of this.cache.keys()) {
       if (!this.dirty.has(key)) {
         this.cache.delete(key);
-        this.bucketsAtRead.delete(key);
+        this.placementsAtRead.delete(key);
       }
     }
   }
@@ -82,33 +87,27 @@ export class Transaction {
   }
 
   async flush(): Promise<void> {
-    await this.updateBoardCounts();
-    const writes = [...this.dirty.values()].map(([store, value]) =>
-      this.raw.objectStore(store).put(value as never),
-    );
-    this.dirty.clear();
-    await Promise.all(writes);
-  }
-
-  /** Moves each changed member between per-value counts: one write per bucket touched. */
-  private async updateBoardCounts(): Promise<void> {
-    const deltas = new Map<string, number>();
-    const add = (bucket: string, delta: number) => deltas.set(bucket, (deltas.get(bucket) ?? 0) + delta);
+    const removed: Placement[] = [];
+    const added: Placement[] = [];
+    const apps = new Set<string>();
     for (const [cacheKey, [store, value]] of this.dirty) {
       if (store !== 'users') continue;
-      for (const bucket of this.bucketsAtRead.get(cacheKey) ?? []) add(bucket, -1);
-      for (const bucket of boardBuckets(value as StoreValue<QuestboardSchema, 'users'>)) add(JSON.stringify(bucket), 1);
+      const before = this.placementsAtRead.get(cacheKey) ?? [];
+      const after = placements(value as StoreValue<QuestboardSchema, 'users'>);
+      const unchanged = new Set(before.map(placementText).filter((text) => after.some((p) => placementText(p) === text)));
+      removed.push(...before.filter((placement) => !unchanged.has(placementText(placement))));
+      added.push(...after.filter((placement) => !unchanged.has(placementText(placement))));
+      apps.add((value as StoreValue<QuestboardSchema, 'users'>).app_id);
     }
-    const counts = this.raw.objectStore('board_counts');
-    await Promise.all(
-      [...deltas].map(async ([bucketText, delta]) => {
-        if (delta === 0) return;
-        const bucket = JSON.parse(bucketText) as Bucket;
-        const count = ((await counts.get(bucketKey(bucket)))?.count ?? 0) + delta;
-        // Empty buckets are removed: the distinct values above a member are the buckets above it.
-        await (count > 0 ? counts.put({ ...bucket, count }) : counts.delete(bucketKey(bucket)));
-      }),
-    );
+    const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
+    this.dirty.clear();
+    await Promise.all(writes);
+    // Positions read the members as written, so they follow the writes.
+    if (removed.length + added.length > REBUILD_AFTER) {
+      for (const app_id of apps) await rebuildPositions(this.raw, app_id);
+    } else {
+      await movePlacements(this.raw, removed, added);
+    }
   }
 }
 

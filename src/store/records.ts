@@ -125,17 +125,17 @@ export interface IdempotencyRecord {
   body: string;
 }
 
-/**
- * How many members of one board hold one value. Positions and ranks are sums
- * over these, so they cost one read per distinct value, not one per member.
- */
+/** How many members of one board hold one value (see board-positions.ts). */
 export interface BoardCountRecord {
-  app_id: string;
-  board: LeaderboardType;
-  /** The week or month of a period board; '' for score and xp. */
-  period: string;
-  /** The value, negated like the board keys so the highest comes first. */
-  negated: number;
+  /** [app_id, board, period ('' for score and xp), negated value]. */
+  key: [string, LeaderboardType, string, number];
+  count: number;
+}
+
+/** A run of members of one value group, from `key` up to the next slot. */
+export interface SlotRecord {
+  /** The group's key, then the first member's [reached_at, account_name] (none for the group's first slot). */
+  key: IDBValidKey[];
   count: number;
 }
 

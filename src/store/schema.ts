@@ -5,6 +5,7 @@ import type {
   ApiKeyRecord,
   AppRecord,
   BoardCountRecord,
+  SlotRecord,
   ChallengeRecord,
   EndorsementRecord,
   IdempotencyRecord,
@@ -15,7 +16,7 @@ import type {
   UserRecord,
 } from './records.js';
 
-import { boardBuckets } from './buckets.js';
+import { rebuildPositions } from './board-positions.js';
 
 export const DATABASE_NAME = 'questboard';
 export const DATABASE_VERSION = 2;
@@ -41,7 +42,8 @@ export interface QuestboardSchema extends DBSchema {
   endorsements: { key: [string, string, string, string]; value: EndorsementRecord };
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
   idempotency: { key: [string, string]; value: IdempotencyRecord };
-  board_counts: { key: [string, string, string, number]; value: BoardCountRecord };
+  board_counts: { key: IDBValidKey[]; value: BoardCountRecord };
+  board_slots: { key: IDBValidKey[]; value: SlotRecord };
 }
 
 export type StoreName = StoreNames<QuestboardSchema>;
@@ -70,26 +72,16 @@ const MIGRATIONS: Migration[] = [
     db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
     db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
   },
-  // Version 2: per-value member counts, so that offsets and ranks need no count() walk.
+  // Version 2: board counts and slots, so that offsets and ranks need no walk over members.
   (db, tx) => {
-    db.createObjectStore('board_counts', { keyPath: ['app_id', 'board', 'period', 'negated'] });
-    void countExistingMembers(tx);
+    db.createObjectStore('board_counts', { keyPath: 'key' });
+    db.createObjectStore('board_slots', { keyPath: 'key' });
+    void countExistingApps(tx);
   },
 ];
 
-async function countExistingMembers(tx: UpgradeTransaction): Promise<void> {
-  const counts = new Map<string, BoardCountRecord>();
-  let cursor = await tx.objectStore('users').openCursor();
-  while (cursor) {
-    for (const bucket of boardBuckets(cursor.value)) {
-      const key = JSON.stringify(bucket);
-      const record = counts.get(key) ?? { ...bucket, count: 0 };
-      record.count++;
-      counts.set(key, record);
-    }
-    cursor = await cursor.continue();
-  }
-  await Promise.all([...counts.values()].map((record) => tx.objectStore('board_counts').put(record)));
+async function countExistingApps(tx: UpgradeTransaction): Promise<void> {
+  for (const app_id of await tx.objectStore('apps').getAllKeys()) await rebuildPositions(tx, app_id);
 }
 
 export function migrate(db: IDBPDatabase<QuestboardSchema>, oldVersion: number, tx: UpgradeTransaction): void {
