@@ -33,7 +33,8 @@ before(async () => {
     configFile: new URL('../../vite.config.ts', import.meta.url).pathname,
     root: new URL('../..', import.meta.url).pathname,
     logLevel: process.env.DEMO_TEST_LOG ?? 'warn',
-    server: { host: '127.0.0.1', port: 0, strictPort: false },
+    // No file watching or hot reload: a source file saved during the run must not reload a page mid-test.
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
   });
   await server.listen();
   origin = server.resolvedUrls.local[0].replace(/\/$/, '');
@@ -266,6 +267,32 @@ describe('the demo page', { timeout: 180_000 }, () => {
       assert.equal(await page.$eval('#treasury-balance', (balance) => balance.textContent), '9,997.5');
       // The refused transfer is a 400, which Chromium logs as a failed resource; nothing else may appear.
       assert.deepEqual(problems, ['console.error: Failed to load resource: the server responded with a status of 400 ()']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('completes "Connect your X account" when the member saves a handle', async () => {
+    const { page, problems, close } = await openPage('/', DESKTOP);
+    const connectTask = () =>
+      page.evaluate(() => {
+        const tasks = document.querySelector('qb-challenge')?.shadowRoot?.querySelectorAll('qb-task-progress') ?? [];
+        const task = [...tasks].find((element) => element.shadowRoot?.textContent?.includes('Connect your X account'));
+        return task?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim();
+      });
+    try {
+      await untilDashboardReady(page);
+      assert.equal(await connectTask(), 'Connect your X account 0 of 1');
+      await page.type('qb-connect-social >>> input', 'alice_builds');
+      await page.click('qb-connect-social >>> button');
+      await page.waitForFunction(
+        () =>
+          [...(document.querySelector('qb-challenge')?.shadowRoot?.querySelectorAll('qb-task-progress') ?? [])].some(
+            (element) => /Connect your X account\s*✓\s*Completed/.test(element.shadowRoot?.textContent ?? ''),
+          ),
+        { timeout: 10_000 },
+      );
+      assert.deepEqual(problems, []);
     } finally {
       await close();
     }
