@@ -139,6 +139,13 @@ async function accessibilityViolations(page) {
   });
 }
 
+/** The same page at phone width (width only: switching to a mobile device would reload it). */
+async function phoneScreenshot(page, name) {
+  await page.setViewport({ width: PHONE.width, height: PHONE.height });
+  await page.waitForFunction((width) => document.documentElement.clientWidth === width, {}, PHONE.width);
+  await screenshot(page, name);
+}
+
 async function screenshot(page, name) {
   // Colours ease in after a colour-scheme switch: capture the settled page, not a blend.
   await page.waitForFunction(() => document.getAnimations().length === 0, { timeout: 10_000 });
@@ -384,6 +391,7 @@ describe('the script-tag embed page', { timeout: 180_000 }, () => {
       assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
       assert.deepEqual(await accessibilityViolations(page), []);
       await screenshot(page, 'embed-desktop');
+      await phoneScreenshot(page, 'embed-phone');
       assert.deepEqual(problems, []);
     } finally {
       await close();
@@ -408,6 +416,7 @@ describe('the framework page', { timeout: 180_000 }, () => {
       assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
       assert.deepEqual(await accessibilityViolations(page), []);
       await screenshot(page, 'framework-desktop');
+      await phoneScreenshot(page, 'framework-phone');
       assert.deepEqual(problems, []);
     } finally {
       await close();
