@@ -6,7 +6,7 @@ import { levelFor } from './levels.js';
 import { monthOf, weekOf } from './periods.js';
 
 export function newMember(app_id: string, account_name: string, joined_at: number, id = newGuid()): UserRecord {
-  return withBoardKeys({
+  return {
     app_id,
     account_name,
     id,
@@ -26,25 +26,7 @@ export function newMember(app_id: string, account_name: string, joined_at: numbe
     month: '',
     month_score: 0,
     month_at: joined_at,
-    board_score: [],
-    board_xp: [],
-    board_weekly: [],
-    board_monthly: [],
-  });
-}
-
-/**
- * The member's keys in the four board indexes. Values are negated so that an
- * ascending cursor lists the highest first; ties go to who reached the value
- * first, then to the account name.
- */
-function withBoardKeys(user: UserRecord): UserRecord {
-  const { app_id, account_name: name } = user;
-  user.board_score = [app_id, -user.total_score, user.score_at, name];
-  user.board_xp = [app_id, -user.xp, user.xp_at, name];
-  user.board_weekly = [app_id, user.week, -user.week_score, user.week_at, name];
-  user.board_monthly = [app_id, user.month, -user.month_score, user.month_at, name];
-  return user;
+  };
 }
 
 /** Points count for the score, the XP and the period scores of when they were earned. */
@@ -68,7 +50,6 @@ export function earnXp(user: UserRecord, xp: number, at: number): void {
   if (xp <= 0) return;
   user.xp += xp;
   user.xp_at = Math.max(user.xp_at, at);
-  withBoardKeys(user);
 }
 
 export function weeklyScore(user: UserRecord, now: number): number {

@@ -5,7 +5,7 @@
 import type { LeaderboardType } from '../api/schemas.js';
 import { AFTER_ALL, groupIndexEnd } from './board-positions.js';
 import type { Transaction } from './index.js';
-import { indexKey, placements, type GroupKey, type Tie } from './placements.js';
+import { indexKey, negated, placements, type GroupKey, type Tie } from './placements.js';
 import { BOARD_INDEX, type UserRecord } from './records.js';
 
 export interface BoardRef {
@@ -33,12 +33,12 @@ export async function countOnBoard(tx: Transaction, board: BoardRef): Promise<nu
 
 /** How many members hold a value strictly above `value`. */
 export async function countHigher(tx: Transaction, board: BoardRef, value: number): Promise<number> {
-  return total(await groups(tx, board, -value));
+  return total(await groups(tx, board, negated(value)));
 }
 
 /** How many distinct values lie strictly above `value`. */
 export async function countDistinctHigher(tx: Transaction, board: BoardRef, value: number): Promise<number> {
-  return (await groups(tx, board, -value)).length;
+  return (await groups(tx, board, negated(value))).length;
 }
 
 /** The member's 0-based position on the board; the member must be on it. */
@@ -47,7 +47,7 @@ export async function positionOf(tx: Transaction, board: BoardRef, user: UserRec
     ({ group: [, type, period] }) => type === board.type && (board.period === null || period === board.period),
   )!;
   const [higher, slots] = await Promise.all([
-    countHigher(tx, board, -group[3]),
+    countHigher(tx, board, negated(group[3])),
     tx.raw.objectStore('board_slots').getAll(IDBKeyRange.bound(group, [...group, ...tie])),
   ]);
   const own = slots.pop()!;

@@ -3,7 +3,7 @@
 // events on the same member costs one put, not one per event.
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreKey, type StoreValue } from 'idb';
 import { movePlacements, rebuildPositions } from './board-positions.js';
-import { placements, placementText, type Placement } from './placements.js';
+import { placements, placementText, withBoardKeys, type Placement } from './placements.js';
 import { DATABASE_NAME, DATABASE_VERSION, migrate, type QuestboardSchema, type StoreName } from './schema.js';
 
 export type { StoreName } from './schema.js';
@@ -93,7 +93,7 @@ export class Transaction {
     for (const [cacheKey, [store, value]] of this.dirty) {
       if (store !== 'users') continue;
       const before = this.placementsAtRead.get(cacheKey) ?? [];
-      const after = placements(value as StoreValue<QuestboardSchema, 'users'>);
+      const after = placements(withBoardKeys(value as StoreValue<QuestboardSchema, 'users'>));
       const unchanged = new Set(before.map(placementText).filter((text) => after.some((p) => placementText(p) === text)));
       removed.push(...before.filter((placement) => !unchanged.has(placementText(placement))));
       added.push(...after.filter((placement) => !unchanged.has(placementText(placement))));

@@ -27,7 +27,7 @@ export interface ApiKeyRecord {
   scopes: Scope[];
 }
 
-/** A member's position in one board: [app_id, (period,) -value, reached_at, account_name]. */
+/** A member's key in one board index: [app_id, (period,) -value, reached_at, account_name]. */
 export type BoardKey = IDBValidKey[];
 
 export interface UserRecord {
@@ -52,10 +52,11 @@ export interface UserRecord {
   month: string;
   month_score: number;
   month_at: number;
-  board_score: BoardKey;
-  board_xp: BoardKey;
-  board_weekly: BoardKey;
-  board_monthly: BoardKey;
+  /** Keys in the board indexes, set by the store when the member is written. */
+  board_score?: BoardKey;
+  board_xp?: BoardKey;
+  board_weekly?: BoardKey;
+  board_monthly?: BoardKey;
 }
 
 export interface ChallengeRecord {

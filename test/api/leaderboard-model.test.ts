@@ -107,3 +107,43 @@ describe('leaderboard model check', () => {
     }
   }
 });
+
+describe('leaderboard counts after a bulk import', () => {
+  it('stay right when live writes move members out of the zero group', async function () {
+    this.timeout(60_000);
+    const api = localApi({ now: WEDNESDAY });
+    try {
+      // 700 members × 2 boards: enough changes that the import counts the boards afresh.
+      const names = Array.from({ length: 700 }, (_, i) => `z-${String(i).padStart(3, '0')}`);
+      const imported = await api.call('POST', '/v1/admin/import', {
+        body: {
+          admin_keys: ['sk_admin'],
+          apps: [
+            {
+              app_id: 'bulk',
+              users: names.map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) })),
+              challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [
+                { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
+                { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
+              ] }],
+            },
+          ],
+        },
+      });
+      expect(imported.status, imported.text).to.equal(200);
+      await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.checkIn, account_name: 'z-100', quantity: 1 } });
+      const around = await api.call('GET', '/v1/get_leaderboard?app_id=bulk&around=z-400&limit=3');
+      expect(around.status, around.text).to.equal(200);
+      // z-100 leads; everyone else ties at 0, by name, so z-400 stands at position 400.
+      expect(around.body.leaderboard_users.map((e: any) => `${e.rank}:${e.external_user.username}`)).to.deep.equal([
+        '2:z-399',
+        '2:z-400',
+        '2:z-401',
+      ]);
+      const page = await api.call('GET', '/v1/get_leaderboard?app_id=bulk&offset=650&limit=2');
+      expect(page.body.leaderboard_users.map((e: any) => e.external_user.username)).to.deep.equal(['z-650', 'z-651']);
+    } finally {
+      await api.close();
+    }
+  });
+});
