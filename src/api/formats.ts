@@ -22,13 +22,14 @@ export function formatDate(epochMs: number): string {
  */
 export const QUANTITY_SCALE = 10_000;
 
-/** The scaled integer for a number with at most four decimals, or null. */
+/**
+ * The scaled integer for a number with at most four decimals, or null. Exact:
+ * an integer divided by 10,000 is the very number JSON.parse makes of its
+ * four-decimal text, so any fifth decimal makes the division differ.
+ */
 export function toQuantityE4(value: number): number | null {
-  if (!Number.isFinite(value)) return null;
-  const scaled = value * QUANTITY_SCALE;
-  const rounded = Math.round(scaled);
-  if (Math.abs(scaled - rounded) > 1e-6 * Math.max(1, Math.abs(scaled))) return null;
-  return Number.isSafeInteger(rounded) ? rounded : null;
+  const rounded = Math.round(value * QUANTITY_SCALE);
+  return Number.isSafeInteger(rounded) && rounded / QUANTITY_SCALE === value ? rounded : null;
 }
 
 /** Marks a number that the serialiser writes with exactly four fractional digits. */
@@ -63,11 +64,13 @@ export function toJsonText(value: unknown): string {
 /** 1 coin = 100,000,000 tinybars; amounts never pass through floats. */
 export const TINYBARS_PER_COIN = 100_000_000n;
 const COIN_DECIMALS = 8;
+/** More whole digits than any balance can hold; also keeps `1e999999999` from building a huge BigInt. */
+const COIN_MAX_WHOLE_DIGITS = 20;
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
 
 export type CoinParse =
   | { ok: true; tinybars: bigint }
-  | { ok: false; reason: 'not-a-number' | 'not-positive' | 'too-many-decimals' };
+  | { ok: false; reason: 'not-a-number' | 'not-positive' | 'too-many-decimals' | 'too-large' };
 
 /**
  * Parses a coin amount from its decimal text (a JSON number's shortest form,
@@ -84,6 +87,7 @@ export function parseCoins(text: string): CoinParse {
   if (sign === '-') return { ok: false, reason: 'not-positive' };
   const significantFraction = fractionLength - (digits.length - digits.replace(/0+$/, '').length);
   if (significantFraction > COIN_DECIMALS) return { ok: false, reason: 'too-many-decimals' };
+  if (digits.length - fractionLength > COIN_MAX_WHOLE_DIGITS) return { ok: false, reason: 'too-large' };
   const shift = COIN_DECIMALS - fractionLength;
   const tinybars =
     shift >= 0 ? BigInt(digits) * 10n ** BigInt(shift) : BigInt(digits) / 10n ** BigInt(-shift);

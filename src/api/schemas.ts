@@ -11,7 +11,11 @@ const guid = z.string().check(z.refine(isGuid, 'must be a lowercase GUID'));
 const count = z.int().check(z.minimum(0, 'must be 0 or more'));
 /** An ISO 8601 instant with a zone (`2026-11-20T10:00:00Z`); kept as epoch ms. */
 const instant = z.string().check(
-  z.refine((value) => /[zZ]|[+-]\d\d:?\d\d$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date-time with a zone'),
+  z.refine(
+    (value) =>
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/i.test(value) && !Number.isNaN(Date.parse(value)),
+    'must be an ISO 8601 date-time with a zone, such as 2026-11-20T10:00:00Z',
+  ),
 );
 
 export const SCOPES = ['read', 'write', 'ledger', 'admin'] as const;
@@ -21,35 +25,38 @@ export type LeaderboardType = (typeof LEADERBOARD_TYPES)[number];
 export const RANK_POLICIES = ['olympic', 'dense', 'ordinal'] as const;
 export type RankPolicy = (typeof RANK_POLICIES)[number];
 
-/** Operational endpoints take no input; extra query parameters are ignored. */
-export const healthQuery = z.object({});
+/** No input: extra parameters are ignored (operational endpoints, POSTs without URL options). */
+export const anyQuery = z.object({});
+export const healthQuery = anyQuery;
 
 export const getChallengeQuery = z.object({ challenge_id: guid });
+
+const endorsementId = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(64, 'must be at most 64 characters'));
 
 export const endorseAccountBody = z.object({
   app_id: text,
   from_account: accountName,
   to_account: accountName,
-  endorsement_id: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(64, 'must be at most 64 characters')),
+  endorsement_id: endorsementId,
 });
 
 export const getUserInfoQuery = z.object({ app_id: text, account_name: accountName });
 
 /** Query values arrive as text; paging numbers are parsed here. */
-const pagingNumber = (max: number) =>
+const pagingNumber = (min: number, max: number) =>
   z.optional(
     z.pipe(
       z.string().check(z.regex(/^\d+$/, 'must be a whole number')),
       z.transform(Number),
-    ).check(z.maximum(max, `must be at most ${max}`)),
+    ).check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
   );
 
 export const getLeaderboardQuery = z.object({
   app_id: text,
   widget_response: z.optional(z.enum(['html', 'json'], 'must be html or json')),
   leaderboard_type: z.optional(z.enum(LEADERBOARD_TYPES, `must be one of ${LEADERBOARD_TYPES.join(', ')}`)),
-  limit: pagingNumber(1000),
-  offset: pagingNumber(Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 1000),
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
   around: z.optional(accountName),
 });
 
@@ -71,7 +78,8 @@ export const airdropInput = z.object({
   quantity: z.union([z.number(), text], 'must be a number'),
 });
 
-const quantityNumber = z.number().check(z.minimum(0, 'must be 0 or more'));
+/** Quantities stay far inside exact integer arithmetic at four decimals. */
+const quantityNumber = z.number().check(z.minimum(0, 'must be 0 or more'), z.maximum(1e9, 'must be at most 1000000000'));
 
 export const logTaskBody = z.object({
   task_id: guid,
@@ -85,7 +93,7 @@ export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace
 const datasetTask = z.strictObject({
   task_id: z.optional(guid),
   name: text,
-  quantity: z.number().check(z.positive('must be greater than 0')),
+  quantity: z.number().check(z.positive('must be greater than 0'), z.maximum(1e9, 'must be at most 1000000000')),
   operator: z.int().check(z.refine((value) => value === 0 || value === 1, 'must be 0 (cumulative) or 1 (single log)')),
   metadata: z.optional(z.record(z.string(), z.unknown())),
   points: z.optional(count),
@@ -149,7 +157,7 @@ const datasetApp = z.strictObject({
       z.strictObject({
         from_account: accountName,
         to_account: accountName,
-        endorsement_id: text,
+        endorsement_id: endorsementId,
         at: z.optional(instant),
       }),
     ),

@@ -2,7 +2,7 @@
 // through the same rules as live calls, so every total is derived, never
 // imported; an export holds what is needed to derive the same totals again.
 import { ApiError } from '../api/errors.js';
-import { formatCoins, newGuid, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
+import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
 import {
   deleteAppData,
@@ -16,9 +16,9 @@ import { endorse } from './endorsements.js';
 import { newMember } from './members.js';
 import { logProgress } from './progress.js';
 
-export const DEFAULT_TASK_POINTS = 10;
-export const DEFAULT_CHALLENGE_POINTS = 50;
-export const DEFAULT_ENDORSEMENT_XP = 5;
+const DEFAULT_TASK_POINTS = 10;
+const DEFAULT_CHALLENGE_POINTS = 50;
+const DEFAULT_ENDORSEMENT_XP = 5;
 
 const toTime = (iso: string | undefined, fallback: number) => (iso === undefined ? fallback : Date.parse(iso));
 const toIso = (epochMs: number) => new Date(epochMs).toISOString();
@@ -29,22 +29,19 @@ export async function isEmpty(tx: Transaction): Promise<boolean> {
   return adminKeys.length === 0 && (await tx.raw.objectStore('apps').count()) === 0;
 }
 
-/** Which key may import this dataset: see the handler for the bootstrap rule. */
-export function datasetAppIds(dataset: Dataset): string[] {
-  return (dataset.apps ?? []).map((app) => app.app_id);
-}
-
 export async function importDataset(
   tx: Transaction,
   dataset: Dataset,
   mode: 'merge' | 'replace',
   now: number,
 ): Promise<string[]> {
-  if (dataset.admin_keys?.length) {
-    const adminKeys = new Set((await tx.getMeta<string[]>(ADMIN_KEYS)) ?? []);
-    for (const key of dataset.admin_keys) adminKeys.add(key);
-    await tx.putMeta(ADMIN_KEYS, [...adminKeys]);
+  const adminKeys = new Set((await tx.getMeta<string[]>(ADMIN_KEYS)) ?? []);
+  for (const [index, key] of (dataset.admin_keys ?? []).entries()) {
+    // One text, one meaning: an app key would otherwise shadow an admin key.
+    if (await tx.get('api_keys', key)) throw new ApiError(409, `admin_keys[${index}]: this key is already an app's key.`);
+    adminKeys.add(key);
   }
+  if (dataset.admin_keys?.length) await tx.putMeta(ADMIN_KEYS, [...adminKeys]);
   const apps = dataset.apps ?? [];
   const seen = new Set<string>();
   for (const [index, app] of apps.entries()) {
@@ -52,12 +49,18 @@ export async function importDataset(
     if (seen.has(app.app_id)) throw new ApiError(400, `${path}.app_id: '${app.app_id}' appears twice.`);
     seen.add(app.app_id);
     if (mode === 'replace') await deleteAppData(tx, app.app_id);
-    await importApp(tx, app, path, now);
+    await importApp(tx, app, path, adminKeys, now);
   }
   return [...seen];
 }
 
-async function importApp(tx: Transaction, data: DatasetApp, path: string, now: number): Promise<void> {
+async function importApp(
+  tx: Transaction,
+  data: DatasetApp,
+  path: string,
+  adminKeys: Set<string>,
+  now: number,
+): Promise<void> {
   const existing = await tx.get('apps', data.app_id);
   const app: AppRecord = {
     app_id: data.app_id,
@@ -67,8 +70,8 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, now: n
     member_count: existing?.member_count ?? 0,
     treasury: data.treasury
       ? {
-          account_id: data.treasury.account_id,
-          balance: treasuryBalance(data.treasury.balance, `${path}.treasury.balance`),
+          account_id: treasuryAccount(data.treasury.account_id, `${path}.treasury.account_id`),
+          balance: treasuryBalance(data.treasury.balance),
           last_tx_ns: existing?.treasury?.last_tx_ns ?? '0',
         }
       : (existing?.treasury ?? null),
@@ -76,8 +79,8 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, now: n
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
     const owner = await tx.get('api_keys', apiKey.key);
-    if (owner && owner.app_id !== app.app_id) {
-      throw new ApiError(409, `${path}.api_keys[${index}].key: this key belongs to another app.`);
+    if ((owner && owner.app_id !== app.app_id) || adminKeys.has(apiKey.key)) {
+      throw new ApiError(409, `${path}.api_keys[${index}].key: this key is not available.`);
     }
     const record: ApiKeyRecord = { key: apiKey.key, app_id: app.app_id, scopes: apiKey.scopes };
     tx.put('api_keys', record);
@@ -99,11 +102,17 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, now: n
   await replay(tx, app, data, path, now);
 }
 
-function treasuryBalance(text: string, path: string): string {
+/** The schema has checked the form: at most 8 decimals, never negative. */
+function treasuryBalance(text: string): string {
   const amount = parseCoins(text);
-  if (amount.ok) return amount.tinybars.toString();
-  if (amount.reason === 'not-positive') return '0';
-  throw new ApiError(400, `${path}: must be a coin amount with at most 8 decimals.`);
+  return amount.ok ? amount.tinybars.toString() : '0';
+}
+
+/** Kept in the form transfers compare with (`0.0.01001` is `0.0.1001`). */
+function treasuryAccount(text: string, path: string): string {
+  const account = parseAccountId(text);
+  if (!account) throw new ApiError(400, `${path}: must be shard.realm.num with numbers in range.`);
+  return account.text;
 }
 
 async function importChallenge(
@@ -116,7 +125,8 @@ async function importChallenge(
   const challenge_id = data.challenge_id ?? newGuid();
   const existing = await tx.get('challenges', challenge_id);
   if (existing && existing.app_id !== app_id) {
-    throw new ApiError(409, `${path}.challenge_id: this challenge belongs to another app.`);
+    // Neutral on purpose: another app's ids must not be probed.
+    throw new ApiError(409, `${path}.challenge_id: this id is not available.`);
   }
   const task_ids: string[] = [];
   for (const [index, task] of data.tasks.entries()) {
@@ -124,7 +134,7 @@ async function importChallenge(
     const task_id = task.task_id ?? newGuid();
     const existingTask = await tx.get('tasks', task_id);
     if (existingTask && existingTask.challenge_id !== challenge_id) {
-      throw new ApiError(409, `${taskPath}.task_id: this task belongs to another challenge.`);
+      throw new ApiError(409, `${taskPath}.task_id: this id is not available.`);
     }
     if (task_ids.includes(task_id)) throw new ApiError(400, `${taskPath}.task_id: appears twice.`);
     const quantity_e4 = toQuantityE4(task.quantity);

@@ -11,7 +11,7 @@ export interface Endorsement {
   at: number;
 }
 
-/** Returns whether anything changed: the same endorsement twice is kept once. */
+/** Returns whether anything changed: the same endorsement twice is kept once, and changes nothing. */
 export async function endorse(tx: Transaction, app: AppRecord, endorsement: Endorsement): Promise<boolean> {
   const { from_account, to_account, endorsement_id, at } = endorsement;
   if (from_account === to_account) throw new ApiError(400, 'to_account: a member cannot endorse themselves.');

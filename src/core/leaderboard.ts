@@ -54,15 +54,17 @@ export async function readLeaderboard(
   now: number,
 ): Promise<Leaderboard> {
   const board = boardOf(query.type, app.app_id, now);
-  const ranked = board.period === null ? app.member_count : await countOnBoard(tx, board);
+  const rankedCount = board.period === null ? app.member_count : await countOnBoard(tx, board);
   const offset =
-    query.around === undefined ? query.offset : await windowAround(tx, app, board, ranked, query.around, query.limit);
+    query.around === undefined
+      ? query.offset
+      : await windowAround(tx, app, board, rankedCount, query.around, query.limit);
 
-  const members = offset < ranked ? await boardPage(tx, board, offset, query.limit) : [];
+  const members = offset < rankedCount ? await boardPage(tx, board, offset, query.limit) : [];
   if (members.length < query.limit && board.period !== null) {
-    const outside = (user: UserRecord) => inPeriod(board, user);
+    const ranked = (user: UserRecord) => inPeriod(board, user);
     members.push(
-      ...(await membersByName(tx, app.app_id, outside, Math.max(0, offset - ranked), query.limit - members.length)),
+      ...(await membersByName(tx, app.app_id, ranked, Math.max(0, offset - rankedCount), query.limit - members.length)),
     );
   }
   return {
@@ -88,7 +90,8 @@ async function windowAround(
     position = await positionOf(tx, board, user);
   } else {
     const before = (other: UserRecord) => inPeriod(board, other) || other.account_name >= account_name;
-    // Members outside the period are listed by name after the ranked ones.
+    // Members outside the period are listed by name after the ranked ones. Finding
+    // one walks the members by name: the one read here that grows with the app.
     position = ranked + (await membersByName(tx, app.app_id, before, 0, Infinity)).length;
   }
   const centred = position - Math.floor((limit - 1) / 2);

@@ -18,15 +18,14 @@ export function transfer(tx: Transaction, app: AppRecord, { to_address, quantity
   const recipient = parseAccountId(to_address);
   if (!recipient) throw preCheck('InvalidAccountId');
   const amount = parseCoins(quantity);
-  if (!amount.ok) {
-    if (amount.reason === 'not-a-number') throw new ApiError(400, 'quantity: must be a number.');
-    throw preCheck('InvalidAccountAmounts');
-  }
+  if (!amount.ok && amount.reason === 'not-a-number') throw new ApiError(400, 'quantity: must be a number.');
+  if (!amount.ok && amount.reason !== 'too-large') throw preCheck('InvalidAccountAmounts');
   const treasury = app.treasury;
   if (!treasury) throw preCheck('PayerAccountNotFound');
   if (recipient.text === treasury.account_id) throw preCheck('AccountRepeatedInAccountAmounts');
   const balance = BigInt(treasury.balance);
-  if (balance < amount.tinybars) throw preCheck('InsufficientPayerBalance');
+  // An amount too large to parse is one no treasury can pay.
+  if (!amount.ok || balance < amount.tinybars) throw preCheck('InsufficientPayerBalance');
 
   // Transaction ids must be unique: never reuse or go back from the last one.
   const nanos = BigInt(now) * 1_000_000n;

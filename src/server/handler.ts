@@ -3,10 +3,10 @@
 // (service worker, in-page transport, Node server) calls only this.
 import { ApiError, invalidInput } from '../api/errors.js';
 import { RawJson, toJsonText } from '../api/formats.js';
-import type { Dataset } from '../api/schemas.js';
+import type * as z from 'zod/mini';
+import { SCOPES } from '../api/schemas.js';
 import { authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
-import { SCOPES } from '../api/schemas.js';
 import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { operations, type Changed, type Operation, type Outcome } from './operations.js';
@@ -53,20 +53,20 @@ export function createHandler({ store, now = () => new Date(), onChange }: Handl
     }
 
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
-    const raw =
-      method === 'POST'
-        ? await readJsonBody(request, operation.bodyLimit ?? BODY_LIMIT)
-        : Object.fromEntries(url.searchParams);
-    const parsed = operation.schema.safeParse(raw);
-    if (!parsed.success) throw invalidInput(parsed.error, raw);
-    const idempotencyKey = operation.transaction === 'write' ? request.headers.get('idempotency-key') : null;
+    // A large body is read only for a caller who may send one.
+    if (operation.bootstrap && keyText !== null) await store.read((tx) => admit(tx, keyText));
+    const query = Object.fromEntries(url.searchParams);
+    const raw = method === 'POST' ? await readJsonBody(request, operation.bodyLimit ?? BODY_LIMIT) : query;
+    const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
-      const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, parsed.data);
+      // Who asks comes first: a caller without a valid key learns nothing of the input rules.
+      const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw);
       if (operation.scope !== null) requireScope(key, operation.scope);
-      const call = { input: parsed.data, tx, key, now: now().getTime(), request };
+      const call = { input: parse(operation.schema, raw), query: parse(operation.query, query), tx, key, now: now().getTime(), request };
       if (idempotencyKey === null) return operation.run(call);
-      return once(tx, key.key, idempotencyKey, `${method} ${name} ${canonical(parsed.data)}`, () => operation.run(call));
+      const fingerprint = `${method} ${name}${url.search} ${canonical(raw)}`;
+      return once(tx, key.key, idempotencyKey, fingerprint, () => operation.run(call));
     };
     const outcome =
       operation.transaction === 'write'
@@ -93,16 +93,28 @@ const NO_TRANSACTION = new Proxy({} as Transaction, {
 /** Who calls an operation that needs no key. */
 const PUBLIC: ApiKeyRecord = { key: '', app_id: null, scopes: [] };
 
-async function identify(tx: Transaction, key: string, operation: Operation, input: unknown): Promise<ApiKeyRecord> {
+function parse(schema: z.ZodMiniType, raw: unknown): any {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw invalidInput(parsed.error, raw);
+  return parsed.data;
+}
+
+async function identify(tx: Transaction, key: string, operation: Operation, body: unknown): Promise<ApiKeyRecord> {
   try {
     return await authenticate(tx, key);
   } catch (error) {
     // The first dataset brings the first admin key: nothing else could.
-    const bootstrap =
-      operation.bootstrap && (input as Dataset).admin_keys?.includes(key) && (await isEmpty(tx));
+    const listed = (body as { admin_keys?: unknown }).admin_keys;
+    const bootstrap = operation.bootstrap && Array.isArray(listed) && listed.includes(key) && (await isEmpty(tx));
     if (bootstrap) return { key, app_id: null, scopes: [...SCOPES] };
     throw error;
   }
+}
+
+/** Before a bootstrap body is read: the key is known, or the store is empty. */
+async function admit(tx: Transaction, key: string): Promise<void> {
+  if (await isEmpty(tx)) return;
+  await authenticate(tx, key);
 }
 
 /**

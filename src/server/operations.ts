@@ -1,7 +1,7 @@
 // Every /v1 operation: its methods, the scope its key needs, whether it
 // writes, and what it does. Inputs arrive already parsed by their schema.
 import type * as z from 'zod/mini';
-import { ApiError, invalidInput } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import { toQuantityE4 } from '../api/formats.js';
 import * as schemas from '../api/schemas.js';
 import type { Scope } from '../api/schemas.js';
@@ -18,8 +18,10 @@ import { logProgress } from '../core/progress.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
 import { renderLeaderboardFragment } from '../ui/index.js';
 
-export interface Call<Input> {
+export interface Call<Input, Query = unknown> {
   input: Input;
+  /** The query string, parsed by the operation's `query` schema (POST operations with URL options). */
+  query: Query;
   tx: Transaction;
   key: ApiKeyRecord;
   now: number;
@@ -38,7 +40,7 @@ export interface Outcome {
   changed?: Changed | Changed[];
 }
 
-export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType> {
+export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query extends z.ZodMiniType = z.ZodMiniType> {
   methods: ('GET' | 'POST')[];
   /** Bytes of body accepted; the API's default is 16 KiB. */
   bodyLimit?: number;
@@ -51,14 +53,20 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType> {
   /** Transfers wait for the disk: a paid transfer must survive a crash. */
   durability?: 'strict';
   schema: Schema;
-  run(call: Call<z.infer<Schema>>): Promise<Outcome>;
+  /** Options of a POST in its query string; GET operations read theirs through `schema`. */
+  query: Query;
+  /** Whether an Idempotency-Key makes a retry answer the first answer. */
+  idempotent?: boolean;
+  run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
 const OK = { is_valid: true, message: null } as const;
 /** Datasets are large by nature: the demo's is about 1 MB, a benchmark's more. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
-const define = <Schema extends z.ZodMiniType>(operation: Operation<Schema>) => operation as unknown as Operation;
+const define = <Schema extends z.ZodMiniType, Query extends z.ZodMiniType = typeof schemas.anyQuery>(
+  operation: Omit<Operation<Schema, Query>, 'query'> & { query?: Query },
+) => ({ query: schemas.anyQuery, ...operation }) as unknown as Operation;
 
 /** The app named by the input, which the key must belong to. */
 async function appFor(call: Call<{ app_id: string }>) {
@@ -93,11 +101,12 @@ export const operations: Record<string, Operation> = {
     methods: ['POST'],
     scope: 'write',
     transaction: 'write',
+    idempotent: true,
     schema: schemas.endorseAccountBody,
     run: async (call) => {
       const app = await appFor(call);
-      await endorse(call.tx, app, { ...call.input, at: call.now });
-      return { body: OK, changed: { app_id: app.app_id, account_names: [call.input.to_account] } };
+      const changed = await endorse(call.tx, app, { ...call.input, at: call.now });
+      return { body: OK, ...(changed ? { changed: { app_id: app.app_id, account_names: [call.input.to_account] } } : {}) };
     },
   }),
 
@@ -140,6 +149,7 @@ export const operations: Record<string, Operation> = {
     methods: ['POST'],
     scope: 'write',
     transaction: 'write',
+    idempotent: true,
     schema: schemas.connectSocialBody,
     run: async (call) => {
       const app = await appFor(call);
@@ -174,13 +184,15 @@ export const operations: Record<string, Operation> = {
     methods: ['GET', 'POST'],
     scope: 'ledger',
     transaction: 'write',
+    idempotent: true,
     durability: 'strict',
     schema: schemas.airdropInput,
     run: async ({ input, tx, key, now }) => {
-      // The key's app pays; an installation admin key names the app.
-      const app_id = key.app_id ?? input.app_id;
-      if (app_id === undefined) throw new ApiError(400, 'app_id: is required with an installation admin key.');
+      // The key's app pays; an installation admin key names the app, and naming another is a 403.
+      const app_id = input.app_id ?? key.app_id;
+      if (app_id === null) throw new ApiError(400, 'app_id: is required with an installation admin key.');
       const app = await findApp(tx, app_id);
+      requireApp(key, app.app_id);
       const tx_id = transfer(tx, app, { to_address: input.to_address, quantity: String(input.quantity) }, now);
       return { body: { tx_id, ...OK }, changed: { app_id, account_names: [] } };
     },
@@ -190,6 +202,7 @@ export const operations: Record<string, Operation> = {
     methods: ['POST'],
     scope: 'admin',
     transaction: 'write',
+    idempotent: true,
     schema: schemas.logTaskBody,
     run: async ({ input, tx, key, now }) => {
       const task = await findTask(tx, input.task_id, key.app_id);
@@ -212,9 +225,8 @@ export const operations: Record<string, Operation> = {
     bootstrap: true,
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: schemas.dataset,
-    run: async ({ input, tx, key, now, request }) => {
-      const query = schemas.importQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-      if (!query.success) throw invalidInput(query.error, Object.fromEntries(new URL(request.url).searchParams));
+    query: schemas.importQuery,
+    run: async ({ input, query, tx, key, now }) => {
       // An app's own admin key may load that app, and nothing more.
       if (key.app_id !== null) {
         const foreign = (input.apps ?? []).some((app) => app.app_id !== key.app_id);
@@ -222,7 +234,7 @@ export const operations: Record<string, Operation> = {
           throw new ApiError(403, 'Not allowed: this API key may import only its own app, and no admin keys.');
         }
       }
-      const app_ids = await importDataset(tx, input, query.data.mode ?? 'merge', now);
+      const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now);
       return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, account_names: [] })) };
     },
   }),
