@@ -96,4 +96,13 @@ export const leaderboardCss = `
 @media (forced-colors: active) {
   .qb-lb .qb-lb__row--highlight { outline: 2px solid CanvasText; outline-offset: -2px; }
 }
+/* The member column takes the room; in a narrow container the counts give way to names. */
+.qb-lb { container-type: inline-size; }
+.qb-lb .qb-lb__table thead th:nth-child(2) { inline-size: 40%; }
+@container (max-width: 30rem) {
+  .qb-lb .qb-lb__table :is(th, td):nth-child(n + 5) { display: none; }
+  .qb-lb .qb-lb__table thead th:first-child { inline-size: 3.75rem; }
+  .qb-lb .qb-lb__table thead th:nth-child(2) { inline-size: auto; }
+  .qb-lb .qb-lb__table thead th:nth-child(n + 3) { inline-size: 4.25rem; }
+}
 `;
