@@ -1,7 +1,14 @@
+import { isSyncErrorMessage, type SyncErrorMessage } from '../remote/sync-errors.js';
 import type { ChangeNotice } from '../server/handler.js';
 
 export type { ChangeNotice };
 export type ChangeListener = (change: ChangeNotice) => void;
+
+declare global {
+  interface WindowEventMap {
+    'qb-sync-error': CustomEvent<SyncErrorMessage>;
+  }
+}
 
 const CHANNEL_NAME = 'questboard';
 
@@ -26,6 +33,8 @@ function ensureChannel(): BroadcastChannel | undefined {
     channel = new BroadcastChannel(CHANNEL_NAME);
     channel.addEventListener('message', (event) => {
       if (isChangeNotice(event.data)) deliver(event.data);
+      // A queued write the remote refused on replay: it is dropped, and the page is told.
+      else if (isSyncErrorMessage(event.data)) dispatchEvent(new CustomEvent('qb-sync-error', { detail: event.data }));
     });
   }
   return channel;

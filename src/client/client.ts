@@ -56,6 +56,12 @@ export interface ImportResult extends Acknowledged {
 
 type Query = Record<string, string | number | undefined>;
 
+/** Told, for each answer a call receives, when the remote last gave it: null when fresh. */
+export type AnswerObserver = (keptAt: number | null) => void;
+
+/** Answers served from the kept copy while the remote was unreachable, and when the remote gave them. */
+const keptAnswers = new WeakMap<object, number>();
+
 /**
  * One typed method per /v1 operation. Results are the parsed response bodies; a body with
  * `is_valid: false` (or no valid body at all) throws a QuestboardError.
@@ -65,6 +71,7 @@ export class QuestboardClient {
   readonly apiKey: string;
   /** Identical GETs still running share one request (50 user cards make 1 request). */
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly observer: AnswerObserver | undefined;
 
   constructor(options: QuestboardClientOptions) {
     this.transport = options.transport;
@@ -123,7 +130,19 @@ export class QuestboardClient {
     exportApp: (query: { app_id: string }): Promise<Dataset & Acknowledged> => this.get('v1/admin/export', query),
   };
 
+  /** The same client (same requests, same sharing) telling `observer` how fresh each answer is. */
+  observing(observer: AnswerObserver): QuestboardClient {
+    return Object.create(this, { observer: { value: observer } }) as QuestboardClient;
+  }
+
   private get<T>(path: string, query: Query): Promise<T> {
+    return this.sharedGet<T>(path, query).then((body) => {
+      this.observer?.(keptAnswers.get(body as object) ?? null);
+      return body;
+    });
+  }
+
+  private sharedGet<T>(path: string, query: Query): Promise<T> {
     const url = withQuery(path, query);
     const key = `${this.transport.id}\n${this.apiKey}\n${url}`;
     const running = this.inFlight.get(key);
@@ -162,6 +181,9 @@ export class QuestboardClient {
     if (outcome?.is_valid !== true) {
       const message = typeof outcome?.message === 'string' ? outcome.message : `Request failed with status ${response.status}.`;
       throw new QuestboardError(response.status, message);
+    }
+    if (response.headers.get('x-questboard-source') === 'cache') {
+      keptAnswers.set(body as object, Date.now() - Number(response.headers.get('age') ?? 0) * 1000);
     }
     return body as T;
   }

@@ -6,7 +6,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { renderEmpty, renderError, renderLoading } from '../shared/status.js';
+import { renderEmpty, renderError, renderKept, renderLoading } from '../shared/status.js';
 import { tokens } from '../shared/tokens.js';
 import '../qb-task-progress/qb-task-progress.js';
 import { challengeStyles } from './qb-challenge.styles.js';
@@ -63,9 +63,11 @@ export class QbChallenge extends QuestboardElement {
       case 'error':
         return renderError('the challenge', state.error, () => void this.query.run({ quiet: false }));
       case 'ready':
-        return state.value.started
-          ? this.renderChallenge(state.value.challenge)
-          : html`<p class="qb-empty" part="not-started">This challenge has not started yet.</p>`;
+        return html`${renderKept(state.keptAt, this.locale)}${
+          state.value.started
+            ? this.renderChallenge(state.value.challenge)
+            : html`<p class="qb-empty" part="not-started">This challenge has not started yet.</p>`
+        }`;
     }
   }
 

@@ -18,7 +18,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { describeError, renderError, renderLoading } from '../shared/status.js';
+import { describeError, renderError, renderKept, renderLoading } from '../shared/status.js';
 import { tokens } from '../shared/tokens.js';
 import { leaderboardStyles } from './qb-leaderboard.styles.js';
 
@@ -148,7 +148,7 @@ export class QbLeaderboard extends QuestboardElement {
       case 'error':
         return renderError('the leaderboard', state.error, () => void this.query.run({ quiet: false }));
       case 'ready':
-        return this.renderBoard(state.value);
+        return html`${renderKept(state.keptAt, this.locale)}${this.renderBoard(state.value)}`;
     }
   }
 

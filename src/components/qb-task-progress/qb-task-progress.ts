@@ -9,7 +9,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { renderEmpty, renderError, renderLoading } from '../shared/status.js';
+import { renderEmpty, renderError, renderKept, renderLoading } from '../shared/status.js';
 import { tokens } from '../shared/tokens.js';
 import { taskProgressStyles } from './qb-task-progress.styles.js';
 
@@ -64,7 +64,9 @@ export class QbTaskProgress extends QuestboardElement {
       case 'error':
         return renderError('task progress', state.error, () => void this.query.run({ quiet: false }));
       case 'ready':
-        return state.value ? this.renderProgress(state.value) : renderEmpty('Not started yet.');
+        return html`${renderKept(state.keptAt, this.locale)}${
+          state.value ? this.renderProgress(state.value) : renderEmpty('Not started yet.')
+        }`;
     }
   }
 

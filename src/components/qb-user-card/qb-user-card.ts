@@ -8,7 +8,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { renderEmpty, renderError, renderLoading } from '../shared/status.js';
+import { renderEmpty, renderError, renderKept, renderLoading } from '../shared/status.js';
 import { tokens } from '../shared/tokens.js';
 import { userCardStyles } from './qb-user-card.styles.js';
 
@@ -59,7 +59,9 @@ export class QbUserCard extends QuestboardElement {
       case 'error':
         return renderError(`${this.accountName}’s progress`, state.error, () => void this.query.run({ quiet: false }));
       case 'ready':
-        return state.value ? this.renderCard(state.value) : renderEmpty(`${this.accountName} has no activity yet.`);
+        return html`${renderKept(state.keptAt, this.locale)}${
+          state.value ? this.renderCard(state.value) : renderEmpty(`${this.accountName} has no activity yet.`)
+        }`;
     }
   }
 

@@ -6,7 +6,8 @@ import { onConfigure } from '../../client/config.js';
 export type QueryState<T> =
   | { status: 'idle' }
   | { status: 'loading' }
-  | { status: 'ready'; value: T }
+  /** keptAt: when the remote last gave the oldest answer shown, if any came from the kept copy. */
+  | { status: 'ready'; value: T; keptAt: number | null }
   | { status: 'error'; error: Error };
 
 export interface QueryOptions<T> {
@@ -69,9 +70,12 @@ export class QueryController<T> implements ReactiveController {
     }
     if (!quiet || this.state.status !== 'ready') this.setState({ status: 'loading' });
     try {
-      const client = await this.host.client();
+      let keptAt: number | null = null;
+      const client = (await this.host.client()).observing((answerKeptAt) => {
+        if (answerKeptAt !== null) keptAt = Math.min(keptAt ?? answerKeptAt, answerKeptAt);
+      });
       const value = await this.options.load(client);
-      if (generation === this.generation) this.setState({ status: 'ready', value });
+      if (generation === this.generation) this.setState({ status: 'ready', value, keptAt });
     } catch (error) {
       if (generation === this.generation) {
         this.setState({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) });
@@ -81,7 +85,7 @@ export class QueryController<T> implements ReactiveController {
 
   /** Replaces the loaded answer with one the element extended itself ("load more"). */
   replaceValue(value: T): void {
-    if (this.state.status === 'ready') this.setState({ status: 'ready', value });
+    if (this.state.status === 'ready') this.setState({ ...this.state, value });
   }
 
   private setState(state: QueryState<T>): void {

@@ -6,6 +6,21 @@ export function renderLoading(what: string): TemplateResult {
   return html`<p class="qb-status" role="status" part="status">Loading ${what}…</p>`;
 }
 
+/** Says that what follows is the last answer the remote gave, and how old it is. */
+export function renderKept(keptAt: number | null, locale: string): TemplateResult | null {
+  if (keptAt === null) return null;
+  return html`<p class="qb-kept" role="status" part="kept">Offline — last updated ${timeAgo(keptAt, locale)}</p>`;
+}
+
+function timeAgo(at: number, locale: string): string {
+  const seconds = Math.round((at - Date.now()) / 1000);
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
+  if (seconds > -60) return format.format(seconds, 'second');
+  if (seconds > -3600) return format.format(Math.round(seconds / 60), 'minute');
+  if (seconds > -86400) return format.format(Math.round(seconds / 3600), 'hour');
+  return format.format(Math.round(seconds / 86400), 'day');
+}
+
 export function renderEmpty(text: string): TemplateResult {
   return html`<p class="qb-empty" part="empty">${text}</p>`;
 }

@@ -68,6 +68,14 @@ export const tokens = css`
     padding: var(--_qb-space);
     color: var(--_qb-muted);
   }
+  .qb-kept {
+    margin: 0;
+    padding: calc(var(--_qb-space) / 3) var(--_qb-space);
+    font-size: 0.8125em;
+    color: var(--_qb-muted);
+    background: var(--_qb-surface-alt);
+    border-radius: var(--_qb-radius) var(--_qb-radius) 0 0;
+  }
   .qb-error {
     margin: 0;
     padding: var(--_qb-space);
