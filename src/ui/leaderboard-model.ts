@@ -2,17 +2,10 @@ import { numberFormat } from './number-format.js';
 
 // What <qb-leaderboard> and the HTML fragment both show, so they cannot drift apart.
 
-export type LeaderboardType = 'score' | 'xp' | 'weekly' | 'monthly';
+import type { LeaderboardEntry } from '../api/responses.js';
+import type { LeaderboardType } from '../api/schemas.js';
 
-/** One entry as get_leaderboard returns it. */
-export interface LeaderboardEntry {
-  rank: number;
-  external_user: { username: string };
-  challenge_count: number;
-  task_count: number;
-  score: number;
-  total_xp: number;
-}
+export type { LeaderboardEntry, LeaderboardType };
 
 export interface LeaderboardColumn {
   key: 'rank' | 'member' | 'score' | 'xp' | 'challenges' | 'tasks';
