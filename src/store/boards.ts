@@ -6,7 +6,7 @@ import type { LeaderboardType } from '../api/schemas.js';
 import { AFTER_ALL, groupIndexEnd } from './board-positions.js';
 import type { Transaction } from './index.js';
 import { indexKey, negated, placements, type GroupKey, type Tie } from './placements.js';
-import { BOARD_INDEX, type UserRecord } from './records.js';
+import { BOARD_INDEX, type BoardCountRecord, type UserRecord } from './records.js';
 
 export interface BoardRef {
   type: LeaderboardType;
@@ -18,10 +18,21 @@ export interface BoardRef {
 const boardIndex = (tx: Transaction, board: BoardRef) => tx.raw.objectStore('users').index(BOARD_INDEX[board.type]);
 const boardPrefix = (board: BoardRef) => [board.app_id, board.type, board.period ?? ''];
 
+/** Each board's groups, read once per transaction (boards are read in read transactions only): a page asks up to three times. */
+const groupsRead = new WeakMap<Transaction, Map<string, Promise<BoardCountRecord[]>>>();
+
 /** The board's value groups, highest first, down to (not including) `negatedBelow`. */
-function groups(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
+async function groups(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
   const prefix = boardPrefix(board);
-  return tx.raw.objectStore('board_counts').getAll(IDBKeyRange.bound(prefix, [...prefix, negatedBelow], false, true));
+  const boards = groupsRead.get(tx) ?? new Map<string, Promise<BoardCountRecord[]>>();
+  groupsRead.set(tx, boards);
+  const text = JSON.stringify(prefix);
+  let all = boards.get(text);
+  if (!all) {
+    all = tx.raw.objectStore('board_counts').getAll(IDBKeyRange.bound(prefix, [...prefix, AFTER_ALL]));
+    boards.set(text, all);
+  }
+  return (await all).filter((record) => record.key[3] < negatedBelow);
 }
 
 const total = (records: { count: number }[]) => records.reduce((sum, record) => sum + record.count, 0);
