@@ -1,17 +1,18 @@
 // Keeps each board countable without walking it. Walking IndexedDB costs about
-// 10 µs a row here (count() and advance() alike), so positions are sums:
-// board_counts holds the members of each value group, and board_slots splits
-// each group into runs of at most SLOT_SPLIT members in board order. A position
-// is then a sum over a few dozen small records plus a walk inside one slot.
+// 10 µs a row here (count() and advance() alike), and each record read a few,
+// so positions are sums: board_counts holds the members of each value group,
+// and board_slots holds, in one record per group, the group cut into runs of at
+// most SLOT_SPLIT members in board order. A position is then a sum over a few
+// records plus a walk inside one run.
 import type { IDBPTransaction } from 'idb';
 import type { QuestboardSchema, StoreName } from './schema.js';
 import { comparePlacements, indexKey, placements, type GroupKey, type Placement, type Tie } from './placements.js';
-import { BOARD_INDEX, type BoardKey, type SlotRecord } from './records.js';
+import { BOARD_INDEX, type BoardKey, type Slot, type SlotRecord } from './records.js';
 
-/** A slot past this many members splits in two. */
-const SLOT_SPLIT = 128;
-/** Slots are rebuilt with this many members, leaving room to grow. */
-const SLOT_FILL = 64;
+/** A run past this many members splits in two. */
+const SLOT_SPLIT = 96;
+/** Runs are rebuilt with this many members, leaving room to grow. */
+const SLOT_FILL = 48;
 /** Sorts after every number and string, so it closes a range. */
 export const AFTER_ALL: [] = [];
 
@@ -20,45 +21,55 @@ type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'version
 const groupText = (group: GroupKey) => JSON.stringify(group);
 /** Closes the range of one group in a board index. */
 export const groupIndexEnd = (group: GroupKey): BoardKey => [...indexKey(group, []), AFTER_ALL];
-const inGroup = (group: GroupKey) => IDBKeyRange.bound(group, [...group, AFTER_ALL]);
 
-/** Moves members between groups and slots: the users must already be written. */
+function compareTies([at, name]: Tie, [otherAt, otherName]: Tie): number {
+  if (at !== otherAt) return at < otherAt ? -1 : 1;
+  return name === otherName ? 0 : name < otherName ? -1 : 1;
+}
+
+/** The index of the run holding `tie`: the last one starting at or before it. */
+export function slotOf(slots: Slot[], tie: Tie): number {
+  let low = 0;
+  let high = slots.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (compareTies(slots[middle]!.start!, tie) <= 0) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** Moves members between groups and runs: the users must already be written. */
 export async function movePlacements(raw: Raw, removed: Placement[], added: Placement[]): Promise<void> {
   const emptied = await updateGroupCounts(raw, removed, added);
-  const slots = raw.objectStore('board_slots');
-
-  // Find every slot first, against the slots as they were before this write.
-  const changes = new Map<string, { record: SlotRecord; delta: number }>();
   const moves = [
     ...removed.filter((placement) => !emptied.has(groupText(placement.group))).map((placement) => ({ placement, delta: -1 })),
     ...added.map((placement) => ({ placement, delta: 1 })),
   ];
-  const found = await Promise.all(
-    moves.map(({ placement }) =>
-      slots.openCursor(IDBKeyRange.bound(placement.group, [...placement.group, ...placement.tie]), 'prev'),
-    ),
-  );
-  moves.forEach(({ placement, delta }, index) => {
-    // A group's first slot starts at the group itself, so any member finds one.
-    const record = found[index]?.value ?? { key: [...placement.group], count: 0 };
-    const text = JSON.stringify(record.key);
-    const change = changes.get(text) ?? { record, delta: 0 };
-    change.delta += delta;
-    changes.set(text, change);
-  });
-
-  const overfull: SlotRecord[] = [];
-  await Promise.all([
-    ...[...emptied].map((text) => slots.delete(inGroup(JSON.parse(text) as GroupKey))),
-    ...[...changes.values()].map(({ record, delta }) => {
-      const updated = { key: record.key, count: record.count + delta };
-      if (updated.count > SLOT_SPLIT) overfull.push(updated);
-      // An empty slot goes, but the group's first stays: it anchors the group.
-      const isFirst = record.key.length === 4;
-      return updated.count > 0 || isFirst ? slots.put(updated) : slots.delete(record.key);
+  const store = raw.objectStore('board_slots');
+  const records = new Map<string, SlotRecord>();
+  await Promise.all(
+    [...new Set(moves.map(({ placement }) => groupText(placement.group)))].map(async (text) => {
+      const key = JSON.parse(text) as GroupKey;
+      // A group's first run starts at the group itself (start null), so any member finds one.
+      records.set(text, (await store.get(key)) ?? { key, slots: [{ start: null, count: 0 }] });
     }),
+  );
+  // Every move finds its run among the runs as they were before this write.
+  for (const { placement, delta } of moves) {
+    const { slots } = records.get(groupText(placement.group))!;
+    slots[slotOf(slots, placement.tie)]!.count += delta;
+  }
+  for (const record of records.values()) {
+    record.slots = record.slots.filter((slot, index) => index === 0 || slot.count > 0);
+    for (let index = 0; index < record.slots.length; index++) {
+      while (record.slots[index]!.count > SLOT_SPLIT) record.slots.splice(index, 1, ...(await split(raw, record.key, record.slots[index]!)));
+    }
+  }
+  await Promise.all([
+    ...[...emptied].map((text) => store.delete(JSON.parse(text) as GroupKey)),
+    ...[...records.values()].map((record) => store.put(record)),
   ]);
-  for (const slot of overfull) await split(raw, slot);
 }
 
 /** Returns the groups left empty. */
@@ -81,21 +92,18 @@ async function updateGroupCounts(raw: Raw, removed: Placement[], added: Placemen
   return emptied;
 }
 
-/** Splits a slot at its middle member, found by walking half of it. */
-async function split(raw: Raw, slot: SlotRecord): Promise<void> {
-  const group = slot.key.slice(0, 4) as GroupKey;
-  const start = slot.key.slice(4) as Tie | [];
+/** Cuts a run in two at its middle member, found by walking half of it. */
+async function split(raw: Raw, group: GroupKey, slot: Slot): Promise<[Slot, Slot]> {
   const index = raw.objectStore('users').index(BOARD_INDEX[group[1]]);
   const half = Math.floor(slot.count / 2);
-  let cursor = await index.openKeyCursor(IDBKeyRange.bound(indexKey(group, start), groupIndexEnd(group)));
+  let cursor = await index.openKeyCursor(IDBKeyRange.bound(indexKey(group, slot.start ?? []), groupIndexEnd(group)));
   if (cursor) cursor = await cursor.advance(half);
-  if (!cursor) throw new Error(`Board slot ${JSON.stringify(slot.key)} holds fewer members than it counts.`);
-  const tie = (cursor.key as BoardKey).slice(-2) as Tie;
-  const first = { key: slot.key, count: half };
-  const second = { key: [...group, ...tie], count: slot.count - half };
-  const slots = raw.objectStore('board_slots');
-  await Promise.all([slots.put(first), slots.put(second)]);
-  for (const part of [first, second]) if (part.count > SLOT_SPLIT) await split(raw, part);
+  if (!cursor) throw new Error(`A run of ${JSON.stringify(group)} holds fewer members than it counts.`);
+  const start = (cursor.key as BoardKey).slice(-2) as Tie;
+  return [
+    { start: slot.start, count: half },
+    { start, count: slot.count - half },
+  ];
 }
 
 /**
@@ -105,11 +113,11 @@ async function split(raw: Raw, slot: SlotRecord): Promise<void> {
 export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> {
   const appRange = IDBKeyRange.bound([app_id], [app_id, AFTER_ALL]);
   const counts = raw.objectStore('board_counts');
-  const slots = raw.objectStore('board_slots');
+  const runs = raw.objectStore('board_slots');
   const [members] = await Promise.all([
     raw.objectStore('users').getAll(appRange),
     counts.delete(appRange),
-    slots.delete(appRange),
+    runs.delete(appRange),
   ]);
   const all = members.flatMap(placements).sort(comparePlacements);
   const writes: Promise<unknown>[] = [];
@@ -119,11 +127,11 @@ export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> 
     const text = groupText(group);
     let end = start;
     while (end < all.length && groupText(all[end]!.group) === text) end++;
-    writes.push(counts.put({ key: group, count: end - start }));
+    const slots: Slot[] = [];
     for (let from = start; from < end; from += SLOT_FILL) {
-      const key = from === start ? [...group] : [...group, ...all[from]!.tie];
-      writes.push(slots.put({ key, count: Math.min(SLOT_FILL, end - from) }));
+      slots.push({ start: from === start ? null : all[from]!.tie, count: Math.min(SLOT_FILL, end - from) });
     }
+    writes.push(counts.put({ key: group, count: end - start }), runs.put({ key: group, slots }));
     start = end;
   }
   await Promise.all(writes);

@@ -3,9 +3,9 @@
 // over the group counts and slots that board-positions.ts keeps, plus a walk
 // inside one slot, never a walk over the board.
 import type { LeaderboardType } from '../api/schemas.js';
-import { AFTER_ALL, groupIndexEnd } from './board-positions.js';
+import { AFTER_ALL, groupIndexEnd, slotOf } from './board-positions.js';
 import type { Transaction } from './index.js';
-import { indexKey, negated, placements, type GroupKey, type Tie } from './placements.js';
+import { indexKey, negated, placements } from './placements.js';
 import { BOARD_INDEX, type BoardCountRecord, type UserRecord } from './records.js';
 
 export interface BoardRef {
@@ -57,15 +57,19 @@ export async function positionOf(tx: Transaction, board: BoardRef, user: UserRec
   const { group, tie } = placements(user).find(
     ({ group: [, type, period] }) => type === board.type && (board.period === null || period === board.period),
   )!;
-  const [higher, slots] = await Promise.all([
+  const [higher, record] = await Promise.all([
     countHigher(tx, board, negated(group[3])),
-    tx.raw.objectStore('board_slots').getAll(IDBKeyRange.bound(group, [...group, ...tie])),
+    tx.raw.objectStore('board_slots').get(group),
   ]);
-  const own = slots.pop()!;
-  const inOwnSlot = await boardIndex(tx, board).count(
-    IDBKeyRange.bound(indexKey(group, own.key.slice(4) as Tie | []), indexKey(group, tie), false, true),
-  );
-  return higher + total(slots) + inOwnSlot;
+  const slots = record!.slots;
+  const own = slotOf(slots, tie);
+  const runStart = slots[own]!.start;
+  // A member who starts a run has no one before them in it (and an empty range is an error).
+  const startsRun = runStart !== null && runStart[0] === tie[0] && runStart[1] === tie[1];
+  const inOwnRun = startsRun
+    ? 0
+    : await boardIndex(tx, board).count(IDBKeyRange.bound(indexKey(group, runStart ?? []), indexKey(group, tie), false, true));
+  return higher + total(slots.slice(0, own)) + inOwnRun;
 }
 
 /** `limit` members from position `offset`, read in one request once the start is found. */
@@ -74,23 +78,18 @@ export async function boardPage(tx: Transaction, board: BoardRef, offset: number
   const indexPrefix = board.period === null ? [board.app_id] : [board.app_id, board.period];
   let start: IDBValidKey = indexPrefix;
   if (offset > 0) {
-    // Jump over whole groups, then whole slots, then step inside one slot.
+    // Jump over whole groups, then whole runs, then step inside one run.
     let skip = offset;
-    const group = (await groups(tx, board)).find((record) => {
+    const within = <T extends { count: number }>(record: T) => {
       if (skip < record.count) return true;
       skip -= record.count;
       return false;
-    });
+    };
+    const group = (await groups(tx, board)).find(within);
     if (!group) return [];
-    const slots = await tx.raw.objectStore('board_slots').getAll(IDBKeyRange.bound(group.key, [...group.key, AFTER_ALL]));
-    const slot = slots.find((record) => {
-      if (skip < record.count) return true;
-      skip -= record.count;
-      return false;
-    })!;
-    const groupKey = group.key as GroupKey;
+    const run = (await tx.raw.objectStore('board_slots').get(group.key))!.slots.find(within)!;
     let cursor = await boardIndex(tx, board).openKeyCursor(
-      IDBKeyRange.bound(indexKey(groupKey, slot.key.slice(4) as Tie | []), groupIndexEnd(groupKey)),
+      IDBKeyRange.bound(indexKey(group.key, run.start ?? []), groupIndexEnd(group.key)),
     );
     if (cursor && skip > 0) cursor = await cursor.advance(skip);
     if (!cursor) return [];

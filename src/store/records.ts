@@ -133,11 +133,17 @@ export interface BoardCountRecord {
   count: number;
 }
 
-/** A run of members of one value group, from `key` up to the next slot. */
-export interface SlotRecord {
-  /** The group's key, then the first member's [reached_at, account_name] (none for the group's first slot). */
-  key: IDBValidKey[];
+/** A run of members of one value group, from its first member up to the next run's. */
+export interface Slot {
+  /** The first member's [reached_at, account_name]; null for the group's first run, which starts at the group. */
+  start: [number, string] | null;
   count: number;
+}
+
+/** One value group cut into runs, in board order (see board-positions.ts). */
+export interface SlotRecord {
+  key: [string, LeaderboardType, string, number];
+  slots: Slot[];
 }
 
 export const BOARD_INDEX: Record<LeaderboardType, 'board_score' | 'board_xp' | 'board_weekly' | 'board_monthly'> = {
