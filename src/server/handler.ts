@@ -63,7 +63,8 @@ export function createHandler({ store, now = () => new Date(), onChange }: Handl
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw);
       if (operation.scope !== null) requireScope(key, operation.scope);
-      const call = { input: parse(operation.schema, raw), query: parse(operation.query, query), tx, key, now: now().getTime(), request };
+      const input = parse(operation.schema, raw);
+      const call = { input, query: parse(operation.query, query), tx, key, now: now().getTime(), request };
       if (idempotencyKey === null) return operation.run(call);
       const fingerprint = `${method} ${name}${url.search} ${canonical(raw)}`;
       return once(tx, key.key, idempotencyKey, fingerprint, () => operation.run(call));

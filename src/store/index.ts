@@ -94,9 +94,10 @@ export class Transaction {
       if (store !== 'users') continue;
       const before = this.placementsAtRead.get(cacheKey) ?? [];
       const after = placements(withBoardKeys(value as StoreValue<QuestboardSchema, 'users'>));
-      const unchanged = new Set(before.map(placementText).filter((text) => after.some((p) => placementText(p) === text)));
-      removed.push(...before.filter((placement) => !unchanged.has(placementText(placement))));
-      added.push(...after.filter((placement) => !unchanged.has(placementText(placement))));
+      const beforeTexts = new Set(before.map(placementText));
+      const afterTexts = new Set(after.map(placementText));
+      removed.push(...before.filter((placement) => !afterTexts.has(placementText(placement))));
+      added.push(...after.filter((placement) => !beforeTexts.has(placementText(placement))));
       apps.add((value as StoreValue<QuestboardSchema, 'users'>).app_id);
     }
     const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));

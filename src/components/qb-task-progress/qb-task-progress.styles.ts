@@ -3,6 +3,7 @@ import { css } from 'lit';
 export const taskProgressStyles = css`
   :host {
     --qb-task-progress-bar-height: 0.5rem;
+    --_qb-bar-height: var(--qb-task-progress-bar-height);
     --qb-task-progress-bar-color: var(--_qb-accent);
     --qb-task-progress-complete-color: var(--_qb-success);
   }
@@ -29,31 +30,10 @@ export const taskProgressStyles = css`
     color: var(--qb-task-progress-complete-color);
     font-weight: 600;
   }
-  .bar {
-    block-size: var(--qb-task-progress-bar-height);
-    border-radius: calc(var(--qb-task-progress-bar-height) / 2);
-    background: var(--_qb-track);
-    overflow: hidden;
-  }
   .bar-fill {
-    block-size: 100%;
-    inline-size: calc(var(--qb-fill, 0) * 100%);
     background: var(--qb-task-progress-bar-color);
   }
   .complete .bar-fill {
     background: var(--qb-task-progress-complete-color);
-  }
-  @media (prefers-reduced-motion: no-preference) {
-    .bar-fill {
-      transition: inline-size var(--_qb-duration) ease-out;
-    }
-  }
-  @media (forced-colors: active) {
-    .bar {
-      border: 1px solid CanvasText;
-    }
-    .bar-fill {
-      background: Highlight;
-    }
   }
 `;

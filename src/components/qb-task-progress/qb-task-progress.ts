@@ -10,6 +10,7 @@ import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty, renderError, renderKept, renderLoading } from '../shared/status.js';
+import { barStyles } from '../shared/bar.js';
 import { tokens } from '../shared/tokens.js';
 import { taskProgressStyles } from './qb-task-progress.styles.js';
 
@@ -32,7 +33,8 @@ import { taskProgressStyles } from './qb-task-progress.styles.js';
  * @customElement qb-task-progress
  */
 export class QbTaskProgress extends QuestboardElement {
-  static override styles = [tokens, taskProgressStyles];
+  // The shared bar rules come last, so forced colours win over each element's colours.
+  static override styles = [tokens, taskProgressStyles, barStyles];
 
   @property({ attribute: 'task-id' }) taskId = '';
   @property({ attribute: 'account-name' }) accountName = '';

@@ -3,6 +3,7 @@ import { css } from 'lit';
 export const userCardStyles = css`
   :host {
     --qb-user-card-bar-height: 0.5rem;
+    --_qb-bar-height: var(--qb-user-card-bar-height);
     --qb-user-card-bar-color: var(--_qb-accent);
   }
   .card {
@@ -29,15 +30,7 @@ export const userCardStyles = css`
     margin: 0;
     color: var(--_qb-muted);
   }
-  .bar {
-    block-size: var(--qb-user-card-bar-height);
-    border-radius: calc(var(--qb-user-card-bar-height) / 2);
-    background: var(--_qb-track);
-    overflow: hidden;
-  }
   .bar-fill {
-    block-size: 100%;
-    inline-size: calc(var(--qb-fill, 0) * 100%);
     background: var(--qb-user-card-bar-color);
   }
   .xp-label {
@@ -63,18 +56,5 @@ export const userCardStyles = css`
     margin: 0;
     font-weight: 600;
     font-variant-numeric: tabular-nums;
-  }
-  @media (prefers-reduced-motion: no-preference) {
-    .bar-fill {
-      transition: inline-size var(--_qb-duration) ease-out;
-    }
-  }
-  @media (forced-colors: active) {
-    .bar {
-      border: 1px solid CanvasText;
-    }
-    .bar-fill {
-      background: Highlight;
-    }
   }
 `;

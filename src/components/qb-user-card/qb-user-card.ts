@@ -9,6 +9,7 @@ import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty, renderError, renderKept, renderLoading } from '../shared/status.js';
+import { barStyles } from '../shared/bar.js';
 import { tokens } from '../shared/tokens.js';
 import { userCardStyles } from './qb-user-card.styles.js';
 
@@ -33,7 +34,8 @@ import { userCardStyles } from './qb-user-card.styles.js';
  * @customElement qb-user-card
  */
 export class QbUserCard extends QuestboardElement {
-  static override styles = [tokens, userCardStyles];
+  // The shared bar rules come last, so forced colours win over each element's colours.
+  static override styles = [tokens, userCardStyles, barStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
   @property({ attribute: 'account-name' }) accountName = '';
