@@ -6,8 +6,9 @@ import {
   countDistinctHigher,
   countHigher,
   countOnBoard,
-  membersByName,
+  countUnrankedBefore,
   positionOf,
+  unrankedPage,
   type BoardRef,
   type AppRecord,
   type Transaction,
@@ -62,10 +63,7 @@ export async function readLeaderboard(
 
   const members = offset < rankedCount ? await boardPage(tx, board, offset, query.limit) : [];
   if (members.length < query.limit && board.period !== null) {
-    const ranked = (user: UserRecord) => inPeriod(board, user);
-    members.push(
-      ...(await membersByName(tx, app.app_id, ranked, Math.max(0, offset - rankedCount), query.limit - members.length)),
-    );
+    members.push(...(await unrankedPage(tx, board, Math.max(0, offset - rankedCount), query.limit - members.length)));
   }
   return {
     leaderboard_users: await rankEntries(tx, app, board, members, offset),
@@ -89,10 +87,8 @@ async function windowAround(
   if (board.period === null || inPeriod(board, user)) {
     position = await positionOf(tx, board, user);
   } else {
-    const before = (other: UserRecord) => inPeriod(board, other) || other.account_name >= account_name;
-    // Members outside the period are listed by name after the ranked ones. Finding
-    // one walks the members by name: the one read here that grows with the app.
-    position = ranked + (await membersByName(tx, app.app_id, before, 0, Infinity)).length;
+    // Members without points in the period follow the ranked ones, by name.
+    position = ranked + (await countUnrankedBefore(tx, board, account_name));
   }
   const centred = position - Math.floor((limit - 1) / 2);
   return Math.max(0, Math.min(centred, app.member_count - limit));

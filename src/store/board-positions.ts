@@ -4,9 +4,19 @@
 // and board_slots holds, in one record per group, the group cut into runs of at
 // most SLOT_SPLIT members in board order. A position is then a sum over a few
 // records plus a walk inside one run.
-import type { IDBPTransaction } from 'idb';
+import type { IDBPIndex, IDBPObjectStore, IDBPTransaction, IndexNames } from 'idb';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import { comparePlacements, indexKey, placements, type GroupKey, type Placement, type Tie } from './placements.js';
+import {
+  comparePlacements,
+  indexKey,
+  ORDERING_INDEX,
+  placements,
+  tieAt,
+  type GroupKey,
+  type Ordering,
+  type Placement,
+  type Tie,
+} from './placements.js';
 import { BOARD_INDEX, type BoardKey, type Slot, type SlotRecord } from './records.js';
 
 /** A run past this many members splits in two. */
@@ -19,8 +29,19 @@ export const AFTER_ALL: [] = [];
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
 
 const groupText = (group: GroupKey) => JSON.stringify(group);
-/** Closes the range of one group in a board index. */
+/** Closes the range of one group where its ordering is kept. */
 export const groupIndexEnd = (group: GroupKey): BoardKey => [...indexKey(group, []), AFTER_ALL];
+
+type Mode = 'readonly' | 'readwrite' | 'versionchange';
+type Users<M extends Mode> = IDBPObjectStore<QuestboardSchema, StoreName[], 'users', M>;
+type UsersIndex<M extends Mode> = IDBPIndex<QuestboardSchema, StoreName[], 'users', IndexNames<QuestboardSchema, 'users'>, M>;
+
+/** The users store, or the index of it, that keeps an ordering's members in order. */
+export function orderingSource<M extends Mode>(users: Users<M>, ordering: Ordering): Users<M> | UsersIndex<M> {
+  if (ordering in BOARD_INDEX) return users.index(BOARD_INDEX[ordering as keyof typeof BOARD_INDEX]);
+  const index = ORDERING_INDEX[ordering as keyof typeof ORDERING_INDEX];
+  return index === null ? users : users.index(index);
+}
 
 function compareTies([at, name]: Tie, [otherAt, otherName]: Tie): number {
   if (at !== otherAt) return at < otherAt ? -1 : 1;
@@ -94,12 +115,12 @@ async function updateGroupCounts(raw: Raw, removed: Placement[], added: Placemen
 
 /** Cuts a run in two at its middle member, found by walking half of it. */
 async function split(raw: Raw, group: GroupKey, slot: Slot): Promise<[Slot, Slot]> {
-  const index = raw.objectStore('users').index(BOARD_INDEX[group[1]]);
+  const source = orderingSource(raw.objectStore('users'), group[1]);
   const half = Math.floor(slot.count / 2);
-  let cursor = await index.openKeyCursor(IDBKeyRange.bound(indexKey(group, slot.start ?? []), groupIndexEnd(group)));
+  let cursor = await source.openKeyCursor(IDBKeyRange.bound(indexKey(group, slot.start ?? []), groupIndexEnd(group)));
   if (cursor) cursor = await cursor.advance(half);
   if (!cursor) throw new Error(`A run of ${JSON.stringify(group)} holds fewer members than it counts.`);
-  const start = (cursor.key as BoardKey).slice(-2) as Tie;
+  const start = tieAt(group[1], cursor.key as BoardKey);
   return [
     { start: slot.start, count: half },
     { start, count: slot.count - half },

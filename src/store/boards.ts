@@ -1,11 +1,11 @@
 // Leaderboard queries. Members of one board sort in its index by
 // [app_id, (period,) -value, reached_at, account_name]; positions are sums
-// over the group counts and slots that board-positions.ts keeps, plus a walk
-// inside one slot, never a walk over the board.
+// over the group counts and runs that board-positions.ts keeps, plus a walk
+// inside one run, never a walk over the board.
 import type { LeaderboardType } from '../api/schemas.js';
-import { AFTER_ALL, groupIndexEnd, slotOf } from './board-positions.js';
+import { AFTER_ALL, groupIndexEnd, orderingSource, slotOf } from './board-positions.js';
 import type { Transaction } from './index.js';
-import { indexKey, negated, placements } from './placements.js';
+import { indexKey, negated, placements, type GroupKey, type Tie } from './placements.js';
 import { BOARD_INDEX, type BoardCountRecord, type UserRecord } from './records.js';
 
 export interface BoardRef {
@@ -52,24 +52,94 @@ export async function countDistinctHigher(tx: Transaction, board: BoardRef, valu
   return (await groups(tx, board, negated(value))).length;
 }
 
+/** How many members of one group sort before `tie`, which need not be a member's. */
+async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie): Promise<number> {
+  const record = await tx.raw.objectStore('board_slots').get(group);
+  if (!record) return 0;
+  const slots = record.slots;
+  const own = slotOf(slots, tie);
+  const runStart = slots[own]!.start;
+  // A tie that starts a run has no one before it in the run (and an empty range is an error).
+  const startsRun = runStart !== null && runStart[0] === tie[0] && runStart[1] === tie[1];
+  const inOwnRun = startsRun
+    ? 0
+    : await orderingSource(tx.raw.objectStore('users'), group[1]).count(
+        IDBKeyRange.bound(indexKey(group, runStart ?? []), indexKey(group, tie), false, true),
+      );
+  return total(slots.slice(0, own)) + inOwnRun;
+}
+
 /** The member's 0-based position on the board; the member must be on it. */
 export async function positionOf(tx: Transaction, board: BoardRef, user: UserRecord): Promise<number> {
   const { group, tie } = placements(user).find(
     ({ group: [, type, period] }) => type === board.type && (board.period === null || period === board.period),
   )!;
-  const [higher, record] = await Promise.all([
+  const [higher, before] = await Promise.all([
     countHigher(tx, board, negated(group[3])),
-    tx.raw.objectStore('board_slots').get(group),
+    countBeforeInGroup(tx, group, tie),
   ]);
-  const slots = record!.slots;
-  const own = slotOf(slots, tie);
-  const runStart = slots[own]!.start;
-  // A member who starts a run has no one before them in it (and an empty range is an error).
-  const startsRun = runStart !== null && runStart[0] === tie[0] && runStart[1] === tie[1];
-  const inOwnRun = startsRun
-    ? 0
-    : await boardIndex(tx, board).count(IDBKeyRange.bound(indexKey(group, runStart ?? []), indexKey(group, tie), false, true));
-  return higher + total(slots.slice(0, own)) + inOwnRun;
+  return higher + before;
+}
+
+const namesGroup = (app_id: string): GroupKey => [app_id, 'names', '', 0];
+const periodNamesGroup = (board: BoardRef): GroupKey => [
+  board.app_id,
+  board.type === 'weekly' ? 'weekly_names' : 'monthly_names',
+  board.period!,
+  0,
+];
+const inPeriodOf = (board: BoardRef) => (user: UserRecord) =>
+  (board.type === 'weekly' ? user.week : user.month) === board.period;
+
+/**
+ * How many members without points in a period board's period sort before
+ * `name` by name: all members before it, less those with points in the period.
+ */
+export async function countUnrankedBefore(tx: Transaction, board: BoardRef, name: string): Promise<number> {
+  const [all, ranked] = await Promise.all([
+    countBeforeInGroup(tx, namesGroup(board.app_id), [0, name]),
+    countBeforeInGroup(tx, periodNamesGroup(board), [0, name]),
+  ]);
+  return all - ranked;
+}
+
+/** Members read at a time while skipping the ranked ones among the unranked. */
+const UNRANKED_CHUNK = 200;
+
+/**
+ * `limit` members without points in the period board's period, in name order,
+ * from the `skip`-th: a binary search over the runs of all members finds where
+ * to start, then a short read skips the ranked ones in between.
+ */
+export async function unrankedPage(tx: Transaction, board: BoardRef, skip: number, limit: number): Promise<UserRecord[]> {
+  const names = namesGroup(board.app_id);
+  const slots = (await tx.raw.objectStore('board_slots').get(names))?.slots ?? [];
+  if (slots.length === 0 || limit === 0) return [];
+  const allBefore = [0];
+  for (const slot of slots) allBefore.push(allBefore.at(-1)! + slot.count);
+  const unrankedBefore = async (run: number) =>
+    run === 0 ? 0 : allBefore[run]! - (await countBeforeInGroup(tx, periodNamesGroup(board), slots[run]!.start!));
+  let low = 0;
+  let high = slots.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((await unrankedBefore(middle)) <= skip) low = middle;
+    else high = middle - 1;
+  }
+  let toSkip = skip - (await unrankedBefore(low));
+  const ranked = inPeriodOf(board);
+  const members: UserRecord[] = [];
+  let range = IDBKeyRange.bound(indexKey(names, slots[low]!.start ?? []), groupIndexEnd(names));
+  for (;;) {
+    const chunk = await tx.raw.objectStore('users').getAll(range, UNRANKED_CHUNK);
+    for (const member of chunk) {
+      if (ranked(member)) continue;
+      if (toSkip > 0) toSkip--;
+      else if (members.push(member) === limit) return members;
+    }
+    if (chunk.length < UNRANKED_CHUNK) return members;
+    range = IDBKeyRange.bound([board.app_id, chunk.at(-1)!.account_name], groupIndexEnd(names), true);
+  }
 }
 
 /** `limit` members from position `offset`, read in one request once the start is found. */
@@ -96,25 +166,4 @@ export async function boardPage(tx: Transaction, board: BoardRef, offset: number
     start = cursor.key;
   }
   return boardIndex(tx, board).getAll(IDBKeyRange.bound(start, [...indexPrefix, AFTER_ALL]), limit);
-}
-
-/** Members of the app in name order, skipping those `skip` says to. */
-export async function membersByName(
-  tx: Transaction,
-  app_id: string,
-  skip: (member: UserRecord) => boolean,
-  offset: number,
-  limit: number,
-): Promise<UserRecord[]> {
-  const members: UserRecord[] = [];
-  let toSkip = offset;
-  let cursor = await tx.raw.objectStore('users').openCursor(IDBKeyRange.bound([app_id], [app_id, AFTER_ALL]));
-  while (cursor && members.length < limit) {
-    if (!skip(cursor.value)) {
-      if (toSkip > 0) toSkip--;
-      else members.push(cursor.value);
-    }
-    cursor = await cursor.continue();
-  }
-  return members;
 }

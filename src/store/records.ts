@@ -128,8 +128,8 @@ export interface IdempotencyRecord {
 
 /** How many members of one board hold one value (see board-positions.ts). */
 export interface BoardCountRecord {
-  /** [app_id, board, period ('' for score and xp), negated value]. */
-  key: [string, LeaderboardType, string, number];
+  /** [app_id, ordering, period ('' for score, xp and names), negated value]. */
+  key: [string, LeaderboardType | 'names' | 'weekly_names' | 'monthly_names', string, number];
   count: number;
 }
 
@@ -142,7 +142,7 @@ export interface Slot {
 
 /** One value group cut into runs, in board order (see board-positions.ts). */
 export interface SlotRecord {
-  key: [string, LeaderboardType, string, number];
+  key: BoardCountRecord['key'];
   slots: Slot[];
 }
 

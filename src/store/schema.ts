@@ -19,7 +19,7 @@ import type {
 import { rebuildPositions } from './board-positions.js';
 
 export const DATABASE_NAME = 'questboard';
-export const DATABASE_VERSION = 2;
+export const DATABASE_VERSION = 3;
 
 export interface QuestboardSchema extends DBSchema {
   meta: { key: string; value: unknown };
@@ -33,6 +33,8 @@ export interface QuestboardSchema extends DBSchema {
       board_xp: IDBValidKey[];
       board_weekly: IDBValidKey[];
       board_monthly: IDBValidKey[];
+      by_week_name: [string, string, string];
+      by_month_name: [string, string, string];
     };
   };
   challenges: { key: string; value: ChallengeRecord; indexes: { by_app: string } };
@@ -76,6 +78,14 @@ const MIGRATIONS: Migration[] = [
   (db, tx) => {
     db.createObjectStore('board_counts', { keyPath: 'key' });
     db.createObjectStore('board_slots', { keyPath: 'key' });
+    void countExistingApps(tx);
+  },
+  // Version 3: members by name within a week or month, so that the members a
+  // period board lists after its ranked ones are counted, not walked.
+  (_db, tx) => {
+    const users = tx.objectStore('users');
+    users.createIndex('by_week_name', ['app_id', 'week', 'account_name']);
+    users.createIndex('by_month_name', ['app_id', 'month', 'account_name']);
     void countExistingApps(tx);
   },
 ];

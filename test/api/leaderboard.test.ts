@@ -139,3 +139,50 @@ describe('leaderboard', () => {
     expect(container.textContent).to.contain(hostile);
   });
 });
+
+describe('the unranked tail of a period board', () => {
+  it('is counted and paged by name, however many ranked members lie between', async function () {
+    this.timeout(60_000);
+    const api = localApi({ now: WEDNESDAY });
+    try {
+      // 500 members; every fifth has no points this week, so the tail interleaves with 4× as many ranked names.
+      const names = Array.from({ length: 500 }, (_, i) => `m${String(i).padStart(3, '0')}`);
+      const unranked = names.filter((_, i) => i % 5 === 0);
+      const answer = await api.call('POST', '/v1/admin/import', {
+        body: {
+          admin_keys: ['sk_admin'],
+          apps: [
+            {
+              app_id: 'tail',
+              users: names.map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) })),
+              challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [
+                { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
+                { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
+              ] }],
+              progress: names
+                .filter((_, i) => i % 5 !== 0)
+                .map((account_name) => ({ task_id: GUIDS.checkIn, account_name, quantity: 1, at: iso(WEDNESDAY - 3_600_000) })),
+            },
+          ],
+        },
+      });
+      expect(answer.status, answer.text).to.equal(200);
+      const weekly = async (query: string) =>
+        (await api.call('GET', `/v1/get_leaderboard?app_id=tail&leaderboard_type=weekly${query}`)).body.leaderboard_users.map(
+          (e: any) => `${e.rank}:${e.external_user.username}:${e.score}`,
+        );
+      expect(await weekly('&offset=400&limit=100')).to.deep.equal(unranked.map((name) => `401:${name}:0`));
+      expect(await weekly('&offset=450&limit=3')).to.deep.equal(['401:m250:0', '401:m255:0', '401:m260:0']);
+      expect(await weekly('&offset=398&limit=3')).to.deep.equal(['1:m498:5', '1:m499:5', '401:m000:0']);
+      expect(await weekly('&around=m495&limit=3')).to.deep.equal(['401:m485:0', '401:m490:0', '401:m495:0']);
+      expect(await weekly('&around=m250&limit=1')).to.deep.equal(['401:m250:0']);
+
+      // A live write moves m005 from the tail onto the ranked board.
+      await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.checkIn, account_name: 'm005', quantity: 1 } });
+      expect(await weekly('&offset=401&limit=3')).to.deep.equal(['402:m000:0', '402:m010:0', '402:m015:0']);
+      expect(await weekly('&around=m010&limit=1')).to.deep.equal(['402:m010:0']);
+    } finally {
+      await api.close();
+    }
+  });
+});
