@@ -25,6 +25,13 @@ export function operationsFor(app) {
       request: () => get('get_leaderboard', { app_id: appId, leaderboard_type: 'weekly' }),
     },
     {
+      // Deep in a weekly board: past its ranked members, into those without points this week.
+      name: 'get_leaderboard weekly tail',
+      kind: 'read',
+      request: () =>
+        get('get_leaderboard', { app_id: appId, leaderboard_type: 'weekly', offset: String(Math.floor(size * 0.9)) }),
+    },
+    {
       name: 'get_leaderboard offset',
       kind: 'read',
       request: () => get('get_leaderboard', { app_id: appId, offset: String(Math.floor(size / 2)) }),

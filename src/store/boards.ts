@@ -6,7 +6,7 @@ import type { LeaderboardType } from '../api/schemas.js';
 import { AFTER_ALL, groupIndexEnd, orderingSource, slotOf } from './board-positions.js';
 import type { Transaction } from './index.js';
 import { indexKey, negated, placements, type GroupKey, type Tie } from './placements.js';
-import { BOARD_INDEX, type BoardCountRecord, type UserRecord } from './records.js';
+import { BOARD_INDEX, type BoardCountRecord, type Slot, type UserRecord } from './records.js';
 
 export interface BoardRef {
   type: LeaderboardType;
@@ -52,11 +52,15 @@ export async function countDistinctHigher(tx: Transaction, board: BoardRef, valu
   return (await groups(tx, board, negated(value))).length;
 }
 
+/** A group's runs, empty when the group has no members. */
+async function runsOf(tx: Transaction, group: GroupKey): Promise<Slot[]> {
+  return (await tx.raw.objectStore('board_slots').get(group))?.slots ?? [];
+}
+
 /** How many members of one group sort before `tie`, which need not be a member's. */
-async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie): Promise<number> {
-  const record = await tx.raw.objectStore('board_slots').get(group);
-  if (!record) return 0;
-  const slots = record.slots;
+async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, slots?: Slot[]): Promise<number> {
+  slots ??= await runsOf(tx, group);
+  if (slots.length === 0) return 0;
   const own = slotOf(slots, tie);
   const runStart = slots[own]!.start;
   // A tie that starts a run has no one before it in the run (and an empty range is an error).
@@ -108,28 +112,57 @@ const UNRANKED_CHUNK = 200;
 
 /**
  * `limit` members without points in the period board's period, in name order,
- * from the `skip`-th: a binary search over the runs of all members finds where
- * to start, then a short read skips the ranked ones in between.
+ * from the `skip`-th. The runs of all members and of the period's members,
+ * both in memory, bound how many unranked members precede each run of all
+ * members; only the few runs those bounds cannot decide cost a count. Then a
+ * short read from that run skips the ranked members in between.
  */
 export async function unrankedPage(tx: Transaction, board: BoardRef, skip: number, limit: number): Promise<UserRecord[]> {
   const names = namesGroup(board.app_id);
-  const slots = (await tx.raw.objectStore('board_slots').get(names))?.slots ?? [];
+  const periodNames = periodNamesGroup(board);
+  const [slots, periodSlots] = await Promise.all([runsOf(tx, names), runsOf(tx, periodNames)]);
   if (slots.length === 0 || limit === 0) return [];
-  const allBefore = [0];
-  for (const slot of slots) allBefore.push(allBefore.at(-1)! + slot.count);
-  const unrankedBefore = async (run: number) =>
-    run === 0 ? 0 : allBefore[run]! - (await countBeforeInGroup(tx, periodNamesGroup(board), slots[run]!.start!));
+  const sums = (runs: Slot[]) => {
+    const before = [0];
+    for (const run of runs) before.push(before.at(-1)! + run.count);
+    return before;
+  };
+  const allBefore = sums(slots);
+  const periodBefore = sums(periodSlots);
+
+  /** Unranked members before run `i` of all members: [at least, at most]. */
+  const bounds = (i: number): [number, number] => {
+    if (i === 0 || periodSlots.length === 0) return [allBefore[i]!, allBefore[i]!];
+    const j = slotOf(periodSlots, slots[i]!.start!);
+    return [allBefore[i]! - periodBefore[j + 1]!, allBefore[i]! - periodBefore[j]!];
+  };
+  const exact = async (i: number) => {
+    const [least, most] = bounds(i);
+    if (least === most) return least;
+    return allBefore[i]! - (await countBeforeInGroup(tx, periodNames, slots[i]!.start!, periodSlots));
+  };
+  // The last run that starts at or before the skip-th unranked member. Counts
+  // grow with the run, so the bounds fence it in and a binary search settles it.
   let low = 0;
   let high = slots.length - 1;
+  for (let i = 1; i < slots.length; i++) {
+    const [least, most] = bounds(i);
+    if (most <= skip) low = i;
+    if (least > skip) {
+      high = i - 1;
+      break;
+    }
+  }
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if ((await unrankedBefore(middle)) <= skip) low = middle;
+    if ((await exact(middle)) <= skip) low = middle;
     else high = middle - 1;
   }
-  let toSkip = skip - (await unrankedBefore(low));
+  const [run, before] = [low, await exact(low)];
+  let toSkip = skip - before;
   const ranked = inPeriodOf(board);
   const members: UserRecord[] = [];
-  let range = IDBKeyRange.bound(indexKey(names, slots[low]!.start ?? []), groupIndexEnd(names));
+  let range = IDBKeyRange.bound(indexKey(names, slots[run]!.start ?? []), groupIndexEnd(names));
   for (;;) {
     const chunk = await tx.raw.objectStore('users').getAll(range, UNRANKED_CHUNK);
     for (const member of chunk) {
