@@ -163,10 +163,6 @@ async function buildInPageServer() {
   });
 }
 
-function skipped(entry, output) {
-  console.log(`note: ${output} skipped: ${entry} does not exist yet.`);
-}
-
 async function main() {
   rmSync(dist, { recursive: true, force: true });
   const shipped = [];
@@ -179,28 +175,20 @@ async function main() {
   });
   shipped.push({ path: join(dist, 'questboard-sw.js'), budgetKB: WORKER_BUDGET_KB });
 
-  if (existsSync(join(root, EMBED_ENTRY))) {
-    await buildClassicScript({
-      entry: EMBED_ENTRY,
-      fileName: 'questboard.js',
-      globalName: 'Questboard',
-      tsconfig: 'tsconfig.json',
-    });
-    shipped.push({ path: join(dist, 'questboard.js'), budgetKB: EMBED_BUDGET_KB });
-    // The same handler as the worker's, so it shares the worker's budget.
-    await buildInPageServer();
-    shipped.push({ path: join(dist, 'questboard-inpage.js'), budgetKB: WORKER_BUDGET_KB });
-  } else {
-    skipped(EMBED_ENTRY, 'dist/questboard.js');
-  }
+  await buildClassicScript({
+    entry: EMBED_ENTRY,
+    fileName: 'questboard.js',
+    globalName: 'Questboard',
+    tsconfig: 'tsconfig.json',
+  });
+  shipped.push({ path: join(dist, 'questboard.js'), budgetKB: EMBED_BUDGET_KB });
+  // The same handler as the worker's, so it shares the worker's budget.
+  await buildInPageServer();
+  shipped.push({ path: join(dist, 'questboard-inpage.js'), budgetKB: WORKER_BUDGET_KB });
 
-  if (existsSync(join(root, MODULES_ENTRY))) {
-    await buildModules();
-    emitDeclarations();
-    shipped.push(...listFiles(join(dist, 'esm')).map((path) => ({ path })));
-  } else {
-    skipped(MODULES_ENTRY, 'dist/esm and dist/types');
-  }
+  await buildModules();
+  emitDeclarations();
+  shipped.push(...listFiles(join(dist, 'esm')).map((path) => ({ path })));
 
   analyzeCustomElements();
   shipManifest();
