@@ -7,6 +7,7 @@ import {
   countHigher,
   countOnBoard,
   countUnrankedBefore,
+  isRanked,
   positionOf,
   unrankedPage,
   type BoardRef,
@@ -45,9 +46,6 @@ function boardOf(type: LeaderboardType, app_id: string, now: number): Board {
   return { type, app_id, period, value };
 }
 
-const inPeriod = (board: Board, user: UserRecord) =>
-  board.type === 'weekly' ? user.week === board.period : user.month === board.period;
-
 export async function readLeaderboard(
   tx: Transaction,
   app: AppRecord,
@@ -84,7 +82,7 @@ async function windowAround(
 ): Promise<number> {
   const user = await findMember(tx, app.app_id, account_name, 'around');
   let position: number;
-  if (board.period === null || inPeriod(board, user)) {
+  if (isRanked(board, user)) {
     position = await positionOf(tx, board, user);
   } else {
     // Members without points in the period follow the ranked ones, by name.

@@ -92,8 +92,9 @@ const periodNamesGroup = (board: BoardRef): GroupKey => [
   board.period!,
   0,
 ];
-const inPeriodOf = (board: BoardRef) => (user: UserRecord) =>
-  (board.type === 'weekly' ? user.week : user.month) === board.period;
+/** Whether the member is ranked on the board: has points in its period, or it has none. */
+export const isRanked = (board: BoardRef, user: UserRecord) =>
+  board.period === null || (board.type === 'weekly' ? user.week : user.month) === board.period;
 
 /**
  * How many members without points in a period board's period sort before
@@ -160,13 +161,12 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   }
   const [run, before] = [low, await exact(low)];
   let toSkip = skip - before;
-  const ranked = inPeriodOf(board);
   const members: UserRecord[] = [];
   let range = IDBKeyRange.bound(indexKey(names, slots[run]!.start ?? []), groupIndexEnd(names));
   for (;;) {
     const chunk = await tx.raw.objectStore('users').getAll(range, UNRANKED_CHUNK);
     for (const member of chunk) {
-      if (ranked(member)) continue;
+      if (isRanked(board, member)) continue;
       if (toSkip > 0) toSkip--;
       else if (members.push(member) === limit) return members;
     }
