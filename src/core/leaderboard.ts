@@ -10,12 +10,11 @@ import {
   isRanked,
   positionOf,
   unrankedPage,
-  type BoardRef,
   type AppRecord,
+  type BoardRef,
+  type Listed,
   type Transaction,
-  type UserRecord,
 } from '../store/index.js';
-import { monthlyScore, weeklyScore } from './members.js';
 import { findMember } from './membership.js';
 import { monthOf, weekOf } from './periods.js';
 
@@ -29,21 +28,9 @@ export interface BoardQuery {
 }
 
 /** Period boards hold only members with points in the period; the rest follow with 0, by name. */
-interface Board extends BoardRef {
-  value: (user: UserRecord) => number;
-}
-
-function boardOf(type: LeaderboardType, app_id: string, now: number): Board {
+function boardOf(type: LeaderboardType, app_id: string, now: number): BoardRef {
   const period = type === 'weekly' ? weekOf(now) : type === 'monthly' ? monthOf(now) : null;
-  const value =
-    type === 'weekly'
-      ? (user: UserRecord) => weeklyScore(user, now)
-      : type === 'monthly'
-        ? (user: UserRecord) => monthlyScore(user, now)
-        : type === 'xp'
-          ? (user: UserRecord) => user.xp
-          : (user: UserRecord) => user.total_score;
-  return { type, app_id, period, value };
+  return { type, app_id, period };
 }
 
 export async function readLeaderboard(
@@ -75,7 +62,7 @@ export async function readLeaderboard(
 async function windowAround(
   tx: Transaction,
   app: AppRecord,
-  board: Board,
+  board: BoardRef,
   ranked: number,
   account_name: string,
   limit: number,
@@ -95,17 +82,17 @@ async function windowAround(
 async function rankEntries(
   tx: Transaction,
   app: AppRecord,
-  board: Board,
-  members: UserRecord[],
+  board: BoardRef,
+  members: Listed[],
   offset: number,
 ): Promise<LeaderboardEntry[]> {
   const entries: LeaderboardEntry[] = [];
   let previous: number | undefined;
   let rank = 0;
-  for (const [index, user] of members.entries()) {
-    const value = board.value(user);
+  for (const [index, { row, value }] of members.entries()) {
     const position = offset + index + 1;
     if (app.rank_policy === 'ordinal') rank = position;
+    else if (position === 1) rank = 1;
     else if (previous === undefined) {
       // Only the first row of a page needs counting: the rest follow from it.
       rank =
@@ -117,11 +104,11 @@ async function rankEntries(
     previous = value;
     entries.push({
       rank,
-      external_user: { username: user.account_name },
-      challenge_count: user.challenges_completed,
-      task_count: user.tasks_completed,
-      score: board.type === 'weekly' || board.type === 'monthly' ? value : user.total_score,
-      total_xp: user.xp,
+      external_user: { username: row.account_name },
+      challenge_count: row.challenges_completed,
+      task_count: row.tasks_completed,
+      score: board.period === null ? row.total_score : value,
+      total_xp: row.xp,
     });
   }
   return entries;

@@ -44,7 +44,8 @@ export async function deleteAppData(tx: Transaction, app_id: string): Promise<vo
     tx.raw.objectStore('users').delete(appPrefix(app_id)),
     tx.raw.objectStore('endorsements').delete(appPrefix(app_id)),
     tx.raw.objectStore('board_counts').delete(appPrefix(app_id)),
-    tx.raw.objectStore('board_slots').delete(appPrefix(app_id)),
+    tx.raw.objectStore('board_runs').delete(appPrefix(app_id)),
+    tx.raw.objectStore('board_rows').delete(appPrefix(app_id)),
     ...byApp.map(async (name) => {
       let cursor = await tx.raw.objectStore(name).index('by_app').openKeyCursor(app_id);
       const deletions: Promise<void>[] = [];

@@ -1,51 +1,45 @@
-// Keeps each board countable without walking it. Walking IndexedDB costs about
-// 10 µs a row here (count() and advance() alike), and each record read a few,
-// so positions are sums: board_counts holds the members of each value group,
-// and board_slots holds, in one record per group, the group cut into runs of at
-// most SLOT_SPLIT members in board order. A position is then a sum over a few
-// records plus a walk inside one run.
-import type { IDBPIndex, IDBPObjectStore, IDBPTransaction, IndexNames } from 'idb';
+// Keeps each board readable in pages and countable without walking it.
+// Reading IndexedDB costs about 11 µs a record here, so members are not read
+// one record each: every value group is cut into runs of at most SLOT_SPLIT
+// members in board order, and each run is one record holding its members'
+// rows (board_rows). board_counts holds the members of each group, and
+// board_runs, one record per group, each run's start and size. A position is
+// then a sum over a few records plus a search inside one run, and a page of a
+// hundred members is a read of two to four records.
+import type { IDBPTransaction } from 'idb';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import {
-  comparePlacements,
-  indexKey,
-  ORDERING_INDEX,
-  placements,
-  tieAt,
-  type GroupKey,
-  type Ordering,
-  type Placement,
-  type Tie,
-} from './placements.js';
-import { BOARD_INDEX, type BoardKey, type Slot, type SlotRecord } from './records.js';
+import { comparePlacements, compareTies, placements, rowOf, rowTie, runKey, type Placement } from './placements.js';
+import type { BoardRow, GroupKey, RowsRecord, RunsRecord, Slot, Tie } from './records.js';
 
 /** A run past this many members splits in two. */
 const SLOT_SPLIT = 96;
 /** Runs are rebuilt with this many members, leaving room to grow. */
-const SLOT_FILL = 48;
+export const SLOT_FILL = 48;
 /** Sorts after every number and string, so it closes a range. */
 export const AFTER_ALL: [] = [];
 
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
 
 const groupText = (group: GroupKey) => JSON.stringify(group);
-/** Closes the range of one group where its ordering is kept. */
-export const groupIndexEnd = (group: GroupKey): BoardKey => [...indexKey(group, []), AFTER_ALL];
+/** Every run of one group, from its first. */
+export const groupRange = (group: GroupKey) => IDBKeyRange.bound(group, [...group, AFTER_ALL]);
 
-type Mode = 'readonly' | 'readwrite' | 'versionchange';
-type Users<M extends Mode> = IDBPObjectStore<QuestboardSchema, StoreName[], 'users', M>;
-type UsersIndex<M extends Mode> = IDBPIndex<QuestboardSchema, StoreName[], 'users', IndexNames<QuestboardSchema, 'users'>, M>;
-
-/** The users store, or the index of it, that keeps an ordering's members in order. */
-export function orderingSource<M extends Mode>(users: Users<M>, ordering: Ordering): Users<M> | UsersIndex<M> {
-  if (ordering in BOARD_INDEX) return users.index(BOARD_INDEX[ordering as keyof typeof BOARD_INDEX]);
-  const index = ORDERING_INDEX[ordering as keyof typeof ORDERING_INDEX];
-  return index === null ? users : users.index(index);
+export function decodeRuns(record: RunsRecord | undefined): Slot[] {
+  if (!record) return [];
+  const names = JSON.parse(record.starts_name) as string[];
+  return Array.from(record.counts, (count, index) => ({
+    start: index === 0 ? null : [record.starts_at[index]!, names[index]!],
+    count,
+  }));
 }
 
-function compareTies([at, name]: Tie, [otherAt, otherName]: Tie): number {
-  if (at !== otherAt) return at < otherAt ? -1 : 1;
-  return name === otherName ? 0 : name < otherName ? -1 : 1;
+function encodeRuns(key: GroupKey, slots: Slot[]): RunsRecord {
+  return {
+    key,
+    counts: Uint16Array.from(slots, (slot) => slot.count),
+    starts_at: Float64Array.from(slots, (slot) => slot.start?.[0] ?? 0),
+    starts_name: JSON.stringify(slots.map((slot) => slot.start?.[1] ?? '')),
+  };
 }
 
 /** The index of the run holding `tie`: the last one starting at or before it. */
@@ -60,44 +54,146 @@ export function slotOf(slots: Slot[], tie: Tie): number {
   return low;
 }
 
-/** Moves members between groups and runs: the users must already be written. */
-export async function movePlacements(raw: Raw, removed: Placement[], added: Placement[]): Promise<void> {
-  const emptied = await updateGroupCounts(raw, removed, added);
-  const moves = [
-    ...removed.filter((placement) => !emptied.has(groupText(placement.group))).map((placement) => ({ placement, delta: -1 })),
-    ...added.map((placement) => ({ placement, delta: 1 })),
-  ];
-  const store = raw.objectStore('board_slots');
-  const records = new Map<string, SlotRecord>();
-  await Promise.all(
-    [...new Set(moves.map(({ placement }) => groupText(placement.group)))].map(async (text) => {
-      const key = JSON.parse(text) as GroupKey;
-      // A group's first run starts at the group itself (start null), so any member finds one.
-      records.set(text, (await store.get(key)) ?? { key, slots: [{ start: null, count: 0 }] });
+/** How many rows of a run sort before `tie`. */
+export function rowsBefore(rows: BoardRow[], tie: Tie): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compareTies(rowTie(rows[middle]!), tie) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** One member's row in one group: leaving it (row null), joining it (delta 1) or changed in place (delta 0). */
+export interface RowChange {
+  placement: Placement;
+  row: BoardRow | null;
+  delta: -1 | 0 | 1;
+}
+
+interface GroupInWrite {
+  key: GroupKey;
+  slots: Slot[];
+  /** The rows of each run this write touches, by run index. */
+  runs: Map<number, BoardRow[]>;
+}
+
+/** Applies members' changes to the runs, counts and groups: the users must already be written. */
+export async function moveRows(raw: Raw, changes: RowChange[]): Promise<void> {
+  const resized = new Set(changes.filter(({ delta }) => delta !== 0).map(({ placement }) => groupText(placement.group)));
+  const inPlace = changes.filter(({ placement }) => !resized.has(groupText(placement.group)));
+  const moving = changes.filter(({ placement }) => resized.has(groupText(placement.group)));
+  await Promise.all([rewriteRows(raw, inPlace), resizeGroups(raw, moving)]);
+}
+
+/**
+ * Rows that change where they stand, in groups that keep their size: the
+ * groups' runs records stay as they are (a large group's is tens of KB), and
+ * each run is found by its key alone.
+ */
+async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
+  const rowsStore = raw.objectStore('board_rows');
+  const located = await Promise.all(
+    changes.map(async (change) => {
+      const { group, tie } = change.placement;
+      // The run holding a tie is the last one whose key sorts at or before the tie's own.
+      const cursor = await rowsStore.openCursor(IDBKeyRange.bound(group, runKey(group, tie)), 'prev');
+      if (!cursor) throw new Error(`The board has no run for ${JSON.stringify(tie)}.`);
+      return { change, record: cursor.value };
     }),
   );
-  // Every move finds its run among the runs as they were before this write.
-  for (const { placement, delta } of moves) {
-    const { slots } = records.get(groupText(placement.group))!;
-    slots[slotOf(slots, placement.tie)]!.count += delta;
+  const runs = new Map<string, RowsRecord>();
+  for (const { change, record } of located) {
+    const text = JSON.stringify(record.key);
+    if (!runs.has(text)) runs.set(text, record);
+    applyChange(runs.get(text)!.rows, change);
   }
-  for (const record of records.values()) {
-    record.slots = record.slots.filter((slot, index) => index === 0 || slot.count > 0);
-    for (let index = 0; index < record.slots.length; index++) {
-      while (record.slots[index]!.count > SLOT_SPLIT) record.slots.splice(index, 1, ...(await split(raw, record.key, record.slots[index]!)));
+  await Promise.all([...runs.values()].map((record) => rowsStore.put(record)));
+}
+
+async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const emptied = await updateGroupCounts(raw, changes);
+  const live = changes.filter((change) => !emptied.has(groupText(change.placement.group)));
+  const runsStore = raw.objectStore('board_runs');
+  const rowsStore = raw.objectStore('board_rows');
+
+  const groups = new Map<string, GroupInWrite>();
+  await Promise.all(
+    [...new Set(live.map((change) => groupText(change.placement.group)))].map(async (text) => {
+      const key = JSON.parse(text) as GroupKey;
+      const slots = decodeRuns(await runsStore.get(key));
+      // A group's first run starts at the group itself (start null), so any member finds one.
+      groups.set(text, { key, slots: slots.length > 0 ? slots : [{ start: null, count: 0 }], runs: new Map() });
+    }),
+  );
+  // Every change finds its run among the runs as they were before this write.
+  const located = live.map((change) => {
+    const group = groups.get(groupText(change.placement.group))!;
+    return { change, group, run: slotOf(group.slots, change.placement.tie) };
+  });
+  const touched = new Map(located.map(({ group, run }) => [`${groupText(group.key)} ${run}`, { group, run }]));
+  await Promise.all(
+    [...touched.values()].map(async ({ group, run }) => {
+      group.runs.set(run, (await rowsStore.get(runKey(group.key, group.slots[run]!.start)))?.rows ?? []);
+    }),
+  );
+  // Leaving first, so that a member who moves inside one group is never found twice.
+  located.sort((a, b) => (a.change.row === null ? 0 : 1) - (b.change.row === null ? 0 : 1));
+  for (const { change, group, run } of located) applyChange(group.runs.get(run)!, change);
+
+  const writes: Promise<unknown>[] = [];
+  for (const group of groups.values()) {
+    // Last run first, so that splicing one leaves the indexes of the others.
+    for (const run of [...group.runs.keys()].sort((a, b) => b - a)) {
+      const rows = group.runs.get(run)!;
+      const start = group.slots[run]!.start;
+      if (rows.length === 0 && run > 0) {
+        group.slots.splice(run, 1);
+        writes.push(rowsStore.delete(runKey(group.key, start)));
+        continue;
+      }
+      const pieces = halves(rows);
+      const slots = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
+      group.slots.splice(run, 1, ...slots);
+      pieces.forEach((piece, index) => writes.push(rowsStore.put({ key: runKey(group.key, slots[index]!.start), rows: piece })));
     }
+    writes.push(runsStore.put(encodeRuns(group.key, group.slots)));
   }
-  await Promise.all([
-    ...[...emptied].map((text) => store.delete(JSON.parse(text) as GroupKey)),
-    ...[...records.values()].map((record) => store.put(record)),
-  ]);
+  for (const text of emptied) {
+    const key = JSON.parse(text) as GroupKey;
+    writes.push(runsStore.delete(key), rowsStore.delete(groupRange(key)));
+  }
+  await Promise.all(writes);
+}
+
+function applyChange(rows: BoardRow[], { placement: { tie }, row, delta }: RowChange): void {
+  if (delta === 1) {
+    rows.splice(rowsBefore(rows, tie), 0, { ...row!, at: tie[0] });
+    return;
+  }
+  const at = rowsBefore(rows, tie);
+  if (rows[at]?.account_name !== tie[1]) throw new Error(`The board has no row for ${JSON.stringify(tie)}.`);
+  if (row === null) rows.splice(at, 1);
+  else rows[at] = { ...row, at: tie[0] };
+}
+
+/** A run cut in halves until none holds more than SLOT_SPLIT members. */
+function halves(rows: BoardRow[]): BoardRow[][] {
+  if (rows.length <= SLOT_SPLIT) return [rows];
+  const half = rows.length >> 1;
+  return [...halves(rows.slice(0, half)), ...halves(rows.slice(half))];
 }
 
 /** Returns the groups left empty. */
-async function updateGroupCounts(raw: Raw, removed: Placement[], added: Placement[]): Promise<Set<string>> {
+async function updateGroupCounts(raw: Raw, changes: RowChange[]): Promise<Set<string>> {
   const deltas = new Map<string, number>();
-  for (const { group } of removed) deltas.set(groupText(group), (deltas.get(groupText(group)) ?? 0) - 1);
-  for (const { group } of added) deltas.set(groupText(group), (deltas.get(groupText(group)) ?? 0) + 1);
+  for (const { placement, delta } of changes) {
+    const text = groupText(placement.group);
+    deltas.set(text, (deltas.get(text) ?? 0) + delta);
+  }
   const counts = raw.objectStore('board_counts');
   const emptied = new Set<string>();
   await Promise.all(
@@ -113,34 +209,27 @@ async function updateGroupCounts(raw: Raw, removed: Placement[], added: Placemen
   return emptied;
 }
 
-/** Cuts a run in two at its middle member, found by walking half of it. */
-async function split(raw: Raw, group: GroupKey, slot: Slot): Promise<[Slot, Slot]> {
-  const source = orderingSource(raw.objectStore('users'), group[1]);
-  const half = Math.floor(slot.count / 2);
-  let cursor = await source.openKeyCursor(IDBKeyRange.bound(indexKey(group, slot.start ?? []), groupIndexEnd(group)));
-  if (cursor) cursor = await cursor.advance(half);
-  if (!cursor) throw new Error(`A run of ${JSON.stringify(group)} holds fewer members than it counts.`);
-  const start = tieAt(group[1], cursor.key as BoardKey);
-  return [
-    { start: slot.start, count: half },
-    { start, count: slot.count - half },
-  ];
-}
-
 /**
- * Counts an app's boards afresh from its members: one read of the members and
- * a sort, cheaper than moving thousands of members one by one (imports, upgrades).
+ * Lays out an app's boards afresh from its members: one read of the members
+ * and a sort, cheaper than moving thousands of members one by one (imports, upgrades).
  */
 export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> {
   const appRange = IDBKeyRange.bound([app_id], [app_id, AFTER_ALL]);
   const counts = raw.objectStore('board_counts');
-  const runs = raw.objectStore('board_slots');
+  const runs = raw.objectStore('board_runs');
+  const rows = raw.objectStore('board_rows');
   const [members] = await Promise.all([
     raw.objectStore('users').getAll(appRange),
     counts.delete(appRange),
     runs.delete(appRange),
+    rows.delete(appRange),
   ]);
-  const all = members.flatMap(placements).sort(comparePlacements);
+  const all = members
+    .flatMap((user) => {
+      const row = rowOf(user);
+      return placements(user).map((placement) => ({ ...placement, row: { ...row, at: placement.tie[0] } }));
+    })
+    .sort(comparePlacements);
   const writes: Promise<unknown>[] = [];
   let start = 0;
   while (start < all.length) {
@@ -150,9 +239,12 @@ export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> 
     while (end < all.length && groupText(all[end]!.group) === text) end++;
     const slots: Slot[] = [];
     for (let from = start; from < end; from += SLOT_FILL) {
-      slots.push({ start: from === start ? null : all[from]!.tie, count: Math.min(SLOT_FILL, end - from) });
+      const slot: Slot = { start: from === start ? null : all[from]!.tie, count: Math.min(SLOT_FILL, end - from) };
+      slots.push(slot);
+      const members = all.slice(from, from + slot.count).map((placement) => placement.row);
+      writes.push(rows.put({ key: runKey(group, slot.start), rows: members }));
     }
-    writes.push(counts.put({ key: group, count: end - start }), runs.put({ key: group, slots }));
+    writes.push(counts.put({ key: group, count: end - start }), runs.put(encodeRuns(group, slots)));
     start = end;
   }
   await Promise.all(writes);

@@ -1,12 +1,12 @@
-// Leaderboard queries. Members of one board sort in its index by
-// [app_id, (period,) -value, reached_at, account_name]; positions are sums
-// over the group counts and runs that board-positions.ts keeps, plus a walk
-// inside one run, never a walk over the board.
+// Leaderboard queries. A board's members sit in runs of rows in board order
+// (board-positions.ts): a position is a sum over group counts and run sizes
+// plus a search inside one run, and a page is a read of the few runs it
+// spans, never a walk over the board.
 import type { LeaderboardType } from '../api/schemas.js';
-import { AFTER_ALL, groupIndexEnd, orderingSource, slotOf } from './board-positions.js';
+import { AFTER_ALL, decodeRuns, rowsBefore, SLOT_FILL, slotOf } from './board-positions.js';
 import type { Transaction } from './index.js';
-import { indexKey, negated, placements, type GroupKey, type Tie } from './placements.js';
-import { BOARD_INDEX, type BoardCountRecord, type Slot, type UserRecord } from './records.js';
+import { compareTies, negated, placements, runKey } from './placements.js';
+import type { BoardCountRecord, BoardRow, GroupKey, RowsRecord, Slot, Tie, UserRecord } from './records.js';
 
 export interface BoardRef {
   type: LeaderboardType;
@@ -15,24 +15,35 @@ export interface BoardRef {
   period: string | null;
 }
 
-const boardIndex = (tx: Transaction, board: BoardRef) => tx.raw.objectStore('users').index(BOARD_INDEX[board.type]);
+/** A member as a board lists them, with their value on it. */
+export interface Listed {
+  row: BoardRow;
+  value: number;
+}
+
 const boardPrefix = (board: BoardRef) => [board.app_id, board.type, board.period ?? ''];
 
-/** Each board's groups, read once per transaction (boards are read in read transactions only): a page asks up to three times. */
+// Boards are read in read transactions only, so what one request reads stays true until it ends.
 const groupsRead = new WeakMap<Transaction, Map<string, Promise<BoardCountRecord[]>>>();
+const runsRead = new WeakMap<Transaction, Map<string, Promise<Slot[]>>>();
+const rowsRead = new WeakMap<Transaction, Map<string, Promise<BoardRow[]>>>();
+
+function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Transaction, key: unknown, read: () => Promise<T>) {
+  const reads = memo.get(tx) ?? new Map<string, Promise<T>>();
+  memo.set(tx, reads);
+  const text = JSON.stringify(key);
+  let value = reads.get(text);
+  if (!value) reads.set(text, (value = read()));
+  return value;
+}
 
 /** The board's value groups, highest first, down to (not including) `negatedBelow`. */
 async function groups(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
   const prefix = boardPrefix(board);
-  const boards = groupsRead.get(tx) ?? new Map<string, Promise<BoardCountRecord[]>>();
-  groupsRead.set(tx, boards);
-  const text = JSON.stringify(prefix);
-  let all = boards.get(text);
-  if (!all) {
-    all = tx.raw.objectStore('board_counts').getAll(IDBKeyRange.bound(prefix, [...prefix, AFTER_ALL]));
-    boards.set(text, all);
-  }
-  return (await all).filter((record) => record.key[3] < negatedBelow);
+  const all = await readOnce(groupsRead, tx, prefix, () =>
+    tx.raw.objectStore('board_counts').getAll(IDBKeyRange.bound(prefix, [...prefix, AFTER_ALL])),
+  );
+  return all.filter((record) => record.key[3] < negatedBelow);
 }
 
 const total = (records: { count: number }[]) => records.reduce((sum, record) => sum + record.count, 0);
@@ -53,24 +64,31 @@ export async function countDistinctHigher(tx: Transaction, board: BoardRef, valu
 }
 
 /** A group's runs, empty when the group has no members. */
-async function runsOf(tx: Transaction, group: GroupKey): Promise<Slot[]> {
-  return (await tx.raw.objectStore('board_slots').get(group))?.slots ?? [];
+const runsOf = (tx: Transaction, group: GroupKey): Promise<Slot[]> =>
+  readOnce(runsRead, tx, group, async () => decodeRuns(await tx.raw.objectStore('board_runs').get(group)));
+
+/** Runs in key order within `range`, read `batch()` records at a time. */
+async function* runsIn(tx: Transaction, range: IDBKeyRange, batch: () => number): AsyncGenerator<RowsRecord> {
+  for (let lower = range.lower as IDBValidKey, open = range.lowerOpen; ; open = true) {
+    const size = batch();
+    const records = await tx.raw.objectStore('board_rows').getAll(IDBKeyRange.bound(lower, range.upper, open), size);
+    yield* records;
+    if (records.length < size) return;
+    lower = records.at(-1)!.key;
+  }
 }
+
+/** Runs to read for `rows` more rows: runs hold SLOT_FILL members or more unless members left them. */
+const runsFor = (rows: number) => Math.ceil(rows / SLOT_FILL) + 1;
 
 /** How many members of one group sort before `tie`, which need not be a member's. */
 async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, slots?: Slot[]): Promise<number> {
   slots ??= await runsOf(tx, group);
   if (slots.length === 0) return 0;
   const own = slotOf(slots, tie);
-  const runStart = slots[own]!.start;
-  // A tie that starts a run has no one before it in the run (and an empty range is an error).
-  const startsRun = runStart !== null && runStart[0] === tie[0] && runStart[1] === tie[1];
-  const inOwnRun = startsRun
-    ? 0
-    : await orderingSource(tx.raw.objectStore('users'), group[1]).count(
-        IDBKeyRange.bound(indexKey(group, runStart ?? []), indexKey(group, tie), false, true),
-      );
-  return total(slots.slice(0, own)) + inOwnRun;
+  const key = runKey(group, slots[own]!.start);
+  const rows = await readOnce(rowsRead, tx, key, async () => (await tx.raw.objectStore('board_rows').get(key))?.rows ?? []);
+  return total(slots.slice(0, own)) + rowsBefore(rows, tie);
 }
 
 /** The member's 0-based position on the board; the member must be on it. */
@@ -93,8 +111,8 @@ const periodNamesGroup = (board: BoardRef): GroupKey => [
   0,
 ];
 /** Whether the member is ranked on the board: has points in its period, or it has none. */
-export const isRanked = (board: BoardRef, user: UserRecord) =>
-  board.period === null || (board.type === 'weekly' ? user.week : user.month) === board.period;
+export const isRanked = (board: BoardRef, member: { week: string; month: string }) =>
+  board.period === null || (board.type === 'weekly' ? member.week : member.month) === board.period;
 
 /**
  * How many members without points in a period board's period sort before
@@ -108,9 +126,6 @@ export async function countUnrankedBefore(tx: Transaction, board: BoardRef, name
   return all - ranked;
 }
 
-/** Members read at a time while skipping the ranked ones among the unranked. */
-const UNRANKED_CHUNK = 200;
-
 /**
  * `limit` members without points in the period board's period, in name order,
  * from the `skip`-th. The runs of all members and of the period's members,
@@ -118,7 +133,7 @@ const UNRANKED_CHUNK = 200;
  * members; only the few runs those bounds cannot decide cost a count. Then a
  * short read from that run skips the ranked members in between.
  */
-export async function unrankedPage(tx: Transaction, board: BoardRef, skip: number, limit: number): Promise<UserRecord[]> {
+export async function unrankedPage(tx: Transaction, board: BoardRef, skip: number, limit: number): Promise<Listed[]> {
   const names = namesGroup(board.app_id);
   const periodNames = periodNamesGroup(board);
   const [slots, periodSlots] = await Promise.all([runsOf(tx, names), runsOf(tx, periodNames)]);
@@ -131,10 +146,17 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   const allBefore = sums(slots);
   const periodBefore = sums(periodSlots);
 
+  // The period's run holding the start of each run of all members: both lists
+  // are in name order, so one pass over the two finds them all.
+  const periodRunAt: number[] = [0];
+  for (let i = 1, j = 0; i < slots.length; i++) {
+    while (j + 1 < periodSlots.length && compareTies(periodSlots[j + 1]!.start!, slots[i]!.start!) <= 0) j++;
+    periodRunAt.push(j);
+  }
   /** Unranked members before run `i` of all members: [at least, at most]. */
   const bounds = (i: number): [number, number] => {
     if (i === 0 || periodSlots.length === 0) return [allBefore[i]!, allBefore[i]!];
-    const j = slotOf(periodSlots, slots[i]!.start!);
+    const j = periodRunAt[i]!;
     return [allBefore[i]! - periodBefore[j + 1]!, allBefore[i]! - periodBefore[j]!];
   };
   const exact = async (i: number) => {
@@ -161,42 +183,46 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   }
   const [run, before] = [low, await exact(low)];
   let toSkip = skip - before;
-  const members: UserRecord[] = [];
-  let range = IDBKeyRange.bound(indexKey(names, slots[run]!.start ?? []), groupIndexEnd(names));
-  for (;;) {
-    const chunk = await tx.raw.objectStore('users').getAll(range, UNRANKED_CHUNK);
-    for (const member of chunk) {
-      if (isRanked(board, member)) continue;
+  const members: Listed[] = [];
+  const range = IDBKeyRange.bound(runKey(names, slots[run]!.start), [...names, AFTER_ALL]);
+  for await (const { rows } of runsIn(tx, range, () => runsFor(toSkip + limit - members.length))) {
+    for (const row of rows) {
+      if (isRanked(board, row)) continue;
       if (toSkip > 0) toSkip--;
-      else if (members.push(member) === limit) return members;
+      else if (members.push({ row, value: 0 }) === limit) return members;
     }
-    if (chunk.length < UNRANKED_CHUNK) return members;
-    range = IDBKeyRange.bound([board.app_id, chunk.at(-1)!.account_name], groupIndexEnd(names), true);
   }
+  return members;
 }
 
-/** `limit` members from position `offset`, read in one request once the start is found. */
-export async function boardPage(tx: Transaction, board: BoardRef, offset: number, limit: number): Promise<UserRecord[]> {
+/** `limit` members from position `offset`, in a read or two once the start is found. */
+export async function boardPage(tx: Transaction, board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
   if (limit === 0) return [];
-  const indexPrefix = board.period === null ? [board.app_id] : [board.app_id, board.period];
-  let start: IDBValidKey = indexPrefix;
+  const prefix = boardPrefix(board);
+  let from: IDBValidKey = prefix;
+  let skip = offset;
   if (offset > 0) {
-    // Jump over whole groups, then whole runs, then step inside one run.
-    let skip = offset;
-    const within = <T extends { count: number }>(record: T) => {
+    // Jump over whole groups, then whole runs; the rest is skipped in the rows read.
+    const within = (record: { count: number }) => {
       if (skip < record.count) return true;
       skip -= record.count;
       return false;
     };
     const group = (await groups(tx, board)).find(within);
     if (!group) return [];
-    const run = (await tx.raw.objectStore('board_slots').get(group.key))!.slots.find(within)!;
-    let cursor = await boardIndex(tx, board).openKeyCursor(
-      IDBKeyRange.bound(indexKey(group.key, run.start ?? []), groupIndexEnd(group.key)),
-    );
-    if (cursor && skip > 0) cursor = await cursor.advance(skip);
-    if (!cursor) return [];
-    start = cursor.key;
+    const slots = await runsOf(tx, group.key);
+    from = runKey(group.key, slots.find(within)!.start);
   }
-  return boardIndex(tx, board).getAll(IDBKeyRange.bound(start, [...indexPrefix, AFTER_ALL]), limit);
+  const members: Listed[] = [];
+  const range = IDBKeyRange.bound(from, [...prefix, AFTER_ALL]);
+  for await (const { key, rows } of runsIn(tx, range, () => runsFor(skip + limit - members.length))) {
+    const value = negated(key[3]);
+    if (skip >= rows.length) {
+      skip -= rows.length;
+      continue;
+    }
+    for (const row of rows.slice(skip)) if (members.push({ row, value }) === limit) return members;
+    skip = 0;
+  }
+  return members;
 }

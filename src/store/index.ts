@@ -2,8 +2,9 @@
 // writes each changed record once when the work is done, so a replay of many
 // events on the same member costs one put, not one per event.
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreKey, type StoreValue } from 'idb';
-import { movePlacements, rebuildPositions } from './board-positions.js';
-import { placements, placementText, withBoardKeys, type Placement } from './placements.js';
+import { moveRows, rebuildPositions, type RowChange } from './board-positions.js';
+import { placements, placementText, rowOf, type Placement } from './placements.js';
+import type { UserRecord } from './records.js';
 import { DATABASE_NAME, DATABASE_VERSION, migrate, type QuestboardSchema, type StoreName } from './schema.js';
 
 export type { StoreName } from './schema.js';
@@ -24,12 +25,13 @@ const PRIMARY_KEY: { [N in StoreName]: (value: StoreValue<QuestboardSchema, N>) 
   logs: (log) => log.seq!,
   idempotency: (record) => [record.api_key, record.idempotency_key],
   board_counts: (record) => record.key,
-  board_slots: (record) => record.key,
+  board_runs: (record) => record.key,
+  board_rows: (record) => record.key,
 };
 
 const ALL_STORES: StoreName[] = Object.keys(PRIMARY_KEY) as StoreName[];
 
-/** Past this many changed members, an app's boards are counted afresh instead. */
+/** Past this many changed rows, an app's boards are laid out afresh instead. */
 const REBUILD_AFTER = 1000;
 
 // Typed as readwrite so writes type-check; IndexedDB itself refuses them in a read.
@@ -38,8 +40,8 @@ type RawTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite'
 export class Transaction {
   private readonly cache = new Map<string, unknown>();
   private readonly dirty = new Map<string, [StoreName, unknown]>();
-  /** Where each member stood on the boards when first read, to keep the counts right. */
-  private readonly placementsAtRead = new Map<string, Placement[]>();
+  /** Where each member stood on the boards when first read, and as what row, to keep the boards right. */
+  private readonly boardsAtRead = new Map<string, OnBoards>();
 
   constructor(readonly raw: RawTransaction) {}
 
@@ -49,8 +51,8 @@ export class Transaction {
     const value = await this.raw.objectStore(store).get(key);
     this.cache.set(cacheKey, value);
     if (store === 'users') {
-      const user = value as StoreValue<QuestboardSchema, 'users'> | undefined;
-      this.placementsAtRead.set(cacheKey, user ? placements(user) : []);
+      const user = value as UserRecord | undefined;
+      this.boardsAtRead.set(cacheKey, user ? onBoards(user) : NOT_ON_BOARDS);
     }
     return value;
   }
@@ -61,7 +63,7 @@ export class Transaction {
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, [store, value]);
     // A member put without a read is new: on no board yet.
-    if (store === 'users' && !this.placementsAtRead.has(cacheKey)) this.placementsAtRead.set(cacheKey, []);
+    if (store === 'users' && !this.boardsAtRead.has(cacheKey)) this.boardsAtRead.set(cacheKey, NOT_ON_BOARDS);
   }
 
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
@@ -69,7 +71,7 @@ export class Transaction {
     for (const key of this.cache.keys()) {
       if (!this.dirty.has(key)) {
         this.cache.delete(key);
-        this.placementsAtRead.delete(key);
+        this.boardsAtRead.delete(key);
       }
     }
   }
@@ -87,30 +89,46 @@ export class Transaction {
   }
 
   async flush(): Promise<void> {
-    const removed: Placement[] = [];
-    const added: Placement[] = [];
+    const changes: RowChange[] = [];
     const apps = new Set<string>();
     for (const [cacheKey, [store, value]] of this.dirty) {
       if (store !== 'users') continue;
-      const before = this.placementsAtRead.get(cacheKey) ?? [];
-      const after = placements(withBoardKeys(value as StoreValue<QuestboardSchema, 'users'>));
-      const beforeTexts = new Set(before.map(placementText));
-      const afterTexts = new Set(after.map(placementText));
-      removed.push(...before.filter((placement) => !afterTexts.has(placementText(placement))));
-      added.push(...after.filter((placement) => !beforeTexts.has(placementText(placement))));
-      apps.add((value as StoreValue<QuestboardSchema, 'users'>).app_id);
+      const user = value as UserRecord;
+      const before = this.boardsAtRead.get(cacheKey) ?? NOT_ON_BOARDS;
+      const after = onBoards(user);
+      const row = rowOf(user);
+      const beforeTexts = new Set(before.placements.map(placementText));
+      const afterTexts = new Set(after.placements.map(placementText));
+      for (const placement of before.placements) {
+        if (!afterTexts.has(placementText(placement))) changes.push({ placement, row: null, delta: -1 });
+      }
+      for (const placement of after.placements) {
+        if (!beforeTexts.has(placementText(placement))) changes.push({ placement, row, delta: 1 });
+        // A row shows more than its place (counts, score, XP): it follows every change.
+        else if (after.row !== before.row) changes.push({ placement, row, delta: 0 });
+      }
+      apps.add(user.app_id);
     }
     const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
     this.dirty.clear();
     await Promise.all(writes);
-    // Positions read the members as written, so they follow the writes.
-    if (removed.length + added.length > REBUILD_AFTER) {
+    // A rebuild reads the members as written, so it follows the writes.
+    if (changes.length > REBUILD_AFTER) {
       for (const app_id of apps) await rebuildPositions(this.raw, app_id);
     } else {
-      await movePlacements(this.raw, removed, added);
+      await moveRows(this.raw, changes);
     }
   }
 }
+
+interface OnBoards {
+  placements: Placement[];
+  /** The member's row as JSON text, to tell whether it changed. */
+  row: string;
+}
+
+const NOT_ON_BOARDS: OnBoards = { placements: [], row: '' };
+const onBoards = (user: UserRecord): OnBoards => ({ placements: placements(user), row: JSON.stringify(rowOf(user)) });
 
 export interface Store {
   read<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;

@@ -4,15 +4,10 @@
 // of the app, and those with points in a week or a month, so that the members
 // a period board lists after its ranked ones can be counted too.
 import type { LeaderboardType } from '../api/schemas.js';
-import { BOARD_INDEX, type BoardKey, type UserRecord } from './records.js';
+import type { BoardRow, GroupKey, RunKey, Tie, UserRecord } from './records.js';
 
 export type NameList = 'names' | 'weekly_names' | 'monthly_names';
 export type Ordering = LeaderboardType | NameList;
-
-/** [app_id, ordering, period ('' for score, xp and names), negated value (0 in name lists)]. */
-export type GroupKey = [string, Ordering, string, number];
-/** [reached_at, account_name]: who got to the value first, then by name. */
-export type Tie = [number, string];
 
 export interface Placement {
   group: GroupKey;
@@ -20,7 +15,7 @@ export interface Placement {
 }
 
 /**
- * Values are negated so that an ascending index lists the highest first.
+ * Values are negated so that ascending keys list the highest first.
  * Never -0: IndexedDB here stores -0 and 0 as different keys.
  */
 export const negated = (value: number) => (value === 0 ? 0 : -value);
@@ -44,43 +39,31 @@ export function placements(user: UserRecord): Placement[] {
   return found;
 }
 
-const isNameList = (ordering: Ordering): ordering is NameList => ordering.endsWith('names');
-
-/** Sets the member's keys in the board indexes; a member on no period board has no key there. */
-export function withBoardKeys(user: UserRecord): UserRecord {
-  delete user.board_weekly;
-  delete user.board_monthly;
-  for (const { group, tie } of placements(user)) {
-    if (!isNameList(group[1])) user[BOARD_INDEX[group[1]]] = indexKey(group, tie);
-  }
-  return user;
+/** The member as every board lists them, but for the tie's time, which each placement sets. */
+export function rowOf(user: UserRecord): BoardRow {
+  return {
+    account_name: user.account_name,
+    at: 0,
+    challenges_completed: user.challenges_completed,
+    tasks_completed: user.tasks_completed,
+    total_score: user.total_score,
+    xp: user.xp,
+    week: user.week,
+    month: user.month,
+  };
 }
 
-/**
- * The member's key where the ordering is kept: a board index (as in
- * UserRecord.board_*), the users store itself for `names`, or the
- * week/month-and-name index for the period name lists.
- */
-export function indexKey([app_id, ordering, period, negated]: GroupKey, tie: Tie | []): BoardKey {
-  const name = tie.length === 0 ? [] : [tie[1]];
-  if (ordering === 'names') return [app_id, ...name];
-  if (isNameList(ordering)) return [app_id, period, ...name];
-  return ordering === 'score' || ordering === 'xp' ? [app_id, negated, ...tie] : [app_id, period, negated, ...tie];
+export const rowTie = (row: BoardRow): Tie => [row.at, row.account_name];
+
+export function compareTies([at, name]: Tie, [otherAt, otherName]: Tie): number {
+  if (at !== otherAt) return at < otherAt ? -1 : 1;
+  return name === otherName ? 0 : name < otherName ? -1 : 1;
 }
 
-/** The tie of the member at `key` where the ordering is kept. */
-export function tieAt(ordering: Ordering, key: BoardKey): Tie {
-  return isNameList(ordering) ? [0, key.at(-1) as string] : (key.slice(-2) as Tie);
-}
+/** The key of the run that starts at `start` (null: the group's first run). */
+export const runKey = (group: GroupKey, start: Tie | null): RunKey => (start === null ? group : [...group, ...start]);
 
-/** Where an ordering is kept in IndexedDB. */
-export const ORDERING_INDEX: Record<NameList, 'by_week_name' | 'by_month_name' | null> = {
-  names: null,
-  weekly_names: 'by_week_name',
-  monthly_names: 'by_month_name',
-};
-
-/** Orders placements exactly as IndexedDB orders the board keys. */
+/** Orders placements exactly as IndexedDB orders their run keys. */
 export function comparePlacements(a: Placement, b: Placement): number {
   const parts = [...a.group, ...a.tie];
   const others = [...b.group, ...b.tie];

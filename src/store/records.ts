@@ -27,9 +27,6 @@ export interface ApiKeyRecord {
   scopes: Scope[];
 }
 
-/** A member's key in one board index: [app_id, (period,) -value, reached_at, account_name]. */
-export type BoardKey = IDBValidKey[];
-
 export interface UserRecord {
   app_id: string;
   account_name: string;
@@ -52,11 +49,6 @@ export interface UserRecord {
   month: string;
   month_score: number;
   month_at: number;
-  /** Keys in the board indexes, set by the store when the member is written. */
-  board_score?: BoardKey;
-  board_xp?: BoardKey;
-  board_weekly?: BoardKey;
-  board_monthly?: BoardKey;
 }
 
 export interface ChallengeRecord {
@@ -126,29 +118,56 @@ export interface IdempotencyRecord {
   body: string;
 }
 
+/** [app_id, ordering, period ('' for score, xp and names), negated value (0 in name lists)]. */
+export type GroupKey = [string, LeaderboardType | 'names' | 'weekly_names' | 'monthly_names', string, number];
+/** [reached_at, account_name]: who got to the value first, then by name. */
+export type Tie = [number, string];
+/** A run's key: its group, then the tie it starts at (none for the group's first run). */
+export type RunKey = GroupKey | [...GroupKey, ...Tie];
+
 /** How many members of one board hold one value (see board-positions.ts). */
 export interface BoardCountRecord {
-  /** [app_id, ordering, period ('' for score, xp and names), negated value]. */
-  key: [string, LeaderboardType | 'names' | 'weekly_names' | 'monthly_names', string, number];
+  key: GroupKey;
   count: number;
 }
 
-/** A run of members of one value group, from its first member up to the next run's. */
+/** A run of members of one value group, from its start up to the next run's. */
 export interface Slot {
-  /** The first member's [reached_at, account_name]; null for the group's first run, which starts at the group. */
-  start: [number, string] | null;
+  /** The tie the run starts at; null for the group's first run, which starts at the group. */
+  start: Tie | null;
   count: number;
 }
 
-/** One value group cut into runs, in board order (see board-positions.ts). */
-export interface SlotRecord {
-  key: BoardCountRecord['key'];
-  slots: Slot[];
+/**
+ * One value group's runs, in board order. Packed into typed arrays and one
+ * string: a large group has thousands of runs, and decoding as many small
+ * objects costs a millisecond where these cost a few microseconds.
+ */
+export interface RunsRecord {
+  key: GroupKey;
+  counts: Uint16Array;
+  /** reached_at of each run's start (the first run's is unused). */
+  starts_at: Float64Array;
+  /** JSON array of each run's starting account_name ('' for the first run). */
+  starts_name: string;
 }
 
-export const BOARD_INDEX: Record<LeaderboardType, 'board_score' | 'board_xp' | 'board_weekly' | 'board_monthly'> = {
-  score: 'board_score',
-  xp: 'board_xp',
-  weekly: 'board_weekly',
-  monthly: 'board_monthly',
-};
+/** A member as a board lists them: what an entry shows, and the tie that orders them. */
+export interface BoardRow {
+  account_name: string;
+  /** When the member reached the group's value; 0 in name lists. */
+  at: number;
+  challenges_completed: number;
+  tasks_completed: number;
+  total_score: number;
+  xp: number;
+  /** The member's latest week and month with points: a period board's unranked tail skips its ranked members. */
+  week: string;
+  month: string;
+}
+
+/** The members of one run, in board order: a page of a board is a read of a few of these. */
+export interface RowsRecord {
+  key: RunKey;
+  rows: BoardRow[];
+}

@@ -5,7 +5,10 @@ import type {
   ApiKeyRecord,
   AppRecord,
   BoardCountRecord,
-  SlotRecord,
+  GroupKey,
+  RowsRecord,
+  RunKey,
+  RunsRecord,
   ChallengeRecord,
   EndorsementRecord,
   IdempotencyRecord,
@@ -19,7 +22,7 @@ import type {
 import { rebuildPositions } from './board-positions.js';
 
 export const DATABASE_NAME = 'questboard';
-export const DATABASE_VERSION = 3;
+export const DATABASE_VERSION = 4;
 
 export interface QuestboardSchema extends DBSchema {
   meta: { key: string; value: unknown };
@@ -28,14 +31,6 @@ export interface QuestboardSchema extends DBSchema {
   users: {
     key: [string, string];
     value: UserRecord;
-    indexes: {
-      board_score: IDBValidKey[];
-      board_xp: IDBValidKey[];
-      board_weekly: IDBValidKey[];
-      board_monthly: IDBValidKey[];
-      by_week_name: [string, string, string];
-      by_month_name: [string, string, string];
-    };
   };
   challenges: { key: string; value: ChallengeRecord; indexes: { by_app: string } };
   tasks: { key: string; value: TaskRecord; indexes: { by_app: string } };
@@ -44,14 +39,18 @@ export interface QuestboardSchema extends DBSchema {
   endorsements: { key: [string, string, string, string]; value: EndorsementRecord };
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
   idempotency: { key: [string, string]; value: IdempotencyRecord };
-  board_counts: { key: IDBValidKey[]; value: BoardCountRecord };
-  board_slots: { key: IDBValidKey[]; value: SlotRecord };
+  board_counts: { key: GroupKey; value: BoardCountRecord };
+  board_runs: { key: GroupKey; value: RunsRecord };
+  board_rows: { key: RunKey; value: RowsRecord };
 }
 
 export type StoreName = StoreNames<QuestboardSchema>;
 
 type UpgradeTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'versionchange'>;
-type Migration = (db: IDBPDatabase<QuestboardSchema>, tx: UpgradeTransaction) => void;
+// Earlier versions had stores and indexes this schema no longer names.
+type AnyDatabase = IDBPDatabase<any>;
+type AnyUpgrade = IDBPTransaction<any, any, 'versionchange'>;
+type Migration = (db: AnyDatabase, tx: AnyUpgrade) => void;
 
 const MIGRATIONS: Migration[] = [
   // Version 1: everything the /v1 API needs.
@@ -60,9 +59,7 @@ const MIGRATIONS: Migration[] = [
     db.createObjectStore('apps', { keyPath: 'app_id' });
     db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
     const users = db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
-    for (const board of ['board_score', 'board_xp', 'board_weekly', 'board_monthly'] as const) {
-      users.createIndex(board, board);
-    }
+    for (const board of OLD_BOARD_INDEXES) users.createIndex(board, board);
     db.createObjectStore('challenges', { keyPath: 'challenge_id' }).createIndex('by_app', 'app_id');
     db.createObjectStore('tasks', { keyPath: 'task_id' }).createIndex('by_app', 'app_id');
     db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
@@ -75,10 +72,9 @@ const MIGRATIONS: Migration[] = [
     db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
   },
   // Version 2: board counts and slots, so that offsets and ranks need no walk over members.
-  (db, tx) => {
+  (db) => {
     db.createObjectStore('board_counts', { keyPath: 'key' });
     db.createObjectStore('board_slots', { keyPath: 'key' });
-    void countExistingApps(tx);
   },
   // Version 3: members by name within a week or month, so that the members a
   // period board lists after its ranked ones are counted, not walked.
@@ -86,14 +82,36 @@ const MIGRATIONS: Migration[] = [
     const users = tx.objectStore('users');
     users.createIndex('by_week_name', ['app_id', 'week', 'account_name']);
     users.createIndex('by_month_name', ['app_id', 'month', 'account_name']);
-    void countExistingApps(tx);
+  },
+  // Version 4: boards kept as runs of member rows: a page reads a few records
+  // instead of a hundred index entries, so the indexes over members go.
+  (db, tx) => {
+    db.deleteObjectStore('board_slots');
+    db.createObjectStore('board_runs', { keyPath: 'key' });
+    db.createObjectStore('board_rows', { keyPath: 'key' });
+    const users = tx.objectStore('users');
+    for (const index of [...OLD_BOARD_INDEXES, 'by_week_name', 'by_month_name']) users.deleteIndex(index);
   },
 ];
 
-async function countExistingApps(tx: UpgradeTransaction): Promise<void> {
-  for (const app_id of await tx.objectStore('apps').getAllKeys()) await rebuildPositions(tx, app_id);
-}
+/** Members carried their keys in these indexes up to version 3. */
+const OLD_BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly'] as const;
 
 export function migrate(db: IDBPDatabase<QuestboardSchema>, oldVersion: number, tx: UpgradeTransaction): void {
   for (let version = oldVersion; version < DATABASE_VERSION; version++) MIGRATIONS[version]!(db, tx);
+  // Boards are derived from the members: a database from before version 4 lays its boards out anew, once.
+  if (oldVersion > 0 && oldVersion < 4) void layOutExistingApps(tx);
+}
+
+async function layOutExistingApps(tx: UpgradeTransaction): Promise<void> {
+  const users = tx.objectStore('users');
+  // Drop the index keys members carried up to version 3.
+  for (let cursor = await users.openCursor(); cursor; cursor = await cursor.continue()) {
+    const user: Record<string, unknown> = { ...cursor.value };
+    if (OLD_BOARD_INDEXES.some((field) => field in user)) {
+      for (const field of OLD_BOARD_INDEXES) delete user[field];
+      void cursor.update(user as never);
+    }
+  }
+  for (const app_id of await tx.objectStore('apps').getAllKeys()) await rebuildPositions(tx, app_id);
 }

@@ -69,6 +69,14 @@ describe('leaderboard model check', () => {
       const account_name = i % 2 ? names[Math.floor(next() * MEMBERS)]! : `late-${String(Math.floor(next() * 200)).padStart(3, '0')}`;
       await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.checkIn, account_name, quantity: 1 } });
     }
+    // Endorsements change XP alone: on the other boards a member's row changes where it stands.
+    for (let i = 0; i < 60; i++) {
+      api.clock.now += 1000;
+      const [from_account, to_account] = [names[Math.floor(next() * MEMBERS)]!, names[Math.floor(next() * MEMBERS)]!];
+      if (from_account === to_account) continue;
+      const endorsed = await api.call('POST', '/v1/endorse_account', { body: { app_id: 'model', from_account, to_account, endorsement_id: `live-${i}` } });
+      expect(endorsed.status, endorsed.text).to.equal(200);
+    }
   });
   after(() => api.close());
 
@@ -93,6 +101,17 @@ describe('leaderboard model check', () => {
           const expected = policy === 'ordinal' ? index + 1 : policy === 'dense' ? distinct : higher + 1;
           expect(entry.rank, `${entry.external_user.username} at ${index}`).to.equal(expected);
         });
+        if (policy === 'olympic') {
+          // Every entry shows the member as they are now.
+          for (const entry of whole) {
+            const info = (await api.call('GET', `/v1/get_userinfo?app_id=model&account_name=${entry.external_user.username}`)).body;
+            const score = { weekly: info.challenge_score_weekly, monthly: info.challenge_score_monthly }[type] ?? info.total_score;
+            expect(
+              [entry.challenge_count, entry.task_count, entry.score, entry.total_xp],
+              entry.external_user.username,
+            ).to.deep.equal([info.challenges_completed, info.tasks_completed, score, info.current_xp]);
+          }
+        }
         for (const offset of [0, 1, 7, 13, 29, 45, 59, 64, 127, 128, 129, 200, 333, 450, 599, 600]) {
           const page = (await get(`&leaderboard_type=${type}&limit=9&offset=${offset}`)).leaderboard_users;
           expect(page, `offset ${offset}`).to.deep.equal(whole.slice(offset, offset + 9));

@@ -1,0 +1,108 @@
+// Upgrades: a database left by an earlier version opens with its data intact
+// and its boards laid out as this version keeps them.
+import { expect } from '@open-wc/testing';
+import { deleteDB, openDB } from 'idb';
+import { weekOf } from '../../src/core/periods.js';
+import { createHandler } from '../../src/server/handler.js';
+import { openStore } from '../../src/store/index.js';
+import { WEDNESDAY } from './support.js';
+
+/** A version-3 database as that version wrote it: members carried their board keys in indexes. */
+async function createVersion3(name: string) {
+  const week = weekOf(WEDNESDAY);
+  const member = (account_name: string, total_score: number, week_score: number) => ({
+    app_id: 'guild',
+    account_name,
+    id: crypto.randomUUID(),
+    is_active: true,
+    twitter_name: null,
+    joined_at: 0,
+    challenges_completed: 0,
+    tasks_completed: total_score / 10,
+    tasks_logged: total_score / 10,
+    total_score,
+    xp: total_score,
+    score_at: 1,
+    xp_at: 1,
+    week: week_score > 0 ? week : '',
+    week_score,
+    week_at: week_score > 0 ? 1 : 0,
+    month: '',
+    month_score: 0,
+    month_at: 0,
+    board_score: ['guild', -total_score || 0, 1, account_name],
+    board_xp: ['guild', -total_score || 0, 1, account_name],
+    ...(week_score > 0 ? { board_weekly: ['guild', week, -week_score, 1, account_name] } : {}),
+  });
+  const db = await openDB(name, 3, {
+    upgrade(db) {
+      db.createObjectStore('meta');
+      db.createObjectStore('apps', { keyPath: 'app_id' });
+      db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
+      const users = db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
+      for (const board of ['board_score', 'board_xp', 'board_weekly', 'board_monthly']) users.createIndex(board, board);
+      users.createIndex('by_week_name', ['app_id', 'week', 'account_name']);
+      users.createIndex('by_month_name', ['app_id', 'month', 'account_name']);
+      for (const store of ['challenges', 'tasks']) db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
+      db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
+      db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
+      db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
+      db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
+      db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
+      db.createObjectStore('board_counts', { keyPath: 'key' });
+      db.createObjectStore('board_slots', { keyPath: 'key' });
+    },
+  });
+  const tx = db.transaction(['apps', 'api_keys', 'users', 'board_counts', 'board_slots'], 'readwrite');
+  await Promise.all([
+    tx.objectStore('apps').put({ app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 3, treasury: null }),
+    tx.objectStore('api_keys').put({ key: 'pk_guild', app_id: 'guild', scopes: ['read'] }),
+    tx.objectStore('users').put(member('alice', 20, 20)),
+    tx.objectStore('users').put(member('bob', 30, 0)),
+    tx.objectStore('users').put(member('carol', 0, 0)),
+    // Counts in the old layout, which the upgrade must not trust.
+    tx.objectStore('board_counts').put({ key: ['guild', 'score', '', -20], count: 99 }),
+    tx.objectStore('board_slots').put({ key: ['guild', 'score', '', -20], slots: [{ start: null, count: 99 }] }),
+    tx.done,
+  ]);
+  db.close();
+}
+
+describe('upgrade from version 3', () => {
+  const name = `questboard-test-${crypto.randomUUID()}`;
+  after(() => deleteDB(name));
+
+  it('keeps the members, drops their old index keys and lays the boards out anew', async () => {
+    await createVersion3(name);
+    const store = openStore({ name });
+    const handle = createHandler({ store, now: () => new Date(WEDNESDAY) });
+    const board = async (type: string) => {
+      const response = await handle(
+        new Request(`https://questboard.test/v1/get_leaderboard?app_id=guild&leaderboard_type=${type}`, {
+          headers: { authorization: 'Bearer pk_guild' },
+        }),
+      );
+      expect(response.status).to.equal(200);
+      const { leaderboard_users, total_users } = await response.json();
+      expect(total_users).to.equal(3);
+      return leaderboard_users.map((entry: any) => `${entry.rank}:${entry.external_user.username}:${entry.score}`);
+    };
+    try {
+      expect(await board('score')).to.deep.equal(['1:bob:30', '2:alice:20', '3:carol:0']);
+      expect(await board('weekly')).to.deep.equal(['1:alice:20', '2:bob:0', '2:carol:0']);
+    } finally {
+      store.close();
+    }
+
+    const db = await openDB(name);
+    try {
+      expect(db.version).to.equal(4);
+      expect([...db.objectStoreNames]).to.include.members(['board_runs', 'board_rows']).and.not.include('board_slots');
+      expect([...db.transaction('users').objectStore('users').indexNames]).to.deep.equal([]);
+      const alice = await db.get('users', ['guild', 'alice']);
+      expect(alice).to.include({ total_score: 20, week_score: 20 }).and.not.have.property('board_score');
+    } finally {
+      db.close();
+    }
+  });
+});
