@@ -33,14 +33,20 @@ export function toQuantityE4(value: number): number | null {
 }
 
 /** Marks a number that the serialiser writes with exactly four fractional digits. */
+/** JSON.rawJSON (Chromium 114+, Firefox 135+, Safari 18.4+, Node 22+): JSON.stringify then writes our text as is. */
+const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
+
 export class Fixed4 {
   constructor(readonly e4: number) {}
   toString(): string {
     return (this.e4 / QUANTITY_SCALE).toFixed(4);
   }
+  toJSON(): unknown {
+    return rawJSON!(this.toString());
+  }
 }
 
-/** JSON text kept as it was written, such as a stored earlier answer. */
+/** A whole answer's JSON text kept as it was written: a stored earlier answer. */
 export class RawJson {
   constructor(readonly text: string) {}
 }
@@ -50,13 +56,19 @@ export class RawJson {
  * (`10.0000`), which JSON.stringify cannot do.
  */
 export function toJsonText(value: unknown): string {
-  if (value instanceof Fixed4) return value.toString();
   if (value instanceof RawJson) return value.text;
+  // The native writer is several times faster on a leaderboard's hundred entries.
+  return rawJSON ? (JSON.stringify(value) ?? 'null') : writeJson(value);
+}
+
+/** toJsonText where JSON.rawJSON is missing (Node 20 runs the development server). */
+function writeJson(value: unknown): string {
+  if (value instanceof Fixed4) return value.toString();
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(toJsonText).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map(writeJson).join(',')}]`;
   const members: string[] = [];
   for (const [key, member] of Object.entries(value)) {
-    if (member !== undefined) members.push(`${JSON.stringify(key)}:${toJsonText(member)}`);
+    if (member !== undefined) members.push(`${JSON.stringify(key)}:${writeJson(member)}`);
   }
   return `{${members.join(',')}}`;
 }
