@@ -46,6 +46,28 @@ describe('reference server', () => {
     expect(health.status).to.equal(200);
   });
 
+  it('writes quantities with four decimals on Node, whose JSON has no rawJSON', async () => {
+    const task_id = 'f0000000-0000-4000-8000-000000000002';
+    const dataset = {
+      apps: [{
+        app_id: 'formats',
+        api_keys: [{ key: 'pk_formats', scopes: ['read'] }],
+        users: [{ account_name: 'ann' }],
+        challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [{ task_id, name: 't', quantity: 3, operator: 0 }] }],
+      }],
+    };
+    const imported = await fetch(`${remote}/v1/admin/import`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer sk_remote_admin', 'Content-Type': 'application/json' },
+      body: JSON.stringify(dataset),
+    });
+    expect(imported.status).to.equal(200);
+    const answer = await fetch(`${remote}/v1/get_task_progress?task_id=${task_id}&account_name=ann`, {
+      headers: { Authorization: 'Bearer pk_formats' },
+    });
+    expect(await answer.text()).to.include('"quantity_required":3.0000,"quantity_completed":0.0000');
+  });
+
   it('reads an import past 16 KiB whole: its limit is the import’s own', async () => {
     const users = Array.from({ length: 1_000 }, (_, index) => ({ account_name: `member-${index}` }));
     const dataset = JSON.stringify({ apps: [{ app_id: 'big', api_keys: [{ key: 'pk_big', scopes: ['read'] }], users }] });
