@@ -37,6 +37,9 @@ export function renderLeaderboardFragment(
   const type = options.leaderboardType ?? 'score';
   const columns = leaderboardColumns(type);
   const format = numberFormat(options.locale);
+  // Ranks, scores and counts repeat down a board, and formatting one costs more than looking it up.
+  const formatted = new Map<number, string>();
+  const formatOnce = (value: number) => formatted.get(value) ?? formatted.set(value, format.format(value)).get(value)!;
   const totalUsers = options.totalUsers ?? entries.length;
   const lang = options.locale && isLanguageTag(options.locale) ? ` lang="${escapeHtml(options.locale)}"` : '';
 
@@ -44,7 +47,7 @@ export function renderLeaderboardFragment(
     .map((column) => `<th scope="col" class="${cellClass(column)}">${escapeHtml(column.label)}</th>`)
     .join('');
   const rows = entries
-    .map((entry) => renderRow(entry, columns, format, entry.external_user.username === options.highlight))
+    .map((entry) => renderRow(entry, columns, formatOnce, entry.external_user.username === options.highlight))
     .join('');
   const body = entries.length
     ? `<tbody>${rows}</tbody>`
@@ -77,7 +80,7 @@ function cellClass(column: LeaderboardColumn): string {
 function renderRow(
   entry: LeaderboardEntry,
   columns: LeaderboardColumn[],
-  numberFormat: Intl.NumberFormat,
+  formatNumber: (value: number) => string,
   highlighted: boolean,
 ): string {
   const cells = columns
@@ -86,7 +89,7 @@ function renderRow(
       if (column.key === 'member') {
         return `<th scope="row" class="${cellClass(column)}"><bdi class="${leaderboardClass.name}">${escapeHtml(String(value))}</bdi></th>`;
       }
-      const text = typeof value === 'number' ? numberFormat.format(value) : String(value);
+      const text = typeof value === 'number' ? formatNumber(value) : String(value);
       return `<td class="${cellClass(column)}">${escapeHtml(text)}</td>`;
     })
     .join('');

@@ -1,7 +1,5 @@
 import { numberFormat } from '../../ui/number-format.js';
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
 /**
  * The language the element is shown in, as a valid BCP 47 tag: its nearest `lang`, else the
  * page's, else the browser's (which can be a POSIX name such as `en-US@posix`), else `en`.
@@ -22,11 +20,5 @@ export function languageOf(element: Element): string {
 }
 
 export function formatNumber(value: number, locale: string, maximumFractionDigits = 0): string {
-  const key = `${locale}|${maximumFractionDigits}`;
-  let format = numberFormats.get(key);
-  if (!format) {
-    format = numberFormat(locale, { maximumFractionDigits });
-    numberFormats.set(key, format);
-  }
-  return format.format(value);
+  return numberFormat(locale, { maximumFractionDigits }).format(value);
 }
