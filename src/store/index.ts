@@ -3,7 +3,7 @@
 // events on the same member costs one put, not one per event.
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreKey, type StoreValue } from 'idb';
 import { moveRows, rebuildPositions, type RowChange } from './board-positions.js';
-import { placements, placementText, rowOf, type Placement } from './placements.js';
+import { isShown, placements, placementText, rowOf, type Placement } from './placements.js';
 import type { UserRecord } from './records.js';
 import { DATABASE_NAME, DATABASE_VERSION, migrate, type QuestboardSchema, type StoreName } from './schema.js';
 
@@ -104,8 +104,8 @@ export class Transaction {
       }
       for (const placement of after.placements) {
         if (!beforeTexts.has(placementText(placement))) changes.push({ placement, row, delta: 1 });
-        // A row shows more than its place (counts, score, XP): it follows every change.
-        else if (after.row !== before.row) changes.push({ placement, row, delta: 0 });
+        // A row shows more than its place (counts, score, XP): where it is shown, it follows every change.
+        else if (after.row !== before.row && isShown(placement)) changes.push({ placement, row, delta: 0 });
       }
       apps.add(user.app_id);
     }

@@ -53,6 +53,9 @@ export function rowOf(user: UserRecord): BoardRow {
   };
 }
 
+/** The period name lists are only counted, never listed: their rows need only their ties. */
+export const isShown = ({ group: [, ordering] }: Placement) => ordering !== 'weekly_names' && ordering !== 'monthly_names';
+
 export const rowTie = (row: BoardRow): Tie => [row.at, row.account_name];
 
 export function compareTies([at, name]: Tie, [otherAt, otherName]: Tie): number {

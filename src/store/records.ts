@@ -166,7 +166,11 @@ export interface BoardRow {
   month: string;
 }
 
-/** The members of one run, in board order: a page of a board is a read of a few of these. */
+/**
+ * The members of one run, in board order: a page of a board is a read of a few
+ * of these. Rows of the period name lists are only counted, so only their ties
+ * are kept current.
+ */
 export interface RowsRecord {
   key: RunKey;
   rows: BoardRow[];
