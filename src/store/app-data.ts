@@ -1,5 +1,6 @@
 // Everything one app owns, for export and for import's replace mode.
 import type { Transaction } from './index.js';
+import { prefixRange } from './key-ranges.js';
 import type {
   ApiKeyRecord,
   ChallengeRecord,
@@ -8,8 +9,6 @@ import type {
   TaskRecord,
   UserRecord,
 } from './records.js';
-
-const AFTER_ALL: [] = [];
 
 export interface AppData {
   api_keys: ApiKeyRecord[];
@@ -20,7 +19,7 @@ export interface AppData {
   endorsements: EndorsementRecord[];
 }
 
-const appPrefix = (app_id: string) => IDBKeyRange.bound([app_id], [app_id, AFTER_ALL]);
+const appPrefix = (app_id: string) => prefixRange([app_id]);
 
 export async function readAppData(tx: Transaction, app_id: string): Promise<AppData> {
   const store = tx.raw.objectStore.bind(tx.raw);

@@ -7,6 +7,7 @@
 // then a sum over a few records plus a search inside one run, and a page of a
 // hundred members is a read of two to four records.
 import type { IDBPTransaction } from 'idb';
+import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 import { comparePlacements, compareTies, placements, rowOf, rowTie, runKey, type Placement } from './placements.js';
 import type { BoardRow, GroupKey, RowsRecord, RunsRecord, Slot, Tie } from './records.js';
@@ -15,14 +16,10 @@ import type { BoardRow, GroupKey, RowsRecord, RunsRecord, Slot, Tie } from './re
 const SLOT_SPLIT = 96;
 /** Runs are rebuilt with this many members, leaving room to grow. */
 export const SLOT_FILL = 48;
-/** Sorts after every number and string, so it closes a range. */
-export const AFTER_ALL: [] = [];
 
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
 
 const groupText = (group: GroupKey) => JSON.stringify(group);
-/** Every run of one group, from its first. */
-export const groupRange = (group: GroupKey) => IDBKeyRange.bound(group, [...group, AFTER_ALL]);
 
 export function decodeRuns(record: RunsRecord | undefined): Slot[] {
   if (!record) return [];
@@ -164,7 +161,7 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
   }
   for (const text of emptied) {
     const key = JSON.parse(text) as GroupKey;
-    writes.push(runsStore.delete(key), rowsStore.delete(groupRange(key)));
+    writes.push(runsStore.delete(key), rowsStore.delete(prefixRange(key)));
   }
   await Promise.all(writes);
 }
@@ -214,7 +211,7 @@ async function updateGroupCounts(raw: Raw, changes: RowChange[]): Promise<Set<st
  * and a sort, cheaper than moving thousands of members one by one (imports, upgrades).
  */
 export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> {
-  const appRange = IDBKeyRange.bound([app_id], [app_id, AFTER_ALL]);
+  const appRange = prefixRange([app_id]);
   const counts = raw.objectStore('board_counts');
   const runs = raw.objectStore('board_runs');
   const rows = raw.objectStore('board_rows');

@@ -3,8 +3,9 @@
 // plus a search inside one run, and a page is a read of the few runs it
 // spans, never a walk over the board.
 import type { LeaderboardType } from '../api/schemas.js';
-import { AFTER_ALL, decodeRuns, rowsBefore, SLOT_FILL, slotOf } from './board-positions.js';
+import { decodeRuns, rowsBefore, SLOT_FILL, slotOf } from './board-positions.js';
 import type { Transaction } from './index.js';
+import { prefixRange } from './key-ranges.js';
 import { compareTies, negated, placements, runKey } from './placements.js';
 import type { BoardCountRecord, BoardRow, GroupKey, RowsRecord, Slot, Tie, UserRecord } from './records.js';
 
@@ -41,7 +42,7 @@ function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Tr
 async function groups(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
   const prefix = boardPrefix(board);
   const all = await readOnce(groupsRead, tx, prefix, () =>
-    tx.raw.objectStore('board_counts').getAll(IDBKeyRange.bound(prefix, [...prefix, AFTER_ALL])),
+    tx.raw.objectStore('board_counts').getAll(prefixRange(prefix)),
   );
   return all.filter((record) => record.key[3] < negatedBelow);
 }
@@ -184,7 +185,7 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   const [run, before] = [low, await exact(low)];
   let toSkip = skip - before;
   const members: Listed[] = [];
-  const range = IDBKeyRange.bound(runKey(names, slots[run]!.start), [...names, AFTER_ALL]);
+  const range = prefixRange(names, runKey(names, slots[run]!.start));
   for await (const { rows } of runsIn(tx, range, () => runsFor(toSkip + limit - members.length))) {
     for (const row of rows) {
       if (isRanked(board, row)) continue;
@@ -214,7 +215,7 @@ export async function boardPage(tx: Transaction, board: BoardRef, offset: number
     from = runKey(group.key, slots.find(within)!.start);
   }
   const members: Listed[] = [];
-  const range = IDBKeyRange.bound(from, [...prefix, AFTER_ALL]);
+  const range = prefixRange(prefix, from);
   for await (const { key, rows } of runsIn(tx, range, () => runsFor(skip + limit - members.length))) {
     const value = negated(key[3]);
     if (skip >= rows.length) {
