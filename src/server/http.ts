@@ -35,12 +35,25 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   return body;
 }
 
-/** Reads at most `limit` bytes: a larger body is refused, never buffered whole. */
+/**
+ * Reads at most `limit` bytes. A declared Content-Length past the limit is
+ * refused before anything is read. Where the engine exposes the body as a
+ * stream (Chromium, WebKit, Node), it is counted as it arrives and a larger
+ * body is refused without being buffered whole. Firefox's Request has no
+ * `body` (MDN: Request.body, Firefox preview only): there the body is
+ * already in memory, so it is read whole and counted.
+ */
 async function readText(request: Request, limit: number): Promise<string> {
-  const tooLarge = () => new ApiError(413, `The request body is larger than ${limit} bytes.`);
-  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+  if (Number(request.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge(limit);
+  const bytes = request.body ? await readStream(request.body, limit) : new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > limit) throw bodyTooLarge(limit);
+  return new TextDecoder().decode(bytes);
+}
+
+const bodyTooLarge = (limit: number) => new ApiError(413, `The request body is larger than ${limit} bytes.`);
+
+async function readStream(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -49,7 +62,7 @@ async function readText(request: Request, limit: number): Promise<string> {
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw tooLarge();
+      throw bodyTooLarge(limit);
     }
     chunks.push(value);
   }
@@ -59,5 +72,5 @@ async function readText(request: Request, limit: number): Promise<string> {
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
