@@ -7,6 +7,10 @@ import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import type { Transport } from '../../src/client/transport.js';
 import type { Dataset } from '../../src/api/schemas.js';
 
+// No easing in tests: axe measures contrast at one instant, and a colour halfway through a
+// transition is neither the state before nor the state after.
+document.documentElement.style.setProperty('--qb-duration', '0s');
+
 export const APP_ID = 'guild';
 export const API_KEY = 'pk_guild';
 export const ADMIN_KEY = 'sk_admin';

@@ -94,10 +94,13 @@ export const tokens = css`
     background: transparent;
     color: var(--_qb-accent);
   }
+  /* Muted colours rather than opacity: a translucent button drops below AA contrast (3.9:1 at 0.75). */
   .qb-button[aria-disabled='true'],
   .qb-button:disabled {
     cursor: default;
-    opacity: 0.75;
+    border-color: var(--_qb-border);
+    background: var(--_qb-surface-alt);
+    color: var(--_qb-muted);
   }
   .qb-visually-hidden {
     position: absolute;
@@ -107,9 +110,11 @@ export const tokens = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
+  /* Entering a disabled state snaps (the transition belongs to the enabled state only): a member who
+     just pressed the button sees at once that it took. */
   @media (prefers-reduced-motion: no-preference) {
-    .qb-button {
-      transition: background-color var(--_qb-duration) ease-out, opacity var(--_qb-duration) ease-out;
+    .qb-button:not(:disabled, [aria-disabled='true']) {
+      transition: background-color var(--_qb-duration) ease-out, color var(--_qb-duration) ease-out;
     }
   }
 `;
