@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Handle } from '../server/handler.js';
 import { createCors } from './cors.js';
@@ -30,8 +30,7 @@ export async function startHttpHost(handle: Handle, options: { port: number; cor
       const requestOrigin = request.headers.get('Origin');
       const response = cors.isPreflight(request) ? cors.preflight(requestOrigin) : await handle(request);
       const extraHeaders = cors.headersFor(requestOrigin);
-      // The unread rest of an oversized body would otherwise be parsed as the next request.
-      if (bodyCutShort) extraHeaders.set('Connection', 'close');
+      if (bodyCutShort) dropRestOfBody(incoming);
       await sendFetchResponse(response, outgoing, extraHeaders);
     } catch (error) {
       console.error(error);
@@ -43,6 +42,22 @@ export async function startHttpHost(handle: Handle, options: { port: number; cor
   const { port } = server.address() as AddressInfo;
   ownOrigin = `http://127.0.0.1:${port}`;
   return { url: ownOrigin, close: () => close(server) };
+}
+
+/** How long the rest of a refused body may take to arrive before the connection is cut. */
+const LINGER_MS = 2_000;
+
+/**
+ * The rest of a body too large to read is read and dropped as it arrives
+ * (never kept), so the connection stays in step for its next request and a
+ * client still sending gets our 413 rather than a reset (Firefox reports a
+ * reset as a network error). One that is still sending after LINGER_MS is
+ * cut off, so no client can hold the server reading.
+ */
+function dropRestOfBody(incoming: IncomingMessage): void {
+  const cut = setTimeout(() => incoming.socket.destroy(), LINGER_MS);
+  incoming.once('end', () => clearTimeout(cut));
+  incoming.resume();
 }
 
 function listen(server: Server, port: number): Promise<void> {
