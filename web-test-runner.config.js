@@ -1,8 +1,8 @@
 import { defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { chromeLauncher } from '@web/test-runner-chrome';
+import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
-import { findBrowser, CHROMIUM_ARGS } from './scripts/find-browser.js';
+import { launchOptions } from './scripts/find-browser.js';
 import { remoteServerPlugin } from './scripts/wtr-remote-server.js';
 import { summaryReporter } from './scripts/summary-reporter.js';
 
@@ -26,6 +26,10 @@ function serviceWorkerBundle() {
   };
 }
 
+/** Which engine this run tests: QB_ENGINE=chromium (the default) or firefox. */
+const engine = process.env.QB_ENGINE ?? 'chromium';
+if (engine !== 'chromium' && engine !== 'firefox') throw new Error(`QB_ENGINE must be chromium or firefox, not ${engine}`);
+
 export default {
   files: process.env.TEST_FILES ?? 'test/**/*.test.ts',
   nodeResolve: true,
@@ -34,7 +38,7 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 300_000,
   // The summary counts a file that fails to load as a failure; .ci/run reads it.
-  reporters: [defaultReporter(), summaryReporter({ file: process.env.TEST_SUMMARY_FILE })],
+  reporters: [defaultReporter(), summaryReporter({ file: process.env.TEST_SUMMARY_FILE, engine })],
   testFramework: { config: { timeout: 20_000 } },
   plugins: [
     serviceWorkerBundle(),
@@ -42,9 +46,14 @@ export default {
     // The reference server on a port of its own: remote tests are really cross-origin.
     remoteServerPlugin({ dataset: 'test/remote/remote-dataset.json' }),
   ],
+  // One engine per run (scripts/test-browsers.js runs each in turn): the
+  // reference server is one process that tests stop and start, so two engines
+  // at once would pull it from under each other.
   browsers: [
     chromeLauncher({
-      launchOptions: { executablePath: await findBrowser(), args: CHROMIUM_ARGS, headless: true },
+      launchOptions: await launchOptions(engine),
+      // Given puppeteer itself, the launcher honours `browser: 'firefox'`.
+      puppeteer: engine === 'firefox' ? puppeteerCore : undefined,
     }),
   ],
 };

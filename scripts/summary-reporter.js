@@ -1,37 +1,43 @@
-// A web-test-runner reporter that writes the run's totals as JSON
-// ({ passed, failed, skipped }) to a file, for .ci/run's closing line.
+// A web-test-runner reporter that writes the run's totals per engine as JSON
+// ({ chromium: { passed, failed, skippedTests }, firefox: … }) to a file, for
+// .ci/run's closing lines. Each engine runs in its own test-runner process
+// (scripts/test-browsers.js), so each adds its entry to what the file holds.
 // Unlike the progress bar's figures it counts a test file that failed without
 // a failing test (a load error, a failing hook) as one failure, so a broken
 // file can never read as "0 failed".
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 
-function countTests(suite, totals) {
+function countTests(suite, totals, path) {
   for (const test of suite.tests) {
-    if (test.skipped) totals.skipped += 1;
+    if (test.skipped) totals.skippedTests.push([...path, test.name].join(' > '));
     else if (test.passed) totals.passed += 1;
     else totals.failed += 1;
   }
-  for (const child of suite.suites) countTests(child, totals);
+  for (const child of suite.suites) countTests(child, totals, [...path, child.name]);
 }
 
 function countResults(sessions) {
-  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const totals = { passed: 0, failed: 0, skippedTests: [] };
   for (const session of sessions) {
     const failedBefore = totals.failed;
-    if (session.testResults) countTests(session.testResults, totals);
+    if (session.testResults) countTests(session.testResults, totals, [relative(process.cwd(), session.testFile)]);
     if (!session.passed && totals.failed === failedBefore) totals.failed += 1;
   }
   return totals;
 }
 
-/** @param {{ file?: string }} options without a file the reporter does nothing */
-export function summaryReporter({ file } = {}) {
+export function summaryReporter({ file, engine }) {
   return {
     onTestRunFinished({ sessions }) {
+      const totals = countResults(sessions);
+      // Every skipped test by name (each says why in its title): none is skipped silently.
+      for (const name of totals.skippedTests) console.log(`skipped in ${engine}: ${name}`);
       if (!file) return;
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, `${JSON.stringify(countResults(sessions))}\n`);
+      const engines = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+      engines[engine] = totals;
+      writeFileSync(file, `${JSON.stringify(engines)}\n`);
     },
   };
 }

@@ -66,10 +66,15 @@ export function localApi(clock: { now: number } = { now: Date.now() }) {
 export const workerCall: Call = async (method, path, options = {}) =>
   read(await fetch(buildRequest(location.origin, method, path, options)));
 
+/**
+ * Registers the worker and waits until its active worker controls this page. Right after an
+ * unregister the page may still be controlled by the old worker, or the registration may have
+ * no active worker yet; engines differ in which (Firefox and Chromium do), so wait for both.
+ */
 export async function registerWorker(): Promise<ServiceWorkerRegistration> {
   const registration = await navigator.serviceWorker.register('/questboard-sw.js', { scope: '/' });
-  if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+  while (registration.active === null || navigator.serviceWorker.controller !== registration.active) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return registration;
 }

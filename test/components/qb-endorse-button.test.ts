@@ -59,7 +59,7 @@ describe('<qb-endorse-button>', () => {
     const second = await endorse('carol', 'alice', 'kind');
     const firedAgain = oneEvent(second, 'qb-endorse');
     button(second).focus();
-    await sendKeys({ press: 'Space' });
+    await sendKeys({ press: ' ' });
     await firedAgain;
   });
 

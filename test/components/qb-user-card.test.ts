@@ -4,6 +4,7 @@ import '../../src/components/qb-user-card/qb-user-card.js';
 import type { QbUserCard } from '../../src/components/qb-user-card/qb-user-card.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';
 import { APP_ID, API_KEY, guildDataset, injected, setupApi, shadow, type TestApi } from './support.js';
+import { canEmulateMedia, itWhere } from '../engine.js';
 
 function card(name = 'alice') {
   return fixture<QbUserCard>(html`<qb-user-card app-id=${APP_ID} account-name=${name}></qb-user-card>`);
@@ -119,11 +120,13 @@ describe('<qb-user-card>', () => {
     expect(pwned()).to.equal(false);
   });
 
-  it('follows the color scheme, reduced motion and rtl', async () => {
+  itWhere(canEmulateMedia, 'its driver cannot emulate media features')('follows the color scheme, reduced motion and rtl', async () => {
     const element = await fixture<QbUserCard>(
       html`<div dir="rtl"><qb-user-card app-id=${APP_ID} account-name="alice"></qb-user-card></div>`,
     ).then((wrapper) => wrapper.querySelector('qb-user-card')!);
     await ready(element);
+    // The tests' default is no easing at all (support.ts): give this one some to take away.
+    element.style.setProperty('--qb-duration', '200ms');
     const fill = shadow(element).querySelector('.bar-fill')!;
     const bar = shadow(element).querySelector('.bar')!;
     // rtl: the fill starts at the right edge of its track.

@@ -10,8 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
-import { createServer } from 'vite';
 import { CHROMIUM_ARGS, findBrowser } from '../../scripts/find-browser.js';
+import {
+  highlightedLeaderboardRow,
+  openPage as openDemoPage,
+  startDemoServer,
+  untilComponentsSettled,
+  untilDashboardReady,
+  untilHighlightShown,
+} from './pages.js';
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SCREENSHOTS = new URL('../../screenshots/', import.meta.url);
@@ -19,25 +26,11 @@ const PHONE = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, h
 const DESKTOP = { width: 1440, height: 1000 };
 const COMPONENTS = ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-connect-social', 'qb-endorse-button'];
 
-let server;
+let demo;
 let browser;
-let origin;
-let cacheDir;
 
 before(async () => {
-  // A fresh dependency cache, as on a fresh machine: a dependency Vite found
-  // only while a page loaded would reload that page mid-test.
-  cacheDir = await mkdtemp(join(tmpdir(), 'questboard-demo-vite-'));
-  server = await createServer({
-    cacheDir,
-    configFile: new URL('../../vite.config.ts', import.meta.url).pathname,
-    root: new URL('../..', import.meta.url).pathname,
-    logLevel: process.env.DEMO_TEST_LOG ?? 'warn',
-    // No file watching or hot reload: a source file saved during the run must not reload a page mid-test.
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-  });
-  await server.listen();
-  origin = server.resolvedUrls.local[0].replace(/\/$/, '');
+  demo = await startDemoServer();
   // English number formats whatever the machine's locale: the checks read "10,000".
   browser = await puppeteer.launch({ executablePath: await findBrowser(), args: [...CHROMIUM_ARGS, '--lang=en-US'], headless: true });
   await mkdir(SCREENSHOTS, { recursive: true });
@@ -45,90 +38,10 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  await server?.close();
-  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
+  await demo?.close();
 });
 
-/**
- * A page in a fresh browser context (its own storage, so the guild is seeded
- * from scratch) that records every console error, uncaught exception, failed
- * request and layout shift.
- */
-async function openPage(path, viewport, { colorScheme = 'light' } = {}) {
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  await page.setViewport(viewport);
-  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: colorScheme }]);
-  await page.evaluateOnNewDocument(() => {
-    window.__layoutShift = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        if (!entry.hadRecentInput) window.__layoutShift += entry.value;
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  await page.goto(`${origin}${path}`, { waitUntil: 'load' });
-  return { page, problems, context, close: () => context.close() };
-}
-
-/**
- * The state of every Questboard element in the page, shadow roots included, read from the
- * parts the components render for each state (their documented ::part API).
- */
-function componentStates(page) {
-  return page.evaluate(() => {
-    const stateOf = (element) => {
-      const root = element.shadowRoot;
-      if (!customElements.get(element.localName) || !root || root.childElementCount === 0) return 'undefined';
-      if (root.querySelector('[part~="error"]')) return 'error';
-      if (root.querySelector('[part~="status"]')) return 'loading';
-      if (root.querySelector('[part~="empty"]')) return 'empty';
-      return 'loaded';
-    };
-    const states = {};
-    const collect = (root) => {
-      for (const element of root.querySelectorAll('*')) {
-        if (element.localName.startsWith('qb-')) (states[element.localName] ??= []).push(stateOf(element));
-        if (element.shadowRoot) collect(element.shadowRoot);
-      }
-    };
-    collect(document);
-    return states;
-  });
-}
-
-/** Waits until no Questboard element is still undefined or loading; then reports the states. */
-async function untilComponentsSettled(page) {
-  for (;;) {
-    const states = await componentStates(page);
-    const all = Object.values(states).flat();
-    if (all.length > 0 && all.every((state) => state !== 'loading' && state !== 'undefined')) return states;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function untilDashboardReady(page) {
-  await page.waitForSelector('#dashboard[aria-busy="false"]', { timeout: 60_000 });
-  return untilComponentsSettled(page);
-}
-
-/** The viewer's row in <qb-leaderboard>: its text, and whether it is pinned below the list (outside the shown ranks). */
-function highlightedLeaderboardRow(page) {
-  return page.evaluate(() => {
-    const row = document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight');
-    return row ? { text: row.textContent.replace(/\s+/g, ' ').trim(), pinned: row.closest('.qb-lb__pinned') !== null } : null;
-  });
-}
+const openPage = (path, viewport, { colorScheme = 'light' } = {}) => openDemoPage(browser, `${demo.origin}${path}`, viewport, { colorScheme });
 
 /** axe-core's violations for the whole page, shadow roots included, as readable lines. */
 async function accessibilityViolations(page) {
@@ -193,13 +106,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       await page.select('#log-task', '7b2c3d4e-0201-4000-8000-00000000a201');
       await page.click('#log-form button[type="submit"]');
       await page.waitForFunction(() => document.querySelector('#log-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
-      await page.waitForFunction(
-        () => {
-          const row = document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight');
-          return row && row.closest('.qb-lb__pinned') === null;
-        },
-        { timeout: 10_000 },
-      );
+      await untilHighlightShown(page);
       const after = await highlightedLeaderboardRow(page);
       assert.ok(after.text.includes('alice') && !after.pinned, `alice is in the top ten: ${JSON.stringify(after)}`);
       assert.deepEqual(problems, []);
@@ -226,10 +133,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       }
 
       await page.click('#log-form button[type="submit"]');
-      await page.waitForFunction(
-        () => document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight')?.closest('.qb-lb__pinned') === null,
-        { timeout: 10_000 },
-      );
+      await untilHighlightShown(page);
 
       const fileInput = await page.$('#import-file');
       await fileInput.uploadFile(join(downloads, exported[0]));
@@ -374,7 +278,7 @@ describe('the script-tag embed page', { timeout: 180_000 }, () => {
     });
     try {
       await page.waitForSelector('#dashboard[aria-busy="false"]', { timeout: 60_000 });
-      await page.goto(`${origin}/demo/embed.html`, { waitUntil: 'load' });
+      await page.goto(`${demo.origin}/demo/embed.html`, { waitUntil: 'load' });
       await page.waitForFunction(
         () => {
           const containers = [...document.querySelectorAll('[data-questboard-leaderboard]')];

@@ -88,25 +88,32 @@ describe('renderLeaderboardFragment', () => {
   });
 
   it('does not move the host page outside its container', async () => {
-    const page = await fixture<HTMLDivElement>(html`
-      <div>
-        <p id="before">before</p>
-        <div id="container"></div>
-        <p id="after">after</p>
-      </div>
-    `);
-    const container = page.querySelector('#container')!;
-    const before = page.querySelector('#before')!.getBoundingClientRect();
-    const entries = Array.from({ length: 30 }, (_, index) => entry(index + 1, `member-${index}`, 1000 - index));
-    const template = document.createElement('template');
-    template.innerHTML = renderLeaderboardFragment(entries);
-    container.append(template.content);
-    const containerBox = container.getBoundingClientRect();
-    const after = page.querySelector('#after')!.getBoundingClientRect();
-    expect(page.querySelector('#before')!.getBoundingClientRect().toJSON()).to.deep.equal(before.toJSON());
-    expect(after.top).to.be.at.least(containerBox.bottom);
-    expect(containerBox.width).to.equal(page.getBoundingClientRect().width);
-    expect(getComputedStyle(page.querySelector('#after')!).fontFamily).to.equal(getComputedStyle(page).fontFamily);
+    // A scrollbar from the start: engines with classic scrollbars (Firefox) would otherwise
+    // narrow the page when the rows make it scroll, which is the page's doing, not the fragment's.
+    document.documentElement.style.overflowY = 'scroll';
+    try {
+      const page = await fixture<HTMLDivElement>(html`
+        <div>
+          <p id="before">before</p>
+          <div id="container"></div>
+          <p id="after">after</p>
+        </div>
+      `);
+      const container = page.querySelector('#container')!;
+      const before = page.querySelector('#before')!.getBoundingClientRect();
+      const entries = Array.from({ length: 30 }, (_, index) => entry(index + 1, `member-${index}`, 1000 - index));
+      const template = document.createElement('template');
+      template.innerHTML = renderLeaderboardFragment(entries);
+      container.append(template.content);
+      const containerBox = container.getBoundingClientRect();
+      const after = page.querySelector('#after')!.getBoundingClientRect();
+      expect(page.querySelector('#before')!.getBoundingClientRect().toJSON()).to.deep.equal(before.toJSON());
+      expect(after.top).to.be.at.least(containerBox.bottom);
+      expect(containerBox.width).to.equal(page.getBoundingClientRect().width);
+      expect(getComputedStyle(page.querySelector('#after')!).fontFamily).to.equal(getComputedStyle(page).fontFamily);
+    } finally {
+      document.documentElement.style.removeProperty('overflow-y');
+    }
   });
 });
 

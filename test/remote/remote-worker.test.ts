@@ -3,18 +3,14 @@
 import { expect } from '@open-wc/testing';
 import { configureWorkerRemote } from '../../src/remote/worker-protocol.js';
 import type { SyncErrorMessage } from '../../src/remote/remote-first.js';
+import { registerWorker } from '../api/support.js';
 import { deleteDatabase } from './local-handler.js';
 import { receivedRequests, remoteUrl, resetRemote, startRemote, stopRemote } from './remote-server.js';
 
 const KEY = { Authorization: 'Bearer pk_guild' };
 
 async function startWorker(): Promise<ServiceWorker> {
-  const registration = await navigator.serviceWorker.register('/questboard-sw.js', { scope: '/' });
-  if (navigator.serviceWorker.controller === null) {
-    await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
-  }
-  expect(registration.active).not.to.equal(null);
-  return navigator.serviceWorker.controller!;
+  return (await registerWorker()).active!;
 }
 
 async function stopWorker(): Promise<void> {

@@ -1,0 +1,91 @@
+// The demo's controls and a site's endorse button, clicked in Firefox (Debian's
+// firefox-esr, driven by puppeteer over WebDriver BiDi): every write goes
+// through the service worker, whose Request has no body stream there. The
+// Chromium file (demo-page.test.js) covers looks, axe and screenshots; this
+// one proves the same pages work in a second engine.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import puppeteer from 'puppeteer-core';
+import { findFirefox } from '../../scripts/find-browser.js';
+import { highlightedLeaderboardRow, openPage, startDemoServer, untilComponentsSettled, untilDashboardReady, untilHighlightShown } from './pages.js';
+
+const DESKTOP = { width: 1440, height: 1000 };
+const firefox = findFirefox();
+// CI never skips an engine; a developer without Firefox is told by name.
+const skip = firefox || process.env.CI ? false : 'Firefox is not installed (apt-get install -y firefox-esr)';
+
+describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
+  let demo;
+  let browser;
+
+  before(async () => {
+    demo = await startDemoServer();
+    browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath: firefox ?? undefined,
+      headless: true,
+      // English number formats whatever the machine's locale: the checks read "10,000".
+      extraPrefsFirefox: { 'intl.accept_languages': 'en-US', 'intl.locale.requested': 'en-US' },
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  it('serves the dashboard through the service worker, and every presenter control that writes works', async () => {
+    const { page, problems, close } = await openPage(browser, `${demo.origin}/`, DESKTOP);
+    try {
+      const states = await untilDashboardReady(page);
+      assert.ok(Object.values(states).flat().every((state) => state === 'loaded'), JSON.stringify(states));
+      assert.equal(await page.$eval('#transport-note', (note) => note.textContent), 'This tab reaches the API through the service worker.');
+
+      // log_task: alice's last task of "Build in Public" lifts her into the top ten.
+      assert.equal((await highlightedLeaderboardRow(page))?.pinned, true, 'alice starts below the top ten');
+      await page.select('#log-task', '7b2c3d4e-0201-4000-8000-00000000a201');
+      await page.click('#log-form button[type="submit"]');
+      await page.waitForFunction(() => document.querySelector('#log-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      await untilHighlightShown(page);
+
+      // endorse_account, as the viewer.
+      await page.click('#endorse-form button[type="submit"]');
+      await page.waitForFunction(() => document.querySelector('#endorse-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      assert.match(await page.$eval('#endorse-form output', (output) => output.textContent), /^alice endorsed bob as /);
+
+      // airdrop_token_ledger, paid from the treasury.
+      await page.click('#airdrop-form button[type="submit"]');
+      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('#treasury-balance')?.textContent === '9,997.5', { timeout: 10_000 });
+
+      // connect_social, through the element's own form.
+      await page.type('qb-connect-social >>> input', 'alice_builds');
+      await page.click('qb-connect-social >>> button');
+      await page.waitForFunction(
+        () =>
+          [...(document.querySelector('qb-challenge')?.shadowRoot?.querySelectorAll('qb-task-progress') ?? [])].some(
+            (element) => /Connect your X account\s*✓\s*Completed/.test(element.shadowRoot?.textContent ?? ''),
+          ),
+        { timeout: 10_000 },
+      );
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it("clicks a site's endorse button in a Vue app and the write lands", async () => {
+    const { page, problems, close } = await openPage(browser, `${demo.origin}/demo/framework.html`, DESKTOP);
+    try {
+      await page.waitForSelector('#app[aria-busy="false"]', { timeout: 60_000 });
+      const states = await untilComponentsSettled(page);
+      assert.ok(states['qb-endorse-button']?.every((state) => state === 'loaded'), JSON.stringify(states));
+      await page.click('qb-endorse-button >>> button');
+      await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), { timeout: 10_000 });
+      assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+});

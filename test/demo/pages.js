@@ -1,0 +1,125 @@
+// What the demo's page tests share, whatever the engine: the demo served by
+// `npm start`'s Vite config, pages that record every problem, and the reads of
+// the components' states through their documented ::part API.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'vite';
+
+/** The demo as `npm start` serves it, on a free port, with a fresh dependency cache. */
+export async function startDemoServer() {
+  // A fresh dependency cache, as on a fresh machine: a dependency Vite found
+  // only while a page loaded would reload that page mid-test.
+  const cacheDir = await mkdtemp(join(tmpdir(), 'questboard-demo-vite-'));
+  const server = await createServer({
+    cacheDir,
+    configFile: new URL('../../vite.config.ts', import.meta.url).pathname,
+    root: new URL('../..', import.meta.url).pathname,
+    logLevel: process.env.DEMO_TEST_LOG ?? 'warn',
+    // No file watching or hot reload: a source file saved during the run must not reload a page mid-test.
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+  });
+  await server.listen();
+  return {
+    origin: server.resolvedUrls.local[0].replace(/\/$/, ''),
+    async close() {
+      await server.close();
+      await rm(cacheDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A page in a fresh browser context (its own storage, so the guild is seeded
+ * from scratch) that records every console error, uncaught exception, failed
+ * request and (where the engine measures them) layout shifts.
+ * `colorScheme` is emulated only where the driver can (CDP: Chromium).
+ */
+export async function openPage(browser, url, viewport, { colorScheme } = {}) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await page.setViewport(viewport);
+  if (colorScheme) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: colorScheme }]);
+  await page.evaluateOnNewDocument(() => {
+    window.__layoutShift = 0;
+    // The Layout Instability API is Chromium's; elsewhere nothing is measured.
+    if (!PerformanceObserver.supportedEntryTypes.includes('layout-shift')) return;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, problems, context, close: () => context.close() };
+}
+
+/**
+ * The state of every Questboard element in the page, shadow roots included, read from the
+ * parts the components render for each state (their documented ::part API).
+ */
+export function componentStates(page) {
+  return page.evaluate(() => {
+    const stateOf = (element) => {
+      const root = element.shadowRoot;
+      if (!customElements.get(element.localName) || !root || root.childElementCount === 0) return 'undefined';
+      if (root.querySelector('[part~="error"]')) return 'error';
+      if (root.querySelector('[part~="status"]')) return 'loading';
+      if (root.querySelector('[part~="empty"]')) return 'empty';
+      return 'loaded';
+    };
+    const states = {};
+    const collect = (root) => {
+      for (const element of root.querySelectorAll('*')) {
+        if (element.localName.startsWith('qb-')) (states[element.localName] ??= []).push(stateOf(element));
+        if (element.shadowRoot) collect(element.shadowRoot);
+      }
+    };
+    collect(document);
+    return states;
+  });
+}
+
+/** Waits until no Questboard element is still undefined or loading; then reports the states. */
+export async function untilComponentsSettled(page) {
+  for (;;) {
+    const states = await componentStates(page);
+    const all = Object.values(states).flat();
+    if (all.length > 0 && all.every((state) => state !== 'loading' && state !== 'undefined')) return states;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function untilDashboardReady(page) {
+  await page.waitForSelector('#dashboard[aria-busy="false"]', { timeout: 60_000 });
+  return untilComponentsSettled(page);
+}
+
+/** The viewer's row in <qb-leaderboard>: its text, and whether it is pinned below the list (outside the shown ranks). */
+export function highlightedLeaderboardRow(page) {
+  return page.evaluate(() => {
+    const row = document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight');
+    return row ? { text: row.textContent.replace(/\s+/g, ' ').trim(), pinned: row.closest('.qb-lb__pinned') !== null } : null;
+  });
+}
+
+/** Waits until the viewer's row is among the shown ranks, no longer pinned below them. */
+export function untilHighlightShown(page) {
+  return page.waitForFunction(
+    () => {
+      const row = document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight');
+      return row && row.closest('.qb-lb__pinned') === null;
+    },
+    { timeout: 10_000 },
+  );
+}
