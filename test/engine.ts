@@ -13,5 +13,5 @@ export const canEmulateMedia = engine !== 'firefox';
 /** `it` where `can` holds; elsewhere the test is skipped, named with the reason. */
 export function itWhere(can: boolean, reason: string): (title: string, test: Mocha.AsyncFunc) => void {
   if (can) return (title, test) => void it(title, test);
-  return (title, test) => void it.skip(`${title} [skipped in ${engine}: ${reason}]`, test);
+  return (title, test) => void it.skip(`${title} [${engine}: ${reason}]`, test);
 }

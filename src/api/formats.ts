@@ -6,9 +6,21 @@ export function isGuid(value: string): boolean {
   return GUID.test(value);
 }
 
-/** A random lowercase GUID (crypto.randomUUID is lowercase v4 in every host we run in). */
+/**
+ * A random lowercase v4 GUID. crypto.randomUUID exists only in secure contexts: a site served
+ * over plain http (not localhost) runs the in-page handler without it, so build one from
+ * crypto.getRandomValues, which every context has.
+ */
 export function newGuid(): string {
-  return crypto.randomUUID();
+  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : guidFromRandomBytes();
+}
+
+export function guidFromRandomBytes(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 9562 variant
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** `YYYY-MM-DDthh:mm:ss` in UTC: the spec's lowercase `t` and no zone. */

@@ -2,6 +2,7 @@
 // when it cannot be reached, reads come from the last good answers and the
 // two member writes wait in an outbox. The worker and the in-page transport
 // both wrap their local handler with it.
+import { newGuid } from '../api/formats.js';
 import type { ChangeNotice, Handle } from '../server/handler.js';
 import { cachedResponse, findAnswer, hashAuthorization, keepAnswer } from './answer-cache.js';
 import { failure, queued } from './answers.js';
@@ -168,7 +169,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       contentType: request.headers.get('Content-Type'),
       // A queueable write carries a key from its first attempt: if that attempt timed out after the
       // remote applied it, the replay is recognised as the same write.
-      idempotencyKey: request.headers.get('Idempotency-Key') ?? (queueable ? crypto.randomUUID() : null),
+      idempotencyKey: request.headers.get('Idempotency-Key') ?? (queueable ? newGuid() : null),
       body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
     };
 
