@@ -26,6 +26,17 @@ function serviceWorkerBundle() {
   };
 }
 
+/** How long test/api/fuzz.test.ts runs: a fixed seed and a few runs, unless `npm run fuzz` asks for more. */
+function fuzzSettings() {
+  return {
+    name: 'questboard-fuzz-settings',
+    executeCommand({ command }) {
+      if (command !== 'fuzz-settings') return undefined;
+      return { runs: Number(process.env.FUZZ_RUNS ?? 60), seed: Number(process.env.FUZZ_SEED ?? 20261123) };
+    },
+  };
+}
+
 /** Which engine this run tests: QB_ENGINE=chromium (the default) or firefox. */
 const engine = process.env.QB_ENGINE ?? 'chromium';
 if (engine !== 'chromium' && engine !== 'firefox') throw new Error(`QB_ENGINE must be chromium or firefox, not ${engine}`);
@@ -43,6 +54,7 @@ export default {
   plugins: [
     serviceWorkerBundle(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
+    fuzzSettings(),
     // The reference server on a port of its own: remote tests are really cross-origin.
     remoteServerPlugin({ dataset: 'test/remote/remote-dataset.json' }),
   ],
