@@ -4,7 +4,7 @@
 //   dist/questboard-sw.js      the service worker: one classic script, no import
 //   dist/questboard.js         the script-tag embed: one classic script
 //   dist/questboard-inpage.js  the handler the embed imports from beside itself where no worker serves
-//   dist/esm/**                ES modules for bundlers (lit, idb, zod, dompurify external)
+//   dist/esm/**                ES modules for bundlers (lit, idb, zod external)
 //   dist/types/**              .d.ts for dist/esm
 //   dist/custom-elements.json  the custom elements manifest
 import { spawnSync } from 'node:child_process';
@@ -26,7 +26,7 @@ const EMBED_BUDGET_KB = 25;
 const WORKER_BUDGET_KB = 40;
 
 // Peer-style dependencies stay imports in dist/esm so a site bundles one copy.
-const EXTERNAL_PACKAGES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', 'idb', 'zod', 'dompurify'];
+const EXTERNAL_PACKAGES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', 'idb', 'zod'];
 const isExternal = (id) => EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
 
 function sharedConfig(tsconfig) {
