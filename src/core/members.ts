@@ -2,7 +2,7 @@
 import { newGuid } from '../api/formats.js';
 import type { UserInfo } from '../api/responses.js';
 import type { UserRecord } from '../store/index.js';
-import { levelFor } from './levels.js';
+import { levelFor } from '../api/levels.js';
 import { monthOf, weekOf } from './periods.js';
 
 export function newMember(app_id: string, account_name: string, joined_at: number, id = newGuid()): UserRecord {

@@ -1,6 +1,7 @@
 import { html } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { UserInfo } from '../../api/responses.js';
+import { levelStart } from '../../api/levels.js';
 import { changeAffects } from '../../client/changes.js';
 import { QuestboardError } from '../../client/questboard-error.js';
 import { cssProperty } from '../shared/css-property.js';
@@ -70,9 +71,9 @@ export class QbUserCard extends QuestboardElement {
   private renderCard(user: UserInfo) {
     const locale = this.locale;
     const number = (value: number) => formatNumber(value, locale);
-    const levelStart = 50 * (user.current_level - 1) * user.current_level;
-    const span = Math.max(user.next_level_xp - levelStart, 1);
-    const gained = Math.min(Math.max(user.current_xp - levelStart, 0), span);
+    const start = levelStart(user.current_level);
+    const span = Math.max(user.next_level_xp - start, 1);
+    const gained = Math.min(Math.max(user.current_xp - start, 0), span);
     const stats: Array<[string, number]> = [
       ['Total score', user.total_score],
       ['Score this week', user.challenge_score_weekly],

@@ -1,6 +1,8 @@
 // Level L begins at 50·(L−1)·L total XP: 1 at 0, 2 at 100, 3 at 300, 4 at 600…
+// Part of the contract: the rules compute levels, and the user card draws the bar between them.
 
-const levelStart = (level: number) => 50 * (level - 1) * level;
+/** The total XP at which `level` begins. */
+export const levelStart = (level: number) => 50 * (level - 1) * level;
 
 export function levelFor(xp: number): { current_level: number; next_level_xp: number } {
   // Inverse of the quadratic, then corrected for floating point at the edges.
