@@ -1,17 +1,18 @@
 // The leaderboard's look as one CSS string: adopted by <qb-leaderboard>'s shadow root and
 // inlined in the HTML fragment. Every selector starts with `.qb-lb` so nothing leaks into a
 // host page, and only logical properties are used so dir="rtl" mirrors it.
+import { paletteColor } from './palette.js';
 
 export const leaderboardCss = `
 .qb-lb {
   color-scheme: light dark;
-  --qb-lb-bg: var(--qb-color-surface, #ffffff);
-  --qb-lb-fg: var(--qb-color-text, #1b1f24);
-  --qb-lb-muted: var(--qb-color-text-muted, #57606a);
-  --qb-lb-border: var(--qb-color-border, #d0d7de);
-  --qb-lb-stripe: var(--qb-color-surface-alt, #f6f8fa);
-  --qb-lb-highlight: var(--qb-color-highlight, #fff4c2);
-  --qb-lb-accent: var(--qb-color-accent, #0b5cad);
+  --qb-lb-bg: ${paletteColor('surface', 'light')};
+  --qb-lb-fg: ${paletteColor('text', 'light')};
+  --qb-lb-muted: ${paletteColor('text-muted', 'light')};
+  --qb-lb-border: ${paletteColor('border', 'light')};
+  --qb-lb-stripe: ${paletteColor('surface-alt', 'light')};
+  --qb-lb-highlight: ${paletteColor('highlight', 'light')};
+  --qb-lb-accent: ${paletteColor('accent', 'light')};
   display: block;
   box-sizing: border-box;
   inline-size: 100%;
@@ -30,13 +31,13 @@ export const leaderboardCss = `
 }
 @media (prefers-color-scheme: dark) {
   .qb-lb {
-    --qb-lb-bg: var(--qb-color-surface, #161b22);
-    --qb-lb-fg: var(--qb-color-text, #e6edf3);
-    --qb-lb-muted: var(--qb-color-text-muted, #9da7b3);
-    --qb-lb-border: var(--qb-color-border, #30363d);
-    --qb-lb-stripe: var(--qb-color-surface-alt, #1f252d);
-    --qb-lb-highlight: var(--qb-color-highlight, #3d3410);
-    --qb-lb-accent: var(--qb-color-accent, #58a6ff);
+    --qb-lb-bg: ${paletteColor('surface', 'dark')};
+    --qb-lb-fg: ${paletteColor('text', 'dark')};
+    --qb-lb-muted: ${paletteColor('text-muted', 'dark')};
+    --qb-lb-border: ${paletteColor('border', 'dark')};
+    --qb-lb-stripe: ${paletteColor('surface-alt', 'dark')};
+    --qb-lb-highlight: ${paletteColor('highlight', 'dark')};
+    --qb-lb-accent: ${paletteColor('accent', 'dark')};
   }
 }
 .qb-lb *, .qb-lb *::before, .qb-lb *::after { box-sizing: border-box; }

@@ -1,4 +1,8 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+import { paletteColor, type ColorName, type ColorScheme } from '../../ui/palette.js';
+
+/** A palette colour for a stylesheet: our own constant, never input, so unsafeCSS is safe here. */
+const color = (name: ColorName, scheme: ColorScheme) => unsafeCSS(paletteColor(name, scheme));
 
 /**
  * The design tokens every component reads. Set any `--qb-*` property on the page (or on one
@@ -10,17 +14,17 @@ import { css } from 'lit';
  */
 export const tokens = css`
   :host {
-    --_qb-surface: var(--qb-color-surface, #ffffff);
-    --_qb-surface-alt: var(--qb-color-surface-alt, #f6f8fa);
-    --_qb-text: var(--qb-color-text, #1b1f24);
-    --_qb-muted: var(--qb-color-text-muted, #57606a);
-    --_qb-border: var(--qb-color-border, #d0d7de);
-    --_qb-accent: var(--qb-color-accent, #0b5cad);
-    --_qb-on-accent: var(--qb-color-on-accent, #ffffff);
-    --_qb-success: var(--qb-color-success, #1a7f37);
-    --_qb-danger: var(--qb-color-danger, #c62828);
-    --_qb-focus: var(--qb-color-focus, #0b5cad);
-    --_qb-track: var(--qb-color-track, #d8dee4);
+    --_qb-surface: ${color('surface', 'light')};
+    --_qb-surface-alt: ${color('surface-alt', 'light')};
+    --_qb-text: ${color('text', 'light')};
+    --_qb-muted: ${color('text-muted', 'light')};
+    --_qb-border: ${color('border', 'light')};
+    --_qb-accent: ${color('accent', 'light')};
+    --_qb-on-accent: ${color('on-accent', 'light')};
+    --_qb-success: ${color('success', 'light')};
+    --_qb-danger: ${color('danger', 'light')};
+    --_qb-focus: ${color('focus', 'light')};
+    --_qb-track: ${color('track', 'light')};
     --_qb-radius: var(--qb-radius, 8px);
     --_qb-space: var(--qb-space, 0.75rem);
     --_qb-duration: var(--qb-duration, 200ms);
@@ -37,17 +41,17 @@ export const tokens = css`
   }
   @media (prefers-color-scheme: dark) {
     :host {
-      --_qb-surface: var(--qb-color-surface, #161b22);
-      --_qb-surface-alt: var(--qb-color-surface-alt, #1f252d);
-      --_qb-text: var(--qb-color-text, #e6edf3);
-      --_qb-muted: var(--qb-color-text-muted, #9da7b3);
-      --_qb-border: var(--qb-color-border, #30363d);
-      --_qb-accent: var(--qb-color-accent, #58a6ff);
-      --_qb-on-accent: var(--qb-color-on-accent, #0d1117);
-      --_qb-success: var(--qb-color-success, #3fb950);
-      --_qb-danger: var(--qb-color-danger, #ff7b72);
-      --_qb-focus: var(--qb-color-focus, #58a6ff);
-      --_qb-track: var(--qb-color-track, #30363d);
+      --_qb-surface: ${color('surface', 'dark')};
+      --_qb-surface-alt: ${color('surface-alt', 'dark')};
+      --_qb-text: ${color('text', 'dark')};
+      --_qb-muted: ${color('text-muted', 'dark')};
+      --_qb-border: ${color('border', 'dark')};
+      --_qb-accent: ${color('accent', 'dark')};
+      --_qb-on-accent: ${color('on-accent', 'dark')};
+      --_qb-success: ${color('success', 'dark')};
+      --_qb-danger: ${color('danger', 'dark')};
+      --_qb-focus: ${color('focus', 'dark')};
+      --_qb-track: ${color('track', 'dark')};
     }
   }
   :host([hidden]) {
