@@ -2,25 +2,9 @@
 // file: scripts/build.js passes its own inline configs.
 import { build } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
+import { SHIPPED_SCRIPTS } from './scripts/shipped-scripts.js';
 
 /** Scripts a site loads by plain URL (as dist/ ships them), bundled from source on every request so the demo always runs the current code. */
-interface DistScript {
-  entry: string;
-  tsconfig: string;
-  format: 'iife' | 'esm';
-  /** The global a classic script's exports land on, as scripts/build.js names it. */
-  globalName?: string;
-}
-
-const SCRIPTS: Record<string, DistScript> = {
-  // A service worker must be one classic script on the page's own origin.
-  '/questboard-sw.js': { entry: 'src/worker/index.ts', tsconfig: 'tsconfig.worker.json', format: 'iife' },
-  // What a site owner pastes in a <script src> tag.
-  '/questboard.js': { entry: 'src/embed/index.ts', tsconfig: 'tsconfig.json', format: 'iife', globalName: 'Questboard' },
-  // The API handler the embed imports from beside itself when no worker serves the page.
-  '/questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm' },
-};
-
 function distScriptBundles(): Plugin {
   return {
     name: 'questboard-dist-scripts',
@@ -28,7 +12,7 @@ function distScriptBundles(): Plugin {
     configureServer(server) {
       server.middlewares.use(async (request, response, next) => {
         const path = request.url?.split('?')[0] ?? '';
-        const script = SCRIPTS[path];
+        const script = Object.hasOwn(SHIPPED_SCRIPTS, path.slice(1)) ? SHIPPED_SCRIPTS[path.slice(1)] : undefined;
         if (!script) return next();
         try {
           const result = await build({

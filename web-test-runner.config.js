@@ -4,6 +4,7 @@ import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
 import { launchOptions } from './scripts/find-browser.js';
 import { remoteServerPlugin } from './scripts/wtr-remote-server.js';
+import { SHIPPED_SCRIPTS } from './scripts/shipped-scripts.js';
 import { summaryReporter } from './scripts/summary-reporter.js';
 
 // The worker must be one classic script on the page's own origin, as in
@@ -13,13 +14,14 @@ function serviceWorkerBundle() {
     name: 'questboard-service-worker',
     async serve(context) {
       if (context.path !== '/questboard-sw.js') return undefined;
+      const worker = SHIPPED_SCRIPTS['questboard-sw.js'];
       const result = await build({
-        entryPoints: ['src/worker/index.ts'],
+        entryPoints: [worker.entry],
         bundle: true,
-        format: 'iife',
+        format: worker.format,
         write: false,
         target: 'es2022',
-        tsconfig: 'tsconfig.worker.json',
+        tsconfig: worker.tsconfig,
       });
       return { body: result.outputFiles[0].text, type: 'js' };
     },

@@ -13,17 +13,12 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { build } from 'vite';
+import { MODULES_ENTRY, SHIPPED_SCRIPTS } from './shipped-scripts.js';
 import { reportSizes } from './size-report.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
-const WORKER_ENTRY = 'src/worker/index.ts';
-const EMBED_ENTRY = 'src/embed/index.ts';
-const MODULES_ENTRY = 'src/index.ts';
-const IN_PAGE_ENTRY = 'src/embed/in-page-server.ts';
-const EMBED_BUDGET_KB = 25;
-const WORKER_BUDGET_KB = 40;
 
 // Peer-style dependencies stay imports in dist/esm so a site bundles one copy.
 const EXTERNAL_PACKAGES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', 'idb', 'zod'];
@@ -147,16 +142,17 @@ function listFiles(directory) {
 }
 
 /** One ES module the embed import()s from beside itself on pages no worker serves. */
-async function buildInPageServer() {
+/** An ES module served as is (the in-page handler), so minified whole. */
+async function buildModuleScript({ entry, fileName, tsconfig }) {
   await build({
-    ...sharedConfig('tsconfig.json'),
+    ...sharedConfig(tsconfig),
     build: {
       outDir: dist,
       emptyOutDir: false,
       target: 'es2022',
       minify: true,
       reportCompressedSize: false,
-      lib: { entry: IN_PAGE_ENTRY, formats: ['es'], fileName: () => 'questboard-inpage.js' },
+      lib: { entry, formats: ['es'], fileName: () => fileName },
       // Vite leaves whitespace in ES library output for bundlers to minify; this file is served as is.
       rolldownOptions: { output: { minify: true } },
     },
@@ -167,24 +163,11 @@ async function main() {
   rmSync(dist, { recursive: true, force: true });
   const shipped = [];
 
-  await buildClassicScript({
-    entry: WORKER_ENTRY,
-    fileName: 'questboard-sw.js',
-    globalName: 'QuestboardServiceWorker',
-    tsconfig: 'tsconfig.worker.json',
-  });
-  shipped.push({ path: join(dist, 'questboard-sw.js'), budgetKB: WORKER_BUDGET_KB });
-
-  await buildClassicScript({
-    entry: EMBED_ENTRY,
-    fileName: 'questboard.js',
-    globalName: 'Questboard',
-    tsconfig: 'tsconfig.json',
-  });
-  shipped.push({ path: join(dist, 'questboard.js'), budgetKB: EMBED_BUDGET_KB });
-  // The same handler as the worker's, so it shares the worker's budget.
-  await buildInPageServer();
-  shipped.push({ path: join(dist, 'questboard-inpage.js'), budgetKB: WORKER_BUDGET_KB });
+  for (const [fileName, script] of Object.entries(SHIPPED_SCRIPTS)) {
+    const options = { entry: script.entry, fileName, globalName: script.globalName, tsconfig: script.tsconfig };
+    await (script.format === 'iife' ? buildClassicScript(options) : buildModuleScript(options));
+    shipped.push({ path: join(dist, fileName), budgetKB: script.budgetKB });
+  }
 
   await buildModules();
   emitDeclarations();

@@ -1,0 +1,32 @@
+// The scripts a site loads by plain URL, as dist/ ships them: one table read by
+// the build (scripts/build.js), the demo's dev server (vite.config.ts) and the
+// test runner (web-test-runner.config.js), which bundle them from source.
+
+/**
+ * @typedef {object} ShippedScript
+ * @property {string} entry      the source it is bundled from
+ * @property {string} tsconfig
+ * @property {'iife' | 'esm'} format  iife: a classic script (`<script src>`, `register()`, `importScripts()`)
+ * @property {string} [globalName]    where a classic script's exports land
+ * @property {number} budgetKB        min+gzip budget the build enforces
+ */
+
+/** @type {Record<string, ShippedScript>} keyed by file name under dist/ */
+export const SHIPPED_SCRIPTS = {
+  // A service worker must be one classic script on the page's own origin.
+  'questboard-sw.js': {
+    entry: 'src/worker/index.ts',
+    tsconfig: 'tsconfig.worker.json',
+    format: 'iife',
+    globalName: 'QuestboardServiceWorker',
+    budgetKB: 40,
+  },
+  // What a site owner pastes in a <script src> tag.
+  'questboard.js': { entry: 'src/embed/index.ts', tsconfig: 'tsconfig.json', format: 'iife', globalName: 'Questboard', budgetKB: 25 },
+  // The API handler the embed imports from beside itself where no worker serves the page:
+  // the same handler as the worker's, so it shares the worker's budget.
+  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 40 },
+};
+
+/** The ES modules for bundlers (dist/esm), the package's main entry. */
+export const MODULES_ENTRY = 'src/index.ts';
