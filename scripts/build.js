@@ -34,11 +34,16 @@ function sharedConfig(tsconfig) {
   };
 }
 
-/** A classic script for `<script src>`, `navigator.serviceWorker.register()` and `importScripts()`. */
-async function buildClassicScript({ entry, fileName, globalName, tsconfig }) {
+/**
+ * A script a site loads by URL, served as is: a classic script (iife) for `<script src>`,
+ * `navigator.serviceWorker.register()` and `importScripts()`, or an ES module that the embed
+ * import()s from beside itself.
+ */
+async function buildShippedScript(fileName, { entry, tsconfig, format, globalName }) {
+  const classic = format === 'iife';
   await build({
     ...sharedConfig(tsconfig),
-    // Libraries such as lit read it; a script tag has no bundler to replace it.
+    // Libraries such as lit read it; a page has no bundler to replace it.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir: dist,
@@ -46,10 +51,12 @@ async function buildClassicScript({ entry, fileName, globalName, tsconfig }) {
       target: 'es2022',
       minify: true,
       reportCompressedSize: false,
-      lib: { entry, formats: ['iife'], name: globalName, fileName: () => fileName },
+      lib: { entry, formats: [classic ? 'iife' : 'es'], name: globalName, fileName: () => fileName },
+      // Vite leaves whitespace in ES library output for bundlers to minify; this file is served as is.
+      ...(classic ? {} : { rolldownOptions: { output: { minify: true } } }),
     },
   });
-  assertClassicScript(join(dist, fileName));
+  if (classic) assertClassicScript(join(dist, fileName));
 }
 
 // A static import or an untranspiled decorator would only fail in the browser,
@@ -141,31 +148,12 @@ function listFiles(directory) {
     .sort();
 }
 
-/** One ES module the embed import()s from beside itself on pages no worker serves. */
-/** An ES module served as is (the in-page handler), so minified whole. */
-async function buildModuleScript({ entry, fileName, tsconfig }) {
-  await build({
-    ...sharedConfig(tsconfig),
-    build: {
-      outDir: dist,
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: true,
-      reportCompressedSize: false,
-      lib: { entry, formats: ['es'], fileName: () => fileName },
-      // Vite leaves whitespace in ES library output for bundlers to minify; this file is served as is.
-      rolldownOptions: { output: { minify: true } },
-    },
-  });
-}
-
 async function main() {
   rmSync(dist, { recursive: true, force: true });
   const shipped = [];
 
   for (const [fileName, script] of Object.entries(SHIPPED_SCRIPTS)) {
-    const options = { entry: script.entry, fileName, globalName: script.globalName, tsconfig: script.tsconfig };
-    await (script.format === 'iife' ? buildClassicScript(options) : buildModuleScript(options));
+    await buildShippedScript(fileName, script);
     shipped.push({ path: join(dist, fileName), budgetKB: script.budgetKB });
   }
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import puppeteer from 'puppeteer-core';
 import { findFirefox } from '../../scripts/find-browser.js';
-import { highlightedLeaderboardRow, openPage, startDemoServer, untilComponentsSettled, untilDashboardReady, untilHighlightShown } from './pages.js';
+import { connectHandle, highlightedLeaderboardRow, openPage, startDemoServer, untilComponentsSettled, untilDashboardReady, untilHighlightShown } from './pages.js';
 
 const DESKTOP = { width: 1440, height: 1000 };
 const firefox = findFirefox();
@@ -59,15 +59,7 @@ describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
       await page.waitForFunction(() => document.querySelector('#treasury-balance')?.textContent === '9,997.5', { timeout: 10_000 });
 
       // connect_social, through the element's own form.
-      await page.type('qb-connect-social >>> input', 'alice_builds');
-      await page.click('qb-connect-social >>> button');
-      await page.waitForFunction(
-        () =>
-          [...(document.querySelector('qb-challenge')?.shadowRoot?.querySelectorAll('qb-task-progress') ?? [])].some(
-            (element) => /Connect your X account\s*✓\s*Completed/.test(element.shadowRoot?.textContent ?? ''),
-          ),
-        { timeout: 10_000 },
-      );
+      await connectHandle(page, 'alice_builds');
       assert.deepEqual(problems, []);
     } finally {
       await close();

@@ -15,6 +15,7 @@ import {
   highlightedLeaderboardRow,
   openPage as openDemoPage,
   startDemoServer,
+  connectHandle,
   untilComponentsSettled,
   untilDashboardReady,
   untilHighlightShown,
@@ -194,15 +195,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
     try {
       await untilDashboardReady(page);
       assert.equal(await connectTask(), 'Connect your X account 0 of 1');
-      await page.type('qb-connect-social >>> input', 'alice_builds');
-      await page.click('qb-connect-social >>> button');
-      await page.waitForFunction(
-        () =>
-          [...(document.querySelector('qb-challenge')?.shadowRoot?.querySelectorAll('qb-task-progress') ?? [])].some(
-            (element) => /Connect your X account\s*✓\s*Completed/.test(element.shadowRoot?.textContent ?? ''),
-          ),
-        { timeout: 10_000 },
-      );
+      await connectHandle(page, 'alice_builds');
       assert.deepEqual(problems, []);
     } finally {
       await close();

@@ -123,3 +123,16 @@ export function untilHighlightShown(page) {
     { timeout: 10_000 },
   );
 }
+
+/** Saves an X handle in <qb-connect-social> and waits until the challenge shows "Connect your X account" completed. */
+export async function connectHandle(page, handle) {
+  await page.type('qb-connect-social >>> input', handle);
+  await page.click('qb-connect-social >>> button');
+  await page.waitForFunction(
+    () =>
+      [...(document.querySelector('qb-challenge')?.shadowRoot?.querySelectorAll('qb-task-progress') ?? [])].some(
+        (element) => /Connect your X account\s*✓\s*Completed/.test(element.shadowRoot?.textContent ?? ''),
+      ),
+    { timeout: 10_000 },
+  );
+}
