@@ -173,9 +173,3 @@ export function accountChecksum(address: string): string {
   }
   return letters;
 }
-
-/** Account names: 1–64 characters (code points), no control characters. */
-export function isAccountName(value: string): boolean {
-  const length = [...value].length;
-  return length >= 1 && length <= 64 && !/\p{Cc}/u.test(value);
-}

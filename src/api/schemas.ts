@@ -1,11 +1,16 @@
 // The request side of the contract: one zod/mini schema per operation input
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
-import { isAccountName, isGuid } from './formats.js';
+import { accountNameFault, normalizeAccountName } from './account-names.js';
+import { isGuid } from './formats.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
-const accountName = z.string().check(
-  z.refine(isAccountName, 'must be 1–64 characters without control characters'),
+/** Every name that enters is kept in the profile's one form (account-names.ts). */
+const accountName = z.pipe(z.string(), z.transform(normalizeAccountName)).check(
+  z.superRefine((name, ctx) => {
+    const fault = accountNameFault(name);
+    if (fault !== null) ctx.addIssue({ code: 'custom', message: fault, input: name });
+  }),
 );
 const guid = z.string().check(z.refine(isGuid, 'must be a lowercase GUID'));
 const count = z.int().check(z.minimum(0, 'must be 0 or more'));

@@ -1,4 +1,5 @@
 import type { AirdropResult, Challenge, Health, Leaderboard, LeaderboardHtml, TaskProgress, UserInfo } from '../api/responses.js';
+import { newGuid } from '../api/formats.js';
 import type { Dataset, LeaderboardType } from '../api/schemas.js';
 import { announceChange, subscribeToChanges } from './changes.js';
 import { QuestboardError } from './questboard-error.js';
@@ -33,7 +34,7 @@ export interface ConnectSocialInput {
 export interface AirdropInput {
   to_address: string;
   quantity: number;
-  /** Sent as the Idempotency-Key header: a retry with the same key never pays twice. */
+  /** Sent as the Idempotency-Key header (by default a fresh one): a retry with the same key never pays twice. */
   idempotencyKey?: string;
 }
 
@@ -103,30 +104,31 @@ export class QuestboardClient {
   }
 
   async endorseAccount(input: EndorseInput): Promise<Acknowledged> {
-    const result = await this.post<Acknowledged>('v1/endorse_account', input);
+    const result = await this.write<Acknowledged>('v1/endorse_account', input);
     this.announce(input.app_id, [input.from_account, input.to_account]);
     return result;
   }
 
   async connectSocial(input: ConnectSocialInput): Promise<Acknowledged> {
-    const result = await this.post<Acknowledged>('v1/connect_social', input);
+    const result = await this.write<Acknowledged>('v1/connect_social', input);
     this.announce(input.app_id, [input.account_name]);
     return result;
   }
 
   airdrop(input: AirdropInput): Promise<AirdropResult> {
     const { idempotencyKey, ...body } = input;
-    return this.post('v1/airdrop_token_ledger', body, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
+    return this.write('v1/airdrop_token_ledger', body, idempotencyKey);
   }
 
   readonly admin = {
+    // No Idempotency-Key and no retry: an import is all-or-nothing, and a merge appends its progress again.
     importDataset: async (dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<ImportResult> => {
       const path = options.mode ? `v1/admin/import?mode=${options.mode}` : 'v1/admin/import';
       const result = await this.post<ImportResult>(path, dataset);
       for (const appId of result.app_ids) this.announce(appId, []);
       return result;
     },
-    logTask: (input: LogTaskInput): Promise<TaskProgress> => this.post('v1/admin/log_task', input),
+    logTask: (input: LogTaskInput): Promise<TaskProgress> => this.write('v1/admin/log_task', input),
     exportApp: (query: { app_id: string }): Promise<Dataset & Acknowledged> => this.get('v1/admin/export', query),
   };
 
@@ -152,6 +154,19 @@ export class QuestboardClient {
     });
     this.inFlight.set(key, request);
     return request;
+  }
+
+  /**
+   * A write the server does at most once per Idempotency-Key. When a request gets no
+   * answer (a worker restarted mid-write), it is sent once more with the same key: if
+   * the write did happen, the retry answers the first answer instead of doing it again.
+   */
+  private write<T>(path: string, body: unknown, idempotencyKey = newGuid()): Promise<T> {
+    const post = () => this.post<T>(path, body, { 'Idempotency-Key': idempotencyKey });
+    return post().catch((error: unknown) => {
+      if (error instanceof QuestboardError && error.status === 0) return post();
+      throw error;
+    });
   }
 
   private post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {

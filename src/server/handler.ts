@@ -2,14 +2,14 @@
 // validates, runs the rules in one transaction, and serialises. Every host
 // (service worker, in-page transport, Node server) calls only this.
 import { ApiError, invalidInput } from '../api/errors.js';
-import { RawJson, toJsonText } from '../api/formats.js';
 import type * as z from 'zod/mini';
 import { SCOPES } from '../api/schemas.js';
 import { authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
 import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
-import { operations, type Changed, type Operation, type Outcome } from './operations.js';
+import { canonical, once } from './idempotency.js';
+import { operations, type Changed, type Operation } from './operations.js';
 
 /** What a write changed, so hosts can tell pages to refresh (BroadcastChannel 'questboard'). */
 export interface ChangeNotice extends Changed {
@@ -67,7 +67,7 @@ export function createHandler({ store, now = () => new Date(), onChange }: Handl
       const call = { input, query: parse(operation.query, query), tx, key, now: now().getTime(), request };
       if (idempotencyKey === null) return operation.run(call);
       const fingerprint = `${method} ${name}${url.search} ${canonical(raw)}`;
-      return once(tx, key.key, idempotencyKey, fingerprint, () => operation.run(call));
+      return once(tx, key.key, idempotencyKey, fingerprint, call.now, () => operation.run(call));
     };
     const outcome =
       operation.transaction === 'write'
@@ -116,37 +116,4 @@ async function identify(tx: Transaction, key: string, operation: Operation, body
 async function admit(tx: Transaction, key: string): Promise<void> {
   if (await isEmpty(tx)) return;
   await authenticate(tx, key);
-}
-
-/**
- * Runs a write at most once per Idempotency-Key: a retry gets the first
- * answer, in the same transaction as the write, so two racing retries
- * cannot both pay.
- */
-async function once(
-  tx: Transaction,
-  api_key: string,
-  idempotency_key: string,
-  fingerprint: string,
-  run: () => Promise<Outcome>,
-): Promise<Outcome> {
-  const earlier = await tx.get('idempotency', [api_key, idempotency_key]);
-  if (earlier) {
-    if (earlier.fingerprint !== fingerprint) {
-      throw new ApiError(409, 'Idempotency-Key was already used for a different request.');
-    }
-    return { status: earlier.status, body: new RawJson(earlier.body) };
-  }
-  const outcome = await run();
-  const status = outcome.status ?? 200;
-  tx.put('idempotency', { api_key, idempotency_key, fingerprint, status, body: toJsonText(outcome.body) });
-  return outcome;
-}
-
-/** JSON with sorted keys, so equal inputs give equal fingerprints. */
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries = Object.entries(value).filter(([, member]) => member !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
-  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonical(member)}`).join(',')}}`;
 }

@@ -116,6 +116,8 @@ export interface IdempotencyRecord {
   fingerprint: string;
   status: number;
   body: string;
+  /** Epoch ms of the first answer: the record answers for a day after (src/server/idempotency.ts). */
+  created_at: number;
 }
 
 /** [app_id, ordering, period ('' for score, xp and names), negated value (0 in name lists)]. */

@@ -22,7 +22,7 @@ import type {
 import { rebuildPositions } from './board-positions.js';
 
 export const DATABASE_NAME = 'questboard';
-export const DATABASE_VERSION = 4;
+export const DATABASE_VERSION = 5;
 
 export interface QuestboardSchema extends DBSchema {
   meta: { key: string; value: unknown };
@@ -38,7 +38,7 @@ export interface QuestboardSchema extends DBSchema {
   member_challenges: { key: [string, string]; value: MemberChallengeRecord; indexes: { by_app: string } };
   endorsements: { key: [string, string, string, string]; value: EndorsementRecord };
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
-  idempotency: { key: [string, string]; value: IdempotencyRecord };
+  idempotency: { key: [string, string]; value: IdempotencyRecord; indexes: { by_created: number } };
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
@@ -92,6 +92,13 @@ const MIGRATIONS: Migration[] = [
     const users = tx.objectStore('users');
     for (const index of [...OLD_BOARD_INDEXES, 'by_week_name', 'by_month_name']) users.deleteIndex(index);
   },
+  // Version 5: idempotency records by creation time, so that those past their
+  // window are deleted a few at a time. Earlier records had no time: their
+  // window starts at the upgrade.
+  (_db, tx) => {
+    tx.objectStore('idempotency').createIndex('by_created', 'created_at');
+    void dateIdempotencyRecords(tx, Date.now());
+  },
 ];
 
 /** Members carried their keys in these indexes up to version 3. */
@@ -114,4 +121,10 @@ async function layOutExistingApps(tx: UpgradeTransaction): Promise<void> {
     }
   }
   for (const app_id of await tx.objectStore('apps').getAllKeys()) await rebuildPositions(tx, app_id);
+}
+
+async function dateIdempotencyRecords(tx: AnyUpgrade, now: number): Promise<void> {
+  for (let cursor = await tx.objectStore('idempotency').openCursor(); cursor; cursor = await cursor.continue()) {
+    void cursor.update({ ...cursor.value, created_at: now });
+  }
 }

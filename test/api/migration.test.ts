@@ -1,10 +1,11 @@
-// Upgrades: a database left by an earlier version opens with its data intact
-// and its boards laid out as this version keeps them.
+// Upgrades: a database left by an earlier version opens with its data intact,
+// its boards laid out and its idempotency records dated as this version keeps them.
 import { expect } from '@open-wc/testing';
 import { deleteDB, openDB } from 'idb';
 import { weekOf } from '../../src/core/periods.js';
 import { createHandler } from '../../src/server/handler.js';
 import { openStore } from '../../src/store/index.js';
+import { DATABASE_VERSION } from '../../src/store/schema.js';
 import { WEDNESDAY } from './support.js';
 
 /** A version-3 database as that version wrote it: members carried their board keys in indexes. */
@@ -96,11 +97,84 @@ describe('upgrade from version 3', () => {
 
     const db = await openDB(name);
     try {
-      expect(db.version).to.equal(4);
+      expect(db.version).to.equal(DATABASE_VERSION);
       expect([...db.objectStoreNames]).to.include.members(['board_runs', 'board_rows']).and.not.include('board_slots');
       expect([...db.transaction('users').objectStore('users').indexNames]).to.deep.equal([]);
       const alice = await db.get('users', ['guild', 'alice']);
       expect(alice).to.include({ total_score: 20, week_score: 20 }).and.not.have.property('board_score');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+/** A version-4 database with an idempotency record as that version wrote it: no creation time. */
+async function createVersion4(name: string) {
+  const db = await openDB(name, 4, {
+    upgrade(db) {
+      db.createObjectStore('meta');
+      db.createObjectStore('apps', { keyPath: 'app_id' });
+      db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
+      db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
+      for (const store of ['challenges', 'tasks']) db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
+      db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
+      db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
+      db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
+      db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
+      db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
+      db.createObjectStore('board_counts', { keyPath: 'key' });
+      db.createObjectStore('board_runs', { keyPath: 'key' });
+      db.createObjectStore('board_rows', { keyPath: 'key' });
+    },
+  });
+  const tx = db.transaction(['apps', 'api_keys', 'idempotency'], 'readwrite');
+  await Promise.all([
+    tx.objectStore('apps').put({ app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null }),
+    tx.objectStore('api_keys').put({ key: 'pk_guild', app_id: 'guild', scopes: ['read', 'write'] }),
+    tx.objectStore('idempotency').put({
+      api_key: 'pk_guild',
+      idempotency_key: 'before-v5',
+      fingerprint: 'POST connect_social {"account_name":"alice","app_id":"guild","twitter_name":"alice_x"}',
+      status: 200,
+      body: '{"is_valid":true,"message":null,"kept":"by version 4"}',
+    }),
+    tx.done,
+  ]);
+  db.close();
+}
+
+describe('upgrade from version 4', () => {
+  const name = `questboard-test-${crypto.randomUUID()}`;
+  after(() => deleteDB(name));
+
+  it('dates the idempotency records at the upgrade: they answer for 24 hours from then', async () => {
+    await createVersion4(name);
+    const clock = { now: Date.now() };
+    const store = openStore({ name });
+    const handle = createHandler({ store, now: () => new Date(clock.now) });
+    const connect = async () => {
+      const response = await handle(
+        new Request('https://questboard.test/v1/connect_social', {
+          method: 'POST',
+          headers: { authorization: 'Bearer pk_guild', 'content-type': 'application/json', 'idempotency-key': 'before-v5' },
+          body: JSON.stringify({ app_id: 'guild', account_name: 'alice', twitter_name: 'alice_x' }),
+        }),
+      );
+      return response.text();
+    };
+    try {
+      expect(await connect()).to.equal('{"is_valid":true,"message":null,"kept":"by version 4"}');
+      // After the upgrade: its time is now in the past.
+      clock.now = Date.now() + 24 * 3_600_000;
+      expect(await connect()).to.equal('{"is_valid":true,"message":null}');
+    } finally {
+      store.close();
+    }
+
+    const db = await openDB(name);
+    try {
+      expect(db.version).to.equal(DATABASE_VERSION);
+      expect([...db.transaction('idempotency').objectStore('idempotency').indexNames]).to.deep.equal(['by_created']);
     } finally {
       db.close();
     }

@@ -55,6 +55,8 @@ export function localApi(clock: { now: number } = { now: Date.now() }) {
     call,
     changes,
     clock,
+    /** The database's name, for tests that look at what it holds. */
+    name,
     async close() {
       store.close();
       await deleteDB(name);

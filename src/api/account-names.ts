@@ -1,0 +1,30 @@
+// The account-name profile: which names the API accepts, and the one form it
+// keeps them in. Modelled on RFC 8265's PRECIS username profile, but open to
+// any visible Unicode (names are shown on boards, not typed at a login) and
+// case-sensitive, as names have always been here.
+
+/** Characters (code points) of a name, counted after normalisation. */
+const MAX_LENGTH = 64;
+
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+const CONTROL = /\p{Cc}/u;
+/** Zero-width characters, the soft hyphen, bidi overrides and isolates: unseen, they let one name pass for another. */
+const FORMAT = /\p{Cf}/u;
+/** White space, and characters nothing draws (a Hangul filler, a lone variation selector). */
+const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
+
+/** NFC: `e\u0301` and `é` are one member, whichever way a keyboard or a file spelt them. */
+export function normalizeAccountName(name: string): string {
+  return name.normalize('NFC');
+}
+
+/** Why a normalised name is refused (the end of `account_name: …`), or null if it is accepted. */
+export function accountNameFault(name: string): string | null {
+  if (name === '') return 'must not be empty';
+  if (UNPAIRED_SURROGATE.test(name)) return 'must not contain unpaired surrogates';
+  if (CONTROL.test(name)) return 'must not contain control characters';
+  if (FORMAT.test(name)) return 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
+  if (BLANK.test(name)) return 'must not be only white space';
+  if ([...name].length > MAX_LENGTH) return `must be at most ${MAX_LENGTH} characters`;
+  return null;
+}
