@@ -10,12 +10,20 @@ const UNPAIRED_SURROGATE = /\p{Cs}/u;
 const CONTROL = /\p{Cc}/u;
 /** Zero-width characters, the soft hyphen, bidi overrides and isolates: unseen, they let one name pass for another. */
 const FORMAT = /\p{Cf}/u;
+/**
+ * The format characters an emoji is drawn with, so seen, not hidden: a zero-width joiner
+ * between two pictographs (👩‍💻, 👩🏽‍💻) and the tags of a subdivision flag (🏴 + tags + cancel tag).
+ * Members pick such names; they are allowed, and only there.
+ */
+const EMOJI_FORMAT =
+  /(?<=\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?)\u200D(?=\p{Extended_Pictographic})|(?<=\u{1F3F4}[\u{E0020}-\u{E007E}]*)[\u{E0020}-\u{E007F}]/gu;
 /** White space, and characters nothing draws (a Hangul filler, a lone variation selector). */
 const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
 
 /** NFC: `e\u0301` and `é` are one member, whichever way a keyboard or a file spelt them. */
 export function normalizeAccountName(name: string): string {
-  return name.normalize('NFC');
+  // Left as it is for accountNameFault to refuse: Firefox's normalize() turns a lone surrogate into U+FFFD.
+  return UNPAIRED_SURROGATE.test(name) ? name : name.normalize('NFC');
 }
 
 /** Why a normalised name is refused (the end of `account_name: …`), or null if it is accepted. */
@@ -23,7 +31,7 @@ export function accountNameFault(name: string): string | null {
   if (name === '') return 'must not be empty';
   if (UNPAIRED_SURROGATE.test(name)) return 'must not contain unpaired surrogates';
   if (CONTROL.test(name)) return 'must not contain control characters';
-  if (FORMAT.test(name)) return 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
+  if (FORMAT.test(name.replace(EMOJI_FORMAT, ''))) return 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
   if (BLANK.test(name)) return 'must not be only white space';
   if ([...name].length > MAX_LENGTH) return `must be at most ${MAX_LENGTH} characters`;
   return null;

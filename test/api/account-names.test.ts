@@ -35,6 +35,9 @@ describe('account names', () => {
       ['alice\u200b', FORMAT],
       ['al\u00adice', FORMAT],
       ['ali\u200dce', FORMAT],
+      ['\u{1F469}\u200d', FORMAT],
+      ['\u200d\u{1F4BB}', FORMAT],
+      ['a\u{E0067}', FORMAT],
       ['\ufeffalice', FORMAT],
       ['\u202eecila', FORMAT],
       ['\u2066alice\u2069', FORMAT],
@@ -143,7 +146,9 @@ describe('account names', () => {
     const long = 'e\u0301'.repeat(64);
     expect((await connect(long)).status).to.equal(200);
     expect((await info(long)).body.account_name).to.equal('\u00e9'.repeat(64));
-    for (const name of ['Ada Lovelace', '🦊 fox', 'ω\u0308', '❤\ufe0f']) {
+    // Emoji drawn with a joiner or tags (the demo guild has 👩‍💻 Priya) keep their format characters.
+    const scotland = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+    for (const name of ['Ada Lovelace', '🦊 fox', 'ω\u0308', '❤\ufe0f', '👩\u200d💻 Priya', '👩🏽\u200d💻', `${scotland} Isla`]) {
       expect((await connect(name)).status, name).to.equal(200);
       expect((await info(name)).body.account_name).to.equal(name.normalize('NFC'));
     }
