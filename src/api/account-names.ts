@@ -17,6 +17,9 @@ const FORMAT = /\p{Cf}/u;
  */
 const EMOJI_FORMAT =
   /(?<=\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?)\u200D(?=\p{Extended_Pictographic})|(?<=\u{1F3F4}[\u{E0020}-\u{E007E}]*)[\u{E0020}-\u{E007F}]/gu;
+/** Unseen at either end: white space and ignorables, but not what an emoji ends with (a variation selector, flag tags). */
+const EDGE_SPACE =
+  /^(?![\p{Variation_Selector}\u{E0020}-\u{E007F}])[\p{White_Space}\p{Default_Ignorable_Code_Point}]|(?![\p{Variation_Selector}\u{E0020}-\u{E007F}])[\p{White_Space}\p{Default_Ignorable_Code_Point}]$/u;
 /** White space, and characters nothing draws (a Hangul filler, a lone variation selector). */
 const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
 
@@ -33,6 +36,8 @@ export function accountNameFault(name: string): string | null {
   if (CONTROL.test(name)) return 'must not contain control characters';
   if (FORMAT.test(name.replace(EMOJI_FORMAT, ''))) return 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
   if (BLANK.test(name)) return 'must not be only white space';
+  // `alice ` would pass for `alice` on a board.
+  if (EDGE_SPACE.test(name)) return 'must not start or end with white space';
   if ([...name].length > MAX_LENGTH) return `must be at most ${MAX_LENGTH} characters`;
   return null;
 }

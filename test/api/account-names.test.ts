@@ -42,6 +42,9 @@ describe('account names', () => {
       ['\u202eecila', FORMAT],
       ['\u2066alice\u2069', FORMAT],
       ['a'.repeat(65), 'must be at most 64 characters'],
+      ['alice ', 'must not start or end with white space'],
+      ['\u00a0alice', 'must not start or end with white space'],
+      ['alice\u3164', 'must not start or end with white space'],
     ];
     const before = await board();
     for (const [name, rule] of refused) {
@@ -148,7 +151,7 @@ describe('account names', () => {
     expect((await info(long)).body.account_name).to.equal('\u00e9'.repeat(64));
     // Emoji drawn with a joiner or tags (the demo guild has 👩‍💻 Priya) keep their format characters.
     const scotland = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
-    for (const name of ['Ada Lovelace', '🦊 fox', 'ω\u0308', '❤\ufe0f', '👩\u200d💻 Priya', '👩🏽\u200d💻', `${scotland} Isla`]) {
+    for (const name of ['Ada Lovelace', '🦊 fox', 'ω\u0308', '❤\ufe0f', '👩\u200d💻 Priya', '👩🏽\u200d💻', `${scotland} Isla`, `Isla ${scotland}`]) {
       expect((await connect(name)).status, name).to.equal(200);
       expect((await info(name)).body.account_name).to.equal(name.normalize('NFC'));
     }
