@@ -9,7 +9,9 @@ export const HOSTILE_NAMES = [
   '{{constructor.constructor("window.__qbPwned=1")()}}',
   'javascript:window.__qbPwned=1',
   '&lt;b&gt;not bold&lt;/b&gt; & "quotes" \'single\'',
-  '\u202Eevil\u202C rtl-override',
+  // Right-to-left letters beside left-to-right ones: shown isolated, they cannot reorder the row.
+  // (Bidi override characters themselves never get in: the account-name profile refuses them.)
+  '\u05E9\u05DC\u05D5\u05DD evil 123 rtl',
 ] as const;
 
 export function pwned(): boolean {
