@@ -95,12 +95,13 @@ async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTran
     if (connection.scope) {
       const transport = fetchTransport(connection.scope, 'service-worker');
       const controller = navigator.serviceWorker.controller;
-      if (!remote || !controller) return { transport, reason: 'worker controls this page' };
+      if (!controller) return { transport, reason: 'worker controls this page' };
+      // Every page sends its remote, or none to clear it: the worker keeps the setting, which must follow the site.
       try {
-        const kept = await configureWorkerRemote(controller, remote);
-        return { transport, reason: `worker controls this page, remote ${kept.remote} first` };
+        const kept = await configureWorkerRemote(controller, remote ?? { remote: null });
+        return { transport, reason: kept.remote === null ? 'worker controls this page' : `worker controls this page, remote ${kept.remote} first` };
       } catch (error) {
-        return { transport, reason: `worker controls this page, remote not set: ${(error as Error).message}` };
+        return { transport, reason: `worker controls this page, remote not ${remote ? 'set' : 'cleared'}: ${(error as Error).message}` };
       }
     }
     fallbackReason = connection.reason;

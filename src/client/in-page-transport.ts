@@ -16,7 +16,10 @@ export type InPageServerLoader = () => Promise<InPageServer>;
 export interface InPageTransportOptions {
   /** IndexedDB database name; the worker and every page of the origin share the default. */
   dbName?: string;
-  /** A remote to answer first, the local store standing in when it cannot be reached. */
+  /**
+   * A remote to answer first, the local store standing in when it cannot be reached. Without
+   * one, a remote kept by an earlier page (the setting is shared with the worker) is cleared.
+   */
   remote?: RemoteConfiguration;
 }
 
@@ -41,7 +44,7 @@ export function createInPageTransport(loadServer: InPageServerLoader, options: I
       onChange: announceChange,
       ...(options.dbName === undefined ? {} : { databaseName: `${options.dbName}-remote` }),
     });
-    if (options.remote) await remote.configure(options.remote);
+    await remote.configure(options.remote ?? { remote: null });
     return {
       handle: remote.handle,
       close() {
