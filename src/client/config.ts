@@ -2,7 +2,7 @@ import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
 import { createInPageTransport, type InPageServerLoader } from './in-page-transport.js';
 import { connectServiceWorker } from './service-worker.js';
-import type { RemoteConfiguration } from '../remote/settings.js';
+import { toRemoteSettings, type RemoteConfiguration } from '../remote/settings.js';
 import { configureWorkerRemote } from '../remote/worker-protocol.js';
 import type { Transport } from './transport.js';
 
@@ -16,6 +16,7 @@ export interface QuestboardConfig {
   /**
    * A Questboard server that answers first, through the worker or the in-page handler, whose
    * local store stands in while it cannot be reached (and keeps the writes for later).
+   * An https: URL; http: only for localhost, 127.0.0.0/8 and [::1].
    */
   remote?: string;
   /** How long to wait for the remote before the local store answers, in ms. */
@@ -47,10 +48,13 @@ const configureListeners = new Set<() => void>();
 
 /**
  * Sets page-wide settings, merged into the current ones (a field set to undefined clears
- * it); elements already on the page load again with them.
+ * it); elements already on the page load again with them. Throws a TypeError, leaving the
+ * settings as they were, for a remote the worker and the in-page handler would refuse.
  */
 export function configure(settings: QuestboardConfig): void {
-  config = { ...config, ...settings };
+  const next = { ...config, ...settings };
+  checkRemote(next);
+  config = next;
   defaultTransport = undefined;
   clients.clear();
   transportsByBaseUrl.clear();
@@ -91,12 +95,13 @@ async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTran
     if (connection.scope) {
       const transport = fetchTransport(connection.scope, 'service-worker');
       const controller = navigator.serviceWorker.controller;
-      if (!remote || !controller) return { transport, reason: 'worker controls this page' };
+      if (!controller) return { transport, reason: 'worker controls this page' };
+      // Every page sends its remote, or none to clear it: the worker keeps the setting, which must follow the site.
       try {
-        const kept = await configureWorkerRemote(controller, remote);
-        return { transport, reason: `worker controls this page, remote ${kept.remote} first` };
+        const kept = await configureWorkerRemote(controller, remote ?? { remote: null });
+        return { transport, reason: kept.remote === null ? 'worker controls this page' : `worker controls this page, remote ${kept.remote} first` };
       } catch (error) {
-        return { transport, reason: `worker controls this page, remote not set: ${(error as Error).message}` };
+        return { transport, reason: `worker controls this page, remote not ${remote ? 'set' : 'cleared'}: ${(error as Error).message}` };
       }
     }
     fallbackReason = connection.reason;
@@ -106,6 +111,12 @@ async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTran
   if (!inPageServerLoader) throw new Error(`No Questboard transport: ${fallbackReason}, and no in-page server is available.`);
   const transport = createInPageTransport(inPageServerLoader, remote ? { remote } : {});
   return { transport, reason: remote ? `${fallbackReason}; remote ${remote.remote} first` : fallbackReason };
+}
+
+/** Throws the TypeError the worker and the in-page handler would answer, for a remote they refuse. */
+export function checkRemote(settings: QuestboardConfig): void {
+  const remote = remoteConfiguration(settings);
+  if (remote) toRemoteSettings(remote);
 }
 
 function remoteConfiguration(settings: QuestboardConfig): RemoteConfiguration | undefined {

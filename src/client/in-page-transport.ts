@@ -2,13 +2,14 @@ import { announceChange } from './changes.js';
 import type { Transport } from './transport.js';
 import type { createHandler, Handle } from '../server/handler.js';
 import type { openStore } from '../store/index.js';
-import type { RemoteConfiguration, remoteFirst } from '../remote/remote-first.js';
+import type { RemoteConfiguration } from '../remote/remote-first.js';
+import type { remoteFirstInPage } from '../remote/remote-first-page.js';
 
 /** The server side the in-page transport runs: what src/embed/in-page-server.ts exports. */
 export interface InPageServer {
   createHandler: typeof createHandler;
   openStore: typeof openStore;
-  remoteFirst: typeof remoteFirst;
+  remoteFirstInPage: typeof remoteFirstInPage;
 }
 
 export type InPageServerLoader = () => Promise<InPageServer>;
@@ -16,7 +17,10 @@ export type InPageServerLoader = () => Promise<InPageServer>;
 export interface InPageTransportOptions {
   /** IndexedDB database name; the worker and every page of the origin share the default. */
   dbName?: string;
-  /** A remote to answer first, the local store standing in when it cannot be reached. */
+  /**
+   * A remote to answer first, the local store standing in when it cannot be reached. Without
+   * one, a remote kept by an earlier page (the setting is shared with the worker) is cleared.
+   */
   remote?: RemoteConfiguration;
 }
 
@@ -37,11 +41,11 @@ export function createInPageTransport(loadServer: InPageServerLoader, options: I
     const server = await loadServer();
     const store = server.openStore(options.dbName === undefined ? {} : { name: options.dbName });
     const local = server.createHandler({ store, onChange: announceChange });
-    const remote = server.remoteFirst(local, {
+    const remote = server.remoteFirstInPage(local, {
       onChange: announceChange,
       ...(options.dbName === undefined ? {} : { databaseName: `${options.dbName}-remote` }),
     });
-    if (options.remote) await remote.configure(options.remote);
+    await remote.configure(options.remote ?? { remote: null });
     return {
       handle: remote.handle,
       close() {

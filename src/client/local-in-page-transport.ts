@@ -2,12 +2,12 @@ import { createInPageTransport, type InPageServer, type InPageTransport, type In
 
 /** The handler, store and remote-first strategy from this package, imported on first use (a separate chunk for bundlers). */
 export async function loadBundledServer(): Promise<InPageServer> {
-  const [{ createHandler }, { openStore }, { remoteFirst }] = await Promise.all([
+  const [{ createHandler }, { openStore }, { remoteFirstInPage }] = await Promise.all([
     import('../server/handler.js'),
     import('../store/index.js'),
-    import('../remote/remote-first.js'),
+    import('../remote/remote-first-page.js'),
   ]);
-  return { createHandler, openStore, remoteFirst };
+  return { createHandler, openStore, remoteFirstInPage };
 }
 
 /** The in-page transport with this package's own handler: `createHandler({ store: openStore() })`. */

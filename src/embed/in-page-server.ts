@@ -3,4 +3,4 @@
 // serves. Kept out of dist/questboard.js so the embed stays within its size budget.
 export { createHandler } from '../server/handler.js';
 export { openStore } from '../store/index.js';
-export { remoteFirst } from '../remote/remote-first.js';
+export { remoteFirstInPage } from '../remote/remote-first-page.js';

@@ -32,6 +32,8 @@ export interface QueuedWrite {
   idempotency_key: string;
   /** Epoch ms. */
   queued_at: number;
+  /** Replays the remote answered with a 5xx, bounded by MAX_FAILED_REPLAYS. */
+  failed_replays: number;
 }
 
 interface RemoteSchema extends DBSchema {

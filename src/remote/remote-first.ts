@@ -6,7 +6,15 @@ import { newGuid } from '../api/formats.js';
 import type { ChangeNotice, Handle } from '../server/handler.js';
 import { cachedResponse, findAnswer, hashAuthorization, keepAnswer } from './answer-cache.js';
 import { failure, queued } from './answers.js';
-import { enqueueWrite, queuedWrites, removeWrite } from './outbox.js';
+import {
+  countFailedReplay,
+  enqueueWrite,
+  MAX_FAILED_REPLAYS,
+  MAX_QUEUED_AGE_MS,
+  MAX_QUEUED_WRITES,
+  queuedWrites,
+  removeWrite,
+} from './outbox.js';
 import { callRemote, type RemoteCall, type RemoteFetch, type RemoteOutcome } from './remote-call.js';
 import {
   DEFAULT_REMOTE_DATABASE,
@@ -16,7 +24,7 @@ import {
   type RemoteSettings,
 } from './remote-database.js';
 import { readSettings, toRemoteSettings, writeSettings, type RemoteConfiguration } from './settings.js';
-import { broadcastSyncError, type SyncErrorMessage } from './sync-errors.js';
+import { broadcastSyncError, type SyncErrorMessage, type SyncErrorReason } from './sync-errors.js';
 
 export type { RemoteConfiguration, RemoteSettings, SyncErrorMessage };
 
@@ -27,7 +35,7 @@ export interface RemoteFirstOptions {
   fetch?: RemoteFetch;
   /** The clock, in epoch ms. */
   now?: () => number;
-  /** Told when the remote refused a queued write, which is then dropped. Default: posted on BroadcastChannel('questboard'). */
+  /** Told when a queued write is dropped undelivered. Default: posted on BroadcastChannel('questboard'). */
   onSyncError?: (error: SyncErrorMessage) => void;
   /** Told after a write was queued, so the host can ask for Background Sync. */
   onQueued?: () => void;
@@ -52,6 +60,8 @@ export interface RemoteFirst {
 
 /** Only these writes can wait: they are idempotent on the remote, and a member expects them to happen eventually. */
 const QUEUEABLE_OPERATIONS = new Set(['endorse_account', 'connect_social']);
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** 408 and 429 refuse for now, not for good: the write stays queued. */
 const isLastingRefusal = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
@@ -117,19 +127,30 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
   async function replayEach(db: RemoteDatabase, timeout_ms: number): Promise<ReplayResult> {
     let skipped = false;
     for (const write of await queuedWrites(db)) {
+      if (now() - write.queued_at > MAX_QUEUED_AGE_MS) {
+        await removeWrite(db, write.seq!);
+        reportSyncError(syncError(write, 'expired', null, `not delivered within ${MAX_QUEUED_AGE_MS / DAY_MS} days of being made`));
+        continue;
+      }
       const authorization = authorizations.get(write.key_hash);
       if (authorization === undefined) {
         skipped = true;
         continue;
       }
       const outcome = await callRemote(fetchRemote, replayCall(write, authorization), timeout_ms);
-      if (outcome.kind !== 'answer' || !(outcome.status < 300 || isLastingRefusal(outcome.status))) {
-        outboxMayHoldWrites = true;
-        return { stoppedAt: { url: write.url, outcome } };
+      if (outcome.kind === 'answer' && (outcome.status < 300 || isLastingRefusal(outcome.status))) {
+        await removeWrite(db, write.seq!);
+        if (outcome.status < 300) announce(write.operation, write.body);
+        else reportSyncError(syncError(write, 'refused', outcome.status, remoteMessage(outcome)));
+        continue;
       }
-      await removeWrite(db, write.seq!);
-      if (outcome.status < 300) announce(write.operation, write.body);
-      else reportSyncError(syncError(write, outcome));
+      // Silence is the remote's (or the network's), not this write's: only the age limit applies to it.
+      if (outcome.kind === 'unreachable' && outcome.status !== undefined && (await countFailedReplay(db, write.seq!))) {
+        reportSyncError(syncError(write, 'failed-replays', outcome.status, `the remote failed it on ${MAX_FAILED_REPLAYS} replays, last with ${outcome.status}`));
+        continue;
+      }
+      outboxMayHoldWrites = true;
+      return { stoppedAt: { url: write.url, outcome } };
     }
     if (skipped) outboxMayHoldWrites = true;
     return { stoppedAt: null };
@@ -198,7 +219,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       return failure(503, `${unreachable}, and no earlier answer to this request is kept.`);
     }
     if (call.idempotencyKey !== null && call.method === 'POST' && QUEUEABLE_OPERATIONS.has(call.operation)) {
-      await enqueueWrite(db, {
+      const pushedOut = await enqueueWrite(db, {
         operation: call.operation,
         url: call.url,
         content_type: call.contentType,
@@ -207,6 +228,9 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
         idempotency_key: call.idempotencyKey,
         queued_at: now(),
       });
+      for (const write of pushedOut) {
+        reportSyncError(syncError(write, 'outbox-full', null, `${MAX_QUEUED_WRITES} newer writes were queued while the remote could not be reached`));
+      }
       outboxMayHoldWrites = true;
       options.onQueued?.();
       return queued();
@@ -262,16 +286,21 @@ function parseBody(body: string | null): unknown {
   }
 }
 
-function syncError(write: QueuedWrite, outcome: RemoteOutcome & { kind: 'answer' }): SyncErrorMessage {
-  const answer = parseBody(outcome.body) as { message?: unknown } | null;
+function syncError(write: QueuedWrite, reason: SyncErrorReason, status: number | null, message: string): SyncErrorMessage {
   return {
     type: 'questboard:sync-error',
+    reason,
     operation: write.operation,
-    status: outcome.status,
-    message: typeof answer?.message === 'string' ? answer.message : `refused with ${outcome.status}`,
+    status,
+    message,
     request: parseBody(write.body),
     queued_at: new Date(write.queued_at).toISOString(),
   };
+}
+
+function remoteMessage(outcome: RemoteOutcome & { kind: 'answer' }): string {
+  const answer = parseBody(outcome.body) as { message?: unknown } | null;
+  return typeof answer?.message === 'string' ? answer.message : `refused with ${outcome.status}`;
 }
 
 /** The members whose totals a delivered write changed: the endorsed member, or the member who connected. */

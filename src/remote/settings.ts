@@ -10,6 +10,9 @@ export interface RemoteConfiguration {
   timeoutMs?: number;
 }
 
+/** The URL parser has already put IPv4 in dotted decimal (127.1 → 127.0.0.1) and IPv6 in its shortest form. */
+const isLoopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+
 /** Checks a configuration and puts it in the stored form; throws a TypeError saying what is wrong. */
 export function toRemoteSettings(configuration: RemoteConfiguration): RemoteSettings {
   const timeout_ms = configuration.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -25,6 +28,10 @@ export function toRemoteSettings(configuration: RemoteConfiguration): RemoteSett
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '') {
     throw new TypeError(`remote must be an http(s) URL without query or fragment, got "${configuration.remote}"`);
+  }
+  // Members' API keys and writes go there: in the clear, only to this machine.
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new TypeError(`remote must be an https: URL (http: only for localhost, 127.0.0.0/8 or [::1]), got "${configuration.remote}"`);
   }
   return { remote: url.href.replace(/\/+$/, ''), timeout_ms };
 }

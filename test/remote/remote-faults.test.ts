@@ -178,6 +178,23 @@ describe('remote-first strategy with a faulty remote', () => {
     expect(replayed!.headers.get('Idempotency-Key')).to.equal('caller-key-1');
   });
 
+  it('refuses an http: remote other than this machine, saying https: is needed', async () => {
+    for (const remote of ['http://api.example.com', 'http://127.0.0.1.example.com', 'http://localhost.example.com', 'http://[::2]']) {
+      let refused: unknown = null;
+      await strategy.configure({ remote }).catch((error: unknown) => (refused = error));
+      expect(refused, remote).to.be.instanceOf(TypeError);
+      expect(String(refused)).to.contain('https:');
+    }
+    expect((await strategy.settings()).remote).to.equal(REMOTE);
+  });
+
+  it('takes an http: remote on this machine: localhost, 127.0.0.0/8 and [::1]', async () => {
+    const kept = async (remote: string) => (await strategy.configure({ remote })).remote;
+    expect(await kept('http://localhost:8787/')).to.equal('http://localhost:8787');
+    expect(await kept('http://127.1.2.3:8787')).to.equal('http://127.1.2.3:8787');
+    expect(await kept('http://[::1]:8787')).to.equal('http://[::1]:8787');
+  });
+
   it('rejects a remote setting that is not an http(s) URL', async () => {
     let refused: unknown = null;
     await strategy.configure({ remote: 'ftp://remote.questboard.test' }).catch((error: unknown) => (refused = error));

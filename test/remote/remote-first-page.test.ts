@@ -1,12 +1,10 @@
 // The strategy as the in-page transport hosts it: the window's `online` event replays the outbox.
 import { expect } from '@open-wc/testing';
-import { remoteFirstInPage } from '../../src/remote/remote-first-page.js';
-import type { RemoteFirst } from '../../src/remote/remote-first.js';
-import { deleteDatabase, localHandler, type LocalHandler } from './local-handler.js';
+import { inPageTransport, type InPageTransport } from '../../src/client/index.js';
+import { deleteDatabase } from './local-handler.js';
 import { receivedRequests, remoteUrl, resetRemote, startRemote, stopRemote } from './remote-server.js';
 
-const LOCAL_DB = 'qb-test-remote-page-local';
-const REMOTE_DB = 'qb-test-remote-page-remote';
+const DB = 'qb-test-remote-page';
 
 async function untilReceived(remote: string, count: number): Promise<string[]> {
   for (;;) {
@@ -18,36 +16,31 @@ async function untilReceived(remote: string, count: number): Promise<string[]> {
 
 describe('remote-first in the page', () => {
   let remote: string;
-  let local: LocalHandler;
-  let strategy: RemoteFirst;
+  let transport: InPageTransport;
 
   before(async () => {
     remote = await remoteUrl();
   });
 
   beforeEach(async () => {
-    local = await localHandler(LOCAL_DB);
-    strategy = remoteFirstInPage(local.handle, { databaseName: REMOTE_DB });
-    await strategy.configure({ remote });
+    transport = inPageTransport({ dbName: DB, remote: { remote } });
     await resetRemote(remote);
   });
 
   afterEach(async () => {
-    strategy.close();
-    await local.remove();
-    await deleteDatabase(REMOTE_DB);
+    await transport.close();
+    await deleteDatabase(DB);
+    await deleteDatabase(`${DB}-remote`);
     await startRemote();
   });
 
   it('replays the outbox when the window comes back online', async () => {
     await stopRemote();
-    const write = await strategy.handle(
-      new Request('https://questboard.invalid/v1/connect_social', {
-        method: 'POST',
-        headers: { Authorization: 'Bearer pk_guild', 'Content-Type': 'application/json' },
-        body: JSON.stringify({ app_id: 'guild', account_name: 'carol', twitter_name: 'carol_c' }),
-      }),
-    );
+    const write = await transport.send('v1/connect_social', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer pk_guild', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ app_id: 'guild', account_name: 'carol', twitter_name: 'carol_c' }),
+    });
     expect(write.status).to.equal(202);
     await startRemote();
 

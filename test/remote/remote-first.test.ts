@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { openDB } from 'idb';
 import { MAX_KEPT_ANSWERS } from '../../src/remote/answer-cache.js';
+import { MAX_FAILED_REPLAYS, MAX_QUEUED_AGE_MS, MAX_QUEUED_WRITES } from '../../src/remote/outbox.js';
 import { remoteFirst, type RemoteFirst, type SyncErrorMessage } from '../../src/remote/remote-first.js';
 import { deleteDatabase, localHandler, type LocalHandler } from './local-handler.js';
 import {
@@ -43,6 +44,13 @@ describe('remote-first strategy against the reference server', () => {
   let clock: number;
   let strategy: RemoteFirst;
   const open = () => remoteFirst(local.handle, { databaseName: REMOTE_DB, now: () => clock });
+  /** The strategy telling `dropped` of every write it drops, rather than the questboard channel. */
+  function openCollectingDrops(dropped: SyncErrorMessage[]): void {
+    strategy.close();
+    strategy = remoteFirst(local.handle, { databaseName: REMOTE_DB, now: () => clock, onSyncError: (error) => dropped.push(error) });
+  }
+  const endorsement = (from: string) => post('/v1/endorse_account', { app_id: 'guild', from_account: from, to_account: 'alice', endorsement_id: 'mentor' });
+  const rejection = (replay: Promise<void>) => replay.then(() => null, (error: unknown) => String(error));
 
   before(async () => {
     remote = await remoteUrl();
@@ -254,6 +262,7 @@ describe('remote-first strategy against the reference server', () => {
     const reported = nextSyncError();
     await strategy.replayOutbox();
     const error = await reported;
+    expect(error.reason).to.equal('refused');
     expect(error.operation).to.equal('endorse_account');
     expect(error.status).to.equal(404);
     expect(error.message).to.be.a('string').and.not.equal('');
@@ -262,6 +271,76 @@ describe('remote-first strategy against the reference server', () => {
     await strategy.replayOutbox();
     await strategy.handle(aliceInfo());
     expect((await receivedRequests(remote)).map((r) => r.path)).to.deep.equal(['/v1/endorse_account', '/v1/get_userinfo']);
+  });
+
+  it(`drops a queued write the remote fails with a 5xx on ${MAX_FAILED_REPLAYS} replays, and says why`, async () => {
+    const dropped: SyncErrorMessage[] = [];
+    openCollectingDrops(dropped);
+    await injectFault(remote, 503);
+    expect((await strategy.handle(endorsement('carol'))).status).to.equal(202);
+
+    for (let replay = 1; replay < MAX_FAILED_REPLAYS; replay += 1) {
+      expect(await rejection(strategy.replayOutbox())).to.contain('answered 503');
+    }
+    expect(dropped).to.deep.equal([]);
+    expect(await rejection(strategy.replayOutbox()), 'the last failed replay drops it').to.equal(null);
+    expect(dropped).to.have.length(1);
+    expect(dropped[0]).to.deep.include({ reason: 'failed-replays', operation: 'endorse_account', status: 503 });
+    expect(dropped[0]!.message).to.contain(`${MAX_FAILED_REPLAYS} replays`);
+    // The first attempt, then every replay.
+    expect(await receivedRequests(remote)).to.have.length(1 + MAX_FAILED_REPLAYS);
+
+    await resetRemote(remote);
+    await strategy.replayOutbox();
+    expect(await receivedRequests(remote)).to.deep.equal([]);
+  });
+
+  it('counts no replay the remote does not answer at all: an offline member keeps the write', async () => {
+    const dropped: SyncErrorMessage[] = [];
+    openCollectingDrops(dropped);
+    await stopRemote();
+    await strategy.handle(endorsement('carol'));
+    for (let replay = 0; replay < MAX_FAILED_REPLAYS; replay += 1) await rejection(strategy.replayOutbox());
+
+    await startRemote();
+    await strategy.replayOutbox();
+    expect(dropped).to.deep.equal([]);
+    expect((await receivedRequests(remote)).map((r) => r.path)).to.deep.equal(['/v1/endorse_account']);
+  });
+
+  it('drops unsent a write still queued too long after it was made, and still sends the ones after it', async () => {
+    const dropped: SyncErrorMessage[] = [];
+    openCollectingDrops(dropped);
+    await stopRemote();
+    const madeAt = clock;
+    await strategy.handle(endorsement('carol'));
+    clock += 60_000;
+    await strategy.handle(post('/v1/connect_social', { app_id: 'guild', account_name: 'carol', twitter_name: 'carol_c' }));
+
+    clock = madeAt + MAX_QUEUED_AGE_MS + 1;
+    await startRemote();
+    await strategy.replayOutbox();
+    expect(dropped).to.have.length(1);
+    expect(dropped[0]).to.deep.include({ reason: 'expired', operation: 'endorse_account', status: null, queued_at: new Date(madeAt).toISOString() });
+    expect((await receivedRequests(remote)).map((r) => r.path)).to.deep.equal(['/v1/connect_social']);
+  });
+
+  it(`keeps at most ${MAX_QUEUED_WRITES} writes, dropping the oldest first and saying so`, async () => {
+    const dropped: SyncErrorMessage[] = [];
+    openCollectingDrops(dropped);
+    await stopRemote();
+    for (let write = 0; write <= MAX_QUEUED_WRITES; write += 1) {
+      clock += 1_000;
+      const answer = await strategy.handle(post('/v1/connect_social', { app_id: 'guild', account_name: 'carol', twitter_name: `carol_${write}` }));
+      expect(answer.status).to.equal(202);
+    }
+    expect(dropped).to.have.length(1);
+    expect(dropped[0]).to.deep.include({ reason: 'outbox-full', operation: 'connect_social', status: null });
+    expect(dropped[0]!.request).to.deep.equal({ app_id: 'guild', account_name: 'carol', twitter_name: 'carol_0' });
+
+    await startRemote();
+    await strategy.replayOutbox();
+    expect(await receivedRequests(remote)).to.have.length(MAX_QUEUED_WRITES);
   });
 
   it('never queues an airdrop: 503 at once, nothing sent later', async () => {

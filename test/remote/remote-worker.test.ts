@@ -57,6 +57,16 @@ describe('remote-first in the service worker', () => {
     expect(String(refused)).to.contain('remote must be');
   });
 
+  it('refuses an http: remote other than this machine, saying https: is needed', async () => {
+    const worker = await startWorker();
+    await configureWorkerRemote(worker, { remote });
+    let refused: unknown = null;
+    await configureWorkerRemote(worker, { remote: 'http://api.example.com' }).catch((error: unknown) => (refused = error));
+    expect(String(refused)).to.contain('https:');
+    await fetch('/v1/health', { headers: KEY });
+    expect((await receivedRequests(remote)).map((r) => r.path), 'the remote in force stays').to.deep.equal(['/v1/health']);
+  });
+
   it('serves the kept answer while the remote is down, queues a write and replays it when it is back', async () => {
     await configureWorkerRemote(await startWorker(), { remote });
     await fetch('/v1/get_userinfo?app_id=guild&account_name=alice', { headers: KEY });
