@@ -1,7 +1,9 @@
 // Admin import and export: bootstrap, scopes, validation with paths,
 // all-or-nothing, replace, and import(export()) reproducing every answer.
 import { expect } from '@open-wc/testing';
-import { ADMIN_KEY, GUIDS, HOSTILE_NAME, WEDNESDAY, dataset, localApi, seed, type Call } from './support.js';
+import { ADMIN_KEY, GUIDS, HOSTILE_NAME, WEDNESDAY, dataset, iso, localApi, seed, type Call } from './support.js';
+
+const DAY = 86_400_000;
 
 describe('admin import and export', () => {
   let api: ReturnType<typeof localApi>;
@@ -133,6 +135,40 @@ describe('admin import and export', () => {
       expect(await answers(copy.call)).to.deep.equal(original);
     } finally {
       await copy.close();
+    }
+  });
+
+  it('takes the times values were reached from the imported history, not from the import', async () => {
+    const checkIn = { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true };
+    const first = await api.call('POST', '/v1/admin/import', {
+      body: {
+        admin_keys: [ADMIN_KEY],
+        apps: [{ app_id: 'times', users: [{ account_name: 'amy' }, { account_name: 'ben' }], challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [checkIn] }] }],
+      },
+    });
+    expect(first.status, first.text).to.equal(200);
+    // cara joins live, now; then her history arrives, older than everyone's.
+    api.clock.now += DAY;
+    await api.call('POST', '/v1/connect_social', { body: { app_id: 'times', account_name: 'cara', twitter_name: 'cara' } });
+    const history = await api.call('POST', '/v1/admin/import', {
+      body: {
+        apps: [
+          {
+            app_id: 'times',
+            progress: [
+              { task_id: GUIDS.checkIn, account_name: 'amy', quantity: 1, at: iso(WEDNESDAY - 1 * DAY) },
+              { task_id: GUIDS.checkIn, account_name: 'ben', quantity: 1, at: iso(WEDNESDAY - 2 * DAY) },
+              { task_id: GUIDS.checkIn, account_name: 'cara', quantity: 1, at: iso(WEDNESDAY - 2 * DAY - 1000) },
+            ],
+          },
+        ],
+      },
+    });
+    expect(history.status, history.text).to.equal(200);
+    // All hold 5 points: listed by who reached them first in the history.
+    for (const type of ['score', 'xp', 'weekly', 'monthly']) {
+      const board = (await api.call('GET', `/v1/get_leaderboard?app_id=times&leaderboard_type=${type}`)).body;
+      expect(board.leaderboard_users.map((entry: any) => entry.external_user.username), type).to.deep.equal(['cara', 'ben', 'amy']);
     }
   });
 
