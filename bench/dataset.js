@@ -17,14 +17,20 @@ export function memberName(index) {
   return `member-${String(index).padStart(6, '0')}`;
 }
 
-export function appFor(size, appIndex) {
+/**
+ * The app of this size. Its twin (`whole`) has the same members and progress
+ * under other ids, to time one import of them all against the chunked seeding.
+ */
+export function appFor(size, appIndex, { whole = false } = {}) {
+  const suffix = whole ? '-whole' : '';
+  const guidIndex = whole ? appIndex + 128 : appIndex;
   return {
     appIndex,
     size,
-    appId: `bench-${size}`,
-    apiKey: `pk_bench_${size}`,
-    challengeId: benchGuid(appIndex, 1),
-    taskIds: [benchGuid(appIndex, 2), benchGuid(appIndex, 3), benchGuid(appIndex, 4)],
+    appId: `bench-${size}${suffix}`,
+    apiKey: `pk_bench_${size}${suffix}`,
+    challengeId: benchGuid(guidIndex, 1),
+    taskIds: [benchGuid(guidIndex, 2), benchGuid(guidIndex, 3), benchGuid(guidIndex, 4)],
     treasuryAccount: '0.0.1001',
   };
 }

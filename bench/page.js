@@ -6,7 +6,8 @@ import { operationsFor } from './operations.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-async function send({ method, url, key, body }) {
+/** `timeoutMs: null` for imports: however long a large one takes, the seeding waits for it. */
+async function send({ method, url, key, body }, timeoutMs = REQUEST_TIMEOUT_MS) {
   const headers = { authorization: `Bearer ${key}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const started = performance.now();
@@ -14,7 +15,7 @@ async function send({ method, url, key, body }) {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    signal: timeoutMs === null ? undefined : AbortSignal.timeout(timeoutMs),
   });
   const text = await response.text();
   return { ms: performance.now() - started, status: response.status, text };
@@ -42,18 +43,19 @@ async function controlledByWorker() {
 }
 
 /**
- * Imports members [start, end) of the app of this size; the first chunk also
- * brings the admin key (bootstrap on an empty store) and the app definition.
- * Returns the HTTP status so the caller can shrink chunks on 413.
+ * Imports members [start, end) of the app of this size (or of its twin,
+ * `whole`); the first chunk also brings the admin key (bootstrap on an empty
+ * store) and the app definition. Returns the HTTP status so the caller can
+ * shrink chunks on 413.
  */
-async function importChunk({ size, appIndex, start, end, nowMs }) {
-  const app = appFor(size, appIndex);
+async function importChunk({ size, appIndex, start, end, nowMs, whole = false }) {
+  const app = appFor(size, appIndex, { whole });
   const members = memberChunk(app, start, end, nowMs);
   const dataset =
     start === 0
       ? { admin_keys: [ADMIN_KEY], apps: [{ ...appDefinition(app), ...members }] }
       : { apps: [members] };
-  const answer = await send({ method: 'POST', url: '/v1/admin/import', key: ADMIN_KEY, body: dataset });
+  const answer = await send({ method: 'POST', url: '/v1/admin/import', key: ADMIN_KEY, body: dataset }, null);
   if (answer.status !== 413) assertSuccess(`import of members ${start}–${end - 1}`, answer);
   return { status: answer.status, ms: answer.ms };
 }

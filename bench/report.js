@@ -60,6 +60,21 @@ function markdownTable(rows) {
 
 const count = (value) => value.toLocaleString('en-US');
 
+const seconds = (value) => (value === null ? 'refused (413)' : value.toFixed(1));
+
+/** Seeding in merge chunks against one import of the same members: a merge touches only what its chunk brings. */
+function importsTable(results) {
+  const lines = [
+    '| members | chunked imports | chunked s | one import s | chunked ÷ one |',
+    '|--:|--:|--:|--:|--:|',
+  ];
+  for (const { size, importSeconds, importRequests, wholeSeconds } of results) {
+    const share = wholeSeconds === null ? '' : `${(importSeconds / wholeSeconds).toFixed(2)}×`;
+    lines.push(`| ${count(size)} | ${importRequests} | ${seconds(importSeconds)} | ${seconds(wholeSeconds)} | ${share} |`);
+  }
+  return lines.join('\n');
+}
+
 export function performanceMarkdown({ results, machine, settings, date, minutes }) {
   const sections = results.map(
     ({ size, importSeconds, importRequests, rounds, rows }) =>
@@ -91,8 +106,11 @@ within ${TARGETS.write}×. ${outcome}
   rebuilt first when \`src/\` is newer) from a local origin, opens it in headless
   Chromium through puppeteer-core and registers the worker at scope \`/\`.
 - For each size, a fresh app is seeded through \`POST /v1/admin/import\` in merge-mode
-  chunks (\`bench/dataset.js\`: deterministic members, 0–4 progress logs each over the
-  last 45 days, so scores, weekly scores and ranks differ).
+  chunks of 5,000 members (\`bench/dataset.js\`: deterministic members, 0–4 progress logs each over the
+  last 45 days, so scores, weekly scores and ranks differ). After the measurements,
+  the same members are imported again into a twin app in one request, so the
+  chunked seeding can be set against one import of them all. Imports wait as
+  long as they take: only the measured requests have a timeout.
 - Each round sends every operation once, interleaved (\`bench/operations.js\`), so
   health shares the conditions of what it is compared with. Up to ${settings.warmupRounds}
   warm-up rounds (at most ${settings.warmupBudgetMs / 1000} s) are discarded, then up to ${settings.rounds} rounds
@@ -113,6 +131,10 @@ within ${TARGETS.write}×. ${outcome}
 - Node ${machine.node}, ${machine.platform}
 
 ## Results
+
+### Imports
+
+${importsTable(results)}
 
 ${sections.join('\n')}`;
 }

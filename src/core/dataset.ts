@@ -5,15 +5,18 @@ import { ApiError } from '../api/errors.js';
 import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
 import {
+  challengeMembers,
   deleteAppData,
+  deleteTask,
   readAppData,
+  takeMemberHistory,
   type ApiKeyRecord,
   type AppRecord,
   type Transaction,
 } from '../store/index.js';
 import { ADMIN_KEYS } from './access.js';
 import { endorse } from './endorsements.js';
-import { newMember } from './members.js';
+import { earnXp, newMember } from './members.js';
 import { logProgress } from './progress.js';
 
 const DEFAULT_TASK_POINTS = 10;
@@ -95,10 +98,14 @@ async function importApp(
     tx.put('users', member);
   }
 
+  // Members whose history ran through tasks this import removes: once for all challenges.
+  const rederive = new Set<string>();
   for (const [index, challenge] of (data.challenges ?? []).entries()) {
-    await importChallenge(tx, app.app_id, challenge, `${path}.challenges[${index}]`, now);
+    const affected = await importChallenge(tx, app.app_id, challenge, `${path}.challenges[${index}]`, now);
+    for (const name of affected) rederive.add(name);
   }
   tx.put('apps', app);
+  if (rederive.size > 0) await rethrowAt(`${path}.challenges`, () => replayHistory(tx, app, rederive));
   await replay(tx, app, data, path, now);
 }
 
@@ -115,13 +122,14 @@ function treasuryAccount(text: string, path: string): string {
   return account.text;
 }
 
+/** Returns the members to derive again: those with progress in the challenge, when it loses tasks. */
 async function importChallenge(
   tx: Transaction,
   app_id: string,
   data: DatasetChallenge,
   path: string,
   now: number,
-): Promise<void> {
+): Promise<string[]> {
   const challenge_id = data.challenge_id ?? newGuid();
   const existing = await tx.get('challenges', challenge_id);
   if (existing && existing.app_id !== app_id) {
@@ -165,6 +173,40 @@ async function importChallenge(
     points: data.points ?? DEFAULT_CHALLENGE_POINTS,
     task_ids,
   });
+  // A task the challenge no longer lists is removed with its progress, so
+  // that nothing counts it and an export holds nothing an import would refuse.
+  const removed = (existing?.task_ids ?? []).filter((task_id) => !task_ids.includes(task_id));
+  if (removed.length === 0) return [];
+  const affected = await challengeMembers(tx, challenge_id);
+  for (const task_id of removed) affected.push(...(await deleteTask(tx, task_id)));
+  return affected;
+}
+
+/**
+ * The members' totals, progress and logs derived anew from their history, as
+ * an import of the app's export would derive them: logs in time order (then
+ * as logged) through the same rules as live calls, then endorsements received.
+ * Logs on removed tasks are dropped.
+ */
+async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>): Promise<void> {
+  const history = await takeMemberHistory(tx, app.app_id, names);
+  for (const name of names) {
+    const user = (await tx.get('users', [app.app_id, name]))!;
+    const { is_active, twitter_name, joined_at, id } = user;
+    tx.put('users', { ...user, ...newMember(app.app_id, name, joined_at, id), is_active, twitter_name });
+  }
+  const logs = history.logs.sort((a, b) => a.at - b.at || a.seq! - b.seq!);
+  for (const { task_id, account_name, quantity_e4, at } of logs) {
+    const task = await tx.get('tasks', task_id);
+    if (!task) continue;
+    const user = (await tx.get('users', [app.app_id, account_name]))!;
+    await logProgress(tx, { app, task, user, quantity_e4, at });
+  }
+  for (const { to_account, at } of history.endorsements) {
+    const user = (await tx.get('users', [app.app_id, to_account]))!;
+    earnXp(user, app.endorsement_xp, at);
+    tx.put('users', user);
+  }
 }
 
 /** Replays progress, then endorsements, each in time order as if logged live. */

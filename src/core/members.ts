@@ -29,27 +29,29 @@ export function newMember(app_id: string, account_name: string, joined_at: numbe
   };
 }
 
-/** Points count for the score, the XP and the period scores of when they were earned. */
+/**
+ * Points count for the score, the XP and the period scores of when they were
+ * earned. Each value is reached when its last points came; the first points
+ * replace the joining time, which an import may set after the history it brings.
+ */
 export function earnPoints(user: UserRecord, points: number, at: number): void {
   // Zero points change nothing, and must not enter a period board with 0.
   if (points <= 0) return;
+  user.score_at = user.total_score === 0 ? at : Math.max(user.score_at, at);
   user.total_score += points;
-  user.score_at = Math.max(user.score_at, at);
   const week = weekOf(at);
-  if (week === user.week) user.week_score += points;
-  else if (week > user.week) Object.assign(user, { week, week_score: points });
-  if (week >= user.week) user.week_at = Math.max(user.week_at, at);
+  if (week === user.week) Object.assign(user, { week_score: user.week_score + points, week_at: Math.max(user.week_at, at) });
+  else if (week > user.week) Object.assign(user, { week, week_score: points, week_at: at });
   const month = monthOf(at);
-  if (month === user.month) user.month_score += points;
-  else if (month > user.month) Object.assign(user, { month, month_score: points });
-  if (month >= user.month) user.month_at = Math.max(user.month_at, at);
+  if (month === user.month) Object.assign(user, { month_score: user.month_score + points, month_at: Math.max(user.month_at, at) });
+  else if (month > user.month) Object.assign(user, { month, month_score: points, month_at: at });
   earnXp(user, points, at);
 }
 
 export function earnXp(user: UserRecord, xp: number, at: number): void {
   if (xp <= 0) return;
+  user.xp_at = user.xp === 0 ? at : Math.max(user.xp_at, at);
   user.xp += xp;
-  user.xp_at = Math.max(user.xp_at, at);
 }
 
 export function weeklyScore(user: UserRecord, now: number): number {

@@ -1,4 +1,5 @@
-// Everything one app owns, for export and for import's replace mode.
+// Everything one app owns, for export and for import's replace mode, and
+// the history of some of its members, for import's removal of tasks.
 import type { Transaction } from './index.js';
 import { prefixRange } from './key-ranges.js';
 import type {
@@ -55,4 +56,54 @@ export async function deleteAppData(tx: Transaction, app_id: string): Promise<vo
       await Promise.all(deletions);
     }),
   ]);
+}
+
+/**
+ * Deletes a task and the progress on it; returns the members who had any.
+ * Their logs on it go with the rest of their history (takeMemberHistory).
+ */
+export async function deleteTask(tx: Transaction, task_id: string): Promise<string[]> {
+  const progress = tx.raw.objectStore('progress');
+  const range = prefixRange([task_id]);
+  const keys = await progress.getAllKeys(range);
+  await Promise.all([tx.raw.objectStore('tasks').delete(task_id), progress.delete(range)]);
+  tx.forgetReads();
+  return keys.map(([, account_name]) => account_name);
+}
+
+/** The members who completed a task of the challenge. */
+export async function challengeMembers(tx: Transaction, challenge_id: string): Promise<string[]> {
+  const keys = await tx.raw.objectStore('member_challenges').getAllKeys(prefixRange([challenge_id]));
+  return keys.map(([, account_name]) => account_name);
+}
+
+export interface MemberHistory {
+  /** In the order they were logged. */
+  logs: LogRecord[];
+  /** Received, by receiver. */
+  endorsements: EndorsementRecord[];
+}
+
+/**
+ * Takes the members' progress away, logs included, and returns their history:
+ * it is replayed anew. Scans the app's logs and endorsements, which are not
+ * indexed by member; this runs only when an import removes tasks.
+ */
+export async function takeMemberHistory(tx: Transaction, app_id: string, names: Set<string>): Promise<MemberHistory> {
+  const store = tx.raw.objectStore.bind(tx.raw);
+  const [logs, endorsements, tasks, challenges] = await Promise.all([
+    store('logs').index('by_app').getAll(app_id),
+    store('endorsements').getAll(appPrefix(app_id)),
+    store('tasks').index('by_app').getAllKeys(app_id),
+    store('challenges').index('by_app').getAllKeys(app_id),
+  ]);
+  const theirs = logs.filter((log) => names.has(log.account_name));
+  const deletions: Promise<void>[] = theirs.map((log) => store('logs').delete(log.seq!));
+  for (const name of names) {
+    deletions.push(...tasks.map((task_id) => store('progress').delete([task_id, name])));
+    deletions.push(...challenges.map((challenge_id) => store('member_challenges').delete([challenge_id, name])));
+  }
+  await Promise.all(deletions);
+  tx.forgetReads();
+  return { logs: theirs, endorsements: endorsements.filter((e) => names.has(e.to_account)) };
 }

@@ -10,7 +10,7 @@ import type { IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 import { comparePlacements, compareTies, placements, rowOf, rowTie, runKey, type Placement } from './placements.js';
-import type { BoardRow, GroupKey, RowsRecord, RunsRecord, Slot, Tie } from './records.js';
+import type { BoardRow, GroupKey, RunsRecord, Slot, Tie } from './records.js';
 
 /** A run past this many members splits in two. */
 const SLOT_SPLIT = 96;
@@ -79,9 +79,10 @@ interface GroupInWrite {
 
 /** Applies members' changes to the runs, counts and groups: the users must already be written. */
 export async function moveRows(raw: Raw, changes: RowChange[]): Promise<void> {
-  const resized = new Set(changes.filter(({ delta }) => delta !== 0).map(({ placement }) => groupText(placement.group)));
-  const inPlace = changes.filter(({ placement }) => !resized.has(groupText(placement.group)));
-  const moving = changes.filter(({ placement }) => resized.has(groupText(placement.group)));
+  const texts = changes.map(({ placement }) => groupText(placement.group));
+  const resized = new Set(texts.filter((_, index) => changes[index]!.delta !== 0));
+  const inPlace = changes.filter((_, index) => !resized.has(texts[index]!));
+  const moving = changes.filter((_, index) => resized.has(texts[index]!));
   await Promise.all([rewriteRows(raw, inPlace), resizeGroups(raw, moving)]);
 }
 
@@ -101,15 +102,20 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
       return { change, record: cursor.value };
     }),
   );
-  const runs = new Map<string, RowsRecord>();
-  for (const { change, record } of located) {
-    const text = JSON.stringify(record.key);
-    if (!runs.has(text)) runs.set(text, record);
-    applyChange(runs.get(text)!.rows, change);
-  }
-  await Promise.all([...runs.values()].map((record) => rowsStore.put(record)));
+  const runs = groupBy(located, ({ record }) => JSON.stringify(record.key));
+  await Promise.all(
+    [...runs.values()].map((inRun) =>
+      rowsStore.put({ ...inRun[0]!.record, rows: applyChanges(inRun[0]!.record.rows, inRun.map(({ change }) => change)) }),
+    ),
+  );
 }
 
+/**
+ * Members joining, leaving or moving within groups. Each touched run takes all
+ * its changes in one merge, so a write of thousands of members (a merge
+ * import's chunk) costs in proportion to the members and runs it touches,
+ * never to the size of the board.
+ */
 async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
   if (changes.length === 0) return;
   const emptied = await updateGroupCounts(raw, changes);
@@ -118,8 +124,9 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
   const rowsStore = raw.objectStore('board_rows');
 
   const groups = new Map<string, GroupInWrite>();
+  const byGroup = groupBy(live, (change) => groupText(change.placement.group));
   await Promise.all(
-    [...new Set(live.map((change) => groupText(change.placement.group)))].map(async (text) => {
+    [...byGroup.keys()].map(async (text) => {
       const key = JSON.parse(text) as GroupKey;
       const slots = decodeRuns(await runsStore.get(key));
       // A group's first run starts at the group itself (start null), so any member finds one.
@@ -127,19 +134,18 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
     }),
   );
   // Every change finds its run among the runs as they were before this write.
-  const located = live.map((change) => {
-    const group = groups.get(groupText(change.placement.group))!;
-    return { change, group, run: slotOf(group.slots, change.placement.tie) };
-  });
-  const touched = new Map(located.map(({ group, run }) => [`${groupText(group.key)} ${run}`, { group, run }]));
   await Promise.all(
-    [...touched.values()].map(async ({ group, run }) => {
-      group.runs.set(run, (await rowsStore.get(runKey(group.key, group.slots[run]!.start)))?.rows ?? []);
+    [...byGroup].map(async ([text, changes]) => {
+      const group = groups.get(text)!;
+      const perRun = groupBy(changes, (change) => slotOf(group.slots, change.placement.tie));
+      await Promise.all(
+        [...perRun].map(async ([run, changes]) => {
+          const rows = (await rowsStore.get(runKey(group.key, group.slots[run]!.start)))?.rows ?? [];
+          group.runs.set(run, applyChanges(rows, changes));
+        }),
+      );
     }),
   );
-  // Leaving first, so that a member who moves inside one group is never found twice.
-  located.sort((a, b) => (a.change.row === null ? 0 : 1) - (b.change.row === null ? 0 : 1));
-  for (const { change, group, run } of located) applyChange(group.runs.get(run)!, change);
 
   const writes: Promise<unknown>[] = [];
   for (const group of groups.values()) {
@@ -166,15 +172,49 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
   await Promise.all(writes);
 }
 
-function applyChange(rows: BoardRow[], { placement: { tie }, row, delta }: RowChange): void {
-  if (delta === 1) {
-    rows.splice(rowsBefore(rows, tie), 0, { ...row!, at: tie[0] });
-    return;
+/**
+ * One run's rows after its changes: those leaving go first (a member who moves
+ * inside the run leaves and joins), then the rest change in place, and those
+ * joining, sorted, are merged in: one pass, however many join.
+ */
+function applyChanges(rows: BoardRow[], changes: RowChange[]): BoardRow[] {
+  const leaving = new Set<string>();
+  const changed = new Map<string, BoardRow>();
+  const joining: BoardRow[] = [];
+  for (const { placement: { tie }, row, delta } of changes) {
+    if (delta === 1) joining.push({ ...row!, at: tie[0] });
+    else if (row === null) leaving.add(tie[1]);
+    else changed.set(tie[1], { ...row, at: tie[0] });
   }
-  const at = rowsBefore(rows, tie);
-  if (rows[at]?.account_name !== tie[1]) throw new Error(`The board has no row for ${JSON.stringify(tie)}.`);
-  if (row === null) rows.splice(at, 1);
-  else rows[at] = { ...row, at: tie[0] };
+  const kept: BoardRow[] = [];
+  for (const row of rows) {
+    if (leaving.delete(row.account_name)) continue;
+    const update = changed.get(row.account_name);
+    if (update) changed.delete(row.account_name);
+    kept.push(update ?? row);
+  }
+  const [missing] = [...leaving, ...changed.keys()];
+  if (missing !== undefined) throw new Error(`The board has no row for ${JSON.stringify(missing)}.`);
+  joining.sort((a, b) => compareTies(rowTie(a), rowTie(b)));
+  const merged: BoardRow[] = [];
+  let i = 0;
+  for (const row of joining) {
+    while (i < kept.length && compareTies(rowTie(kept[i]!), rowTie(row)) < 0) merged.push(kept[i++]!);
+    merged.push(row);
+  }
+  while (i < kept.length) merged.push(kept[i++]!);
+  return merged;
+}
+
+function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 /** A run cut in halves until none holds more than SLOT_SPLIT members. */
@@ -208,7 +248,7 @@ async function updateGroupCounts(raw: Raw, changes: RowChange[]): Promise<Set<st
 
 /**
  * Lays out an app's boards afresh from its members: one read of the members
- * and a sort, cheaper than moving thousands of members one by one (imports, upgrades).
+ * and a sort (the upgrade from boards kept before version 4).
  */
 export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> {
   const appRange = prefixRange([app_id]);

@@ -2,7 +2,7 @@
 // writes each changed record once when the work is done, so a replay of many
 // events on the same member costs one put, not one per event.
 import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreKey, type StoreValue } from 'idb';
-import { moveRows, rebuildPositions, type RowChange } from './board-positions.js';
+import { moveRows, type RowChange } from './board-positions.js';
 import { isShown, placements, placementText, rowOf, type Placement } from './placements.js';
 import type { UserRecord } from './records.js';
 import { DATABASE_NAME, DATABASE_VERSION, migrate, type QuestboardSchema, type StoreName } from './schema.js';
@@ -30,9 +30,6 @@ const PRIMARY_KEY: { [N in StoreName]: (value: StoreValue<QuestboardSchema, N>) 
 };
 
 const ALL_STORES: StoreName[] = Object.keys(PRIMARY_KEY) as StoreName[];
-
-/** Past this many changed rows, an app's boards are laid out afresh instead. */
-const REBUILD_AFTER = 1000;
 
 // Typed as readwrite so writes type-check; IndexedDB itself refuses them in a read.
 type RawTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite'>;
@@ -90,7 +87,6 @@ export class Transaction {
 
   async flush(): Promise<void> {
     const changes: RowChange[] = [];
-    const apps = new Set<string>();
     for (const [cacheKey, [store, value]] of this.dirty) {
       if (store !== 'users') continue;
       const user = value as UserRecord;
@@ -107,17 +103,12 @@ export class Transaction {
         // A row shows more than its place (counts, score, XP): where it is shown, it follows every change.
         else if (after.row !== before.row && isShown(placement)) changes.push({ placement, row, delta: 0 });
       }
-      apps.add(user.app_id);
     }
     const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
     this.dirty.clear();
     await Promise.all(writes);
-    // A rebuild reads the members as written, so it follows the writes.
-    if (changes.length > REBUILD_AFTER) {
-      for (const app_id of apps) await rebuildPositions(this.raw, app_id);
-    } else {
-      await moveRows(this.raw, changes);
-    }
+    // Only the rows of the members written move, however many: a merge import's chunk costs what it brings.
+    await moveRows(this.raw, changes);
   }
 }
 

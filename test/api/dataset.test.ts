@@ -1,7 +1,9 @@
 // Admin import and export: bootstrap, scopes, validation with paths,
 // all-or-nothing, replace, and import(export()) reproducing every answer.
 import { expect } from '@open-wc/testing';
-import { ADMIN_KEY, GUIDS, HOSTILE_NAME, WEDNESDAY, dataset, localApi, seed, type Call } from './support.js';
+import { ADMIN_KEY, GUIDS, HOSTILE_NAME, WEDNESDAY, dataset, iso, localApi, seed, type Call } from './support.js';
+
+const DAY = 86_400_000;
 
 describe('admin import and export', () => {
   let api: ReturnType<typeof localApi>;
@@ -133,6 +135,102 @@ describe('admin import and export', () => {
       expect(await answers(copy.call)).to.deep.equal(original);
     } finally {
       await copy.close();
+    }
+  });
+
+  it('removes a task a merge import leaves out: it no longer counts, is refused, and export → import still round-trips', async () => {
+    await seed(api.call, WEDNESDAY);
+    const log = (task_id: string, account_name: string, quantity: number) =>
+      api.call('POST', '/v1/admin/log_task', { body: { task_id, account_name, quantity } });
+    // alice does every task but the profile; carol only logs the profile; bob completes the check-in twice.
+    for (const [task, name, quantity] of [
+      [GUIDS.posts, 'alice', 3],
+      [GUIDS.bigPost, 'alice', 5],
+      [GUIDS.checkIn, 'alice', 1],
+      [GUIDS.profile, 'carol', 7],
+      [GUIDS.checkIn, 'bob', 1],
+      [GUIDS.profile, 'bob', 10],
+      [GUIDS.checkIn, 'bob', 1],
+    ] as const) {
+      api.clock.now += 60_000;
+      expect((await log(task, name, quantity)).status).to.equal(200);
+    }
+    await api.call('POST', '/v1/endorse_account', { body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'kind' } });
+    api.clock.now += 60_000;
+
+    const onboarding = dataset(WEDNESDAY).apps[0]!.challenges[0]!;
+    const merged = await api.call('POST', '/v1/admin/import', {
+      body: { apps: [{ app_id: 'guild', challenges: [{ ...onboarding, tasks: onboarding.tasks.filter((task) => task.task_id !== GUIDS.profile) }] }] },
+    });
+    expect(merged.status, merged.text).to.equal(200);
+
+    const refusedLog = await log(GUIDS.profile, 'alice', 10);
+    expect([refusedLog.status, refusedLog.body]).to.deep.equal([404, { is_valid: false, message: 'Task not found.' }]);
+    const refusedRead = await api.call('GET', `/v1/get_task_progress?task_id=${GUIDS.profile}&account_name=bob`);
+    expect([refusedRead.status, refusedRead.body]).to.deep.equal([404, { is_valid: false, message: 'Task not found.' }]);
+    // alice has now done every task the challenge has; the profile's points and logs are gone.
+    const info = async (name: string) => (await api.call('GET', `/v1/get_userinfo?app_id=guild&account_name=${name}`)).body;
+    expect(await info('alice')).to.include({ challenges_completed: 1, tasks_completed: 3, tasks_logged: 3, total_score: 10 + 20 + 5 + 50 });
+    expect(await info('bob')).to.include({ challenges_completed: 0, tasks_completed: 2, tasks_logged: 2, total_score: 10, current_xp: 15 });
+    expect(await info('carol')).to.include({ tasks_completed: 0, tasks_logged: 0, total_score: 0 });
+    const challenge = (await api.call('GET', `/v1/get_challenge?challenge_id=${GUIDS.onboarding}`)).body;
+    expect(challenge.tasks.map((task: any) => task.task_id)).to.deep.equal([GUIDS.posts, GUIDS.bigPost, GUIDS.checkIn]);
+
+    const answers = async (call: Call) => {
+      const paths = [
+        `/v1/get_challenge?challenge_id=${GUIDS.onboarding}`,
+        ...['score', 'xp', 'weekly', 'monthly'].map((type) => `/v1/get_leaderboard?app_id=guild&leaderboard_type=${type}`),
+        ...['alice', 'bob', 'carol'].flatMap((name) => [
+          `/v1/get_userinfo?app_id=guild&account_name=${name}`,
+          ...[GUIDS.posts, GUIDS.bigPost, GUIDS.checkIn, GUIDS.profile].map((task) => `/v1/get_task_progress?task_id=${task}&account_name=${name}`),
+        ]),
+        '/v1/admin/export?app_id=guild',
+      ];
+      return Promise.all(paths.map(async (path) => { const answer = await call('GET', path); return `${answer.status} ${answer.text}`; }));
+    };
+    const original = await answers(api.call);
+    const exported = await api.call('GET', '/v1/admin/export?app_id=guild');
+    const copy = localApi({ now: api.clock.now });
+    try {
+      const imported = await copy.call('POST', '/v1/admin/import', { body: { admin_keys: [ADMIN_KEY], ...exported.body } });
+      expect(imported.status, imported.text).to.equal(200);
+      expect(await answers(copy.call)).to.deep.equal(original);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('takes the times values were reached from the imported history, not from the import', async () => {
+    const checkIn = { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true };
+    const first = await api.call('POST', '/v1/admin/import', {
+      body: {
+        admin_keys: [ADMIN_KEY],
+        apps: [{ app_id: 'times', users: [{ account_name: 'amy' }, { account_name: 'ben' }], challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [checkIn] }] }],
+      },
+    });
+    expect(first.status, first.text).to.equal(200);
+    // cara joins live, now; then her history arrives, older than everyone's.
+    api.clock.now += DAY;
+    await api.call('POST', '/v1/connect_social', { body: { app_id: 'times', account_name: 'cara', twitter_name: 'cara' } });
+    const history = await api.call('POST', '/v1/admin/import', {
+      body: {
+        apps: [
+          {
+            app_id: 'times',
+            progress: [
+              { task_id: GUIDS.checkIn, account_name: 'amy', quantity: 1, at: iso(WEDNESDAY - 1 * DAY) },
+              { task_id: GUIDS.checkIn, account_name: 'ben', quantity: 1, at: iso(WEDNESDAY - 2 * DAY) },
+              { task_id: GUIDS.checkIn, account_name: 'cara', quantity: 1, at: iso(WEDNESDAY - 2 * DAY - 1000) },
+            ],
+          },
+        ],
+      },
+    });
+    expect(history.status, history.text).to.equal(200);
+    // All hold 5 points: listed by who reached them first in the history.
+    for (const type of ['score', 'xp', 'weekly', 'monthly']) {
+      const board = (await api.call('GET', `/v1/get_leaderboard?app_id=times&leaderboard_type=${type}`)).body;
+      expect(board.leaderboard_users.map((entry: any) => entry.external_user.username), type).to.deep.equal(['cara', 'ben', 'amy']);
     }
   });
 

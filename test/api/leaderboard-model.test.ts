@@ -132,7 +132,7 @@ describe('leaderboard counts after a bulk import', () => {
     this.timeout(60_000);
     const api = localApi({ now: WEDNESDAY });
     try {
-      // 700 members × 2 boards: enough changes that the import counts the boards afresh.
+      // 700 members × 2 boards: one import of many changes, merged into the runs at once.
       const names = Array.from({ length: 700 }, (_, i) => `z-${String(i).padStart(3, '0')}`);
       const imported = await api.call('POST', '/v1/admin/import', {
         body: {
