@@ -55,6 +55,7 @@ export function localApi(clock: { now: number } = { now: Date.now() }) {
     call,
     changes,
     clock,
+    name,
     async close() {
       store.close();
       await deleteDB(name);
