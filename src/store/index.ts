@@ -1,11 +1,12 @@
 // A small typed store over IndexedDB. A transaction caches what it reads and
 // writes each changed record once when the work is done, so a replay of many
 // events on the same member costs one put, not one per event.
-import { openDB, type IDBPDatabase, type IDBPTransaction, type StoreKey, type StoreValue } from 'idb';
+import type { IDBPTransaction, StoreKey, StoreValue } from 'idb';
 import { moveRows, type RowChange } from './board-positions.js';
+import { connection } from './connection.js';
 import { isShown, placements, placementText, rowOf, type Placement } from './placements.js';
 import type { UserRecord } from './records.js';
-import { DATABASE_NAME, DATABASE_VERSION, migrate, type QuestboardSchema, type StoreName } from './schema.js';
+import { DATABASE_NAME, type QuestboardSchema, type StoreName } from './schema.js';
 
 export type { StoreName } from './schema.js';
 export * from './records.js';
@@ -131,34 +132,20 @@ export interface Store {
 export interface StoreOptions {
   /** The database name; tests use their own. */
   name?: string;
+  /** Told when the database on disk is newer than this code: a newer Questboard opened it in another tab. */
+  onNewerVersion?: () => void;
 }
 
 /** Opens the Questboard database of this origin on first use. */
-export function openStore({ name = DATABASE_NAME }: StoreOptions = {}): Store {
-  let database: Promise<IDBPDatabase<QuestboardSchema>> | null = null;
-  const connect = () =>
-    (database ??= openDB<QuestboardSchema>(name, DATABASE_VERSION, {
-      upgrade: (db, oldVersion, _newVersion, tx) => migrate(db, oldVersion, tx),
-      // Another tab or a test wants to upgrade or delete the database: let go
-      // of it and reconnect on the next request.
-      blocking: (_current, _next, event) => {
-        (event.target as IDBDatabase).close();
-        database = null;
-      },
-      terminated: () => {
-        database = null;
-      },
-    }).catch((error: unknown) => {
-      database = null;
-      throw error;
-    }));
+export function openStore({ name = DATABASE_NAME, onNewerVersion }: StoreOptions = {}): Store {
+  const database = connection(name, onNewerVersion);
 
   async function run<T>(
     mode: IDBTransactionMode,
     work: (tx: Transaction) => Promise<T>,
     durability: 'strict' | 'default' = 'default',
   ): Promise<T> {
-    const db = await connect();
+    const db = await database.get();
     const raw = db.transaction(ALL_STORES, mode, { durability }) as unknown as RawTransaction;
     const tx = new Transaction(raw);
     try {
@@ -181,10 +168,7 @@ export function openStore({ name = DATABASE_NAME }: StoreOptions = {}): Store {
   return {
     read: (work) => run('readonly', work),
     write: (work, options) => run('readwrite', work, options?.durability),
-    close: () => {
-      void database?.then((db) => db.close());
-      database = null;
-    },
+    close: () => database.close(),
   };
 }
 export * from './boards.js';

@@ -10,7 +10,16 @@ declare const self: ServiceWorkerGlobalScope;
 
 const changes = new BroadcastChannel('questboard');
 const announce = (change: ChangeNotice) => changes.postMessage(change);
-const local = createHandler({ store: openStore(), onChange: announce });
+// A newer Questboard opened the database in another tab: fetch this worker's
+// script again, so its newer version installs and takes over. Asked once,
+// unless the asking failed.
+let updating: Promise<unknown> | null = null;
+const askForUpdate = () => {
+  updating ??= self.registration.update().catch(() => {
+    updating = null;
+  });
+};
+const local = createHandler({ store: openStore({ onNewerVersion: askForUpdate }), onChange: announce });
 // With a remote configured, it answers first; the local store stands in when it cannot.
 const { handle } = remoteFirstInWorker(self, local, { onChange: announce });
 const apiPrefix = new URL('v1/', self.registration.scope).href;
