@@ -42,6 +42,12 @@ async function perform(control: HTMLElement, output: HTMLOutputElement, action: 
   }
 }
 
+/** A text field's value (a form field may also hold a File; these never do). */
+function textField(data: FormData, name: string): string {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
 function formOutput(form: HTMLFormElement): HTMLOutputElement {
   return required<HTMLOutputElement>('output', form);
 }
@@ -146,7 +152,7 @@ function setUpLogForm({ admin, member, viewer }: ControlPanelOptions, dataset: D
     void perform(form, formOutput(form), async () => {
       const before = await standing(member, accountName);
       const progress = await admin.admin.logTask({
-        task_id: String(data.get('task_id')),
+        task_id: textField(data, 'task_id'),
         account_name: accountName,
         quantity: Number(data.get('quantity')),
       });
@@ -166,8 +172,8 @@ function setUpEndorseForm({ member, viewer }: ControlPanelOptions): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const to = String(data.get('to_account'));
-    const kind = String(data.get('endorsement_id'));
+    const to = textField(data, 'to_account');
+    const kind = textField(data, 'endorsement_id');
     const from = viewer.name;
     void perform(form, formOutput(form), async () => {
       await member.endorseAccount({ app_id: DEMO_APP_ID, from_account: from, to_account: to, endorsement_id: kind });
@@ -189,7 +195,7 @@ function setUpAirdropForm({ member, admin }: ControlPanelOptions): { refreshBala
   };
 
   const send = (quantity: number) => {
-    const toAddress = String(new FormData(form).get('to_address'));
+    const toAddress = textField(new FormData(form), 'to_address');
     void perform(form, formOutput(form), async () => {
       try {
         const result = await member.airdrop({ to_address: toAddress, quantity });

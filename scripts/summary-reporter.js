@@ -18,6 +18,7 @@ function countTests(suite, totals, path) {
 }
 
 function countResults(sessions) {
+  /** @type {{ passed: number, failed: number, skippedTests: string[] }} */
   const totals = { passed: 0, failed: 0, skippedTests: [] };
   for (const session of sessions) {
     const failedBefore = totals.failed;

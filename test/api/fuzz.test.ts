@@ -124,7 +124,7 @@ const bentRequest: fc.Arbitrary<Generated> = fc.oneof(
       idempotencyKey: fc.option(fc.constantFrom('k1', 'k2', ''), { nil: null }),
     })
     .map(({ valid, changes, idempotencyKey }) => {
-      const textChanges = Object.fromEntries(Object.entries(changes).map(([name, change]) => [name, String(change)]));
+      const textChanges = Object.fromEntries(Object.entries(changes).map(([name, change]) => [name, typeof change === 'string' ? change : JSON.stringify(change)]));
       return {
         method: valid.method,
         path: valid.path,

@@ -83,7 +83,7 @@ describe('airdrop_token_ledger', () => {
     ];
     for (const [quantity, to, code] of cases) {
       const answer = await send(quantity, to);
-      expect(answer.status, `${quantity} to ${to}`).to.equal(400);
+      expect(answer.status, `${String(quantity)} to ${to}`).to.equal(400);
       expect(answer.body).to.deep.equal({ is_valid: false, message: `Transaction Failed Pre-Check: ${code}` });
     }
     expect(await balance()).to.equal('5');
