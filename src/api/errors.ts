@@ -27,7 +27,7 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
     return `must be ${issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}`;
   }
   if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.map((key) => `'${key}'`).join(', ')}`;
-  if (issue.code === 'invalid_union' && value === undefined) return 'is required';
+  if ((issue.code === 'invalid_union' || issue.code === 'custom') && value === undefined) return 'is required';
   return issue.message === 'Invalid input' ? 'is invalid' : issue.message;
 }
 

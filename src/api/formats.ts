@@ -101,21 +101,43 @@ export type CoinParse =
  * or a query-string value) into tinybars, exactly.
  */
 export function parseCoins(text: string): CoinParse {
-  const match = DECIMAL.exec(text.trim());
-  if (!match || (match[2] === '' && !match[3])) return { ok: false, reason: 'not-a-number' };
-  const [, sign, whole = '', fraction = '', exponentText] = match;
-  const digits = (whole + fraction).replace(/^0+(?=\d)/, '') || '0';
-  // Position of the decimal point counted from the right of `digits`.
-  const fractionLength = fraction.length - Number(exponentText ?? 0);
+  const decimal = splitDecimal(text.trim());
+  if (!decimal) return { ok: false, reason: 'not-a-number' };
+  const { negative, digits, fractionLength } = decimal;
   if (/^0*$/.test(digits)) return { ok: false, reason: 'not-positive' };
-  if (sign === '-') return { ok: false, reason: 'not-positive' };
-  const significantFraction = fractionLength - (digits.length - digits.replace(/0+$/, '').length);
-  if (significantFraction > COIN_DECIMALS) return { ok: false, reason: 'too-many-decimals' };
+  if (negative) return { ok: false, reason: 'not-positive' };
+  if (significantDecimals(decimal) > COIN_DECIMALS) return { ok: false, reason: 'too-many-decimals' };
   if (digits.length - fractionLength > COIN_MAX_WHOLE_DIGITS) return { ok: false, reason: 'too-large' };
   const shift = COIN_DECIMALS - fractionLength;
   const tinybars =
     shift >= 0 ? BigInt(digits) * 10n ** BigInt(shift) : BigInt(digits) / 10n ** BigInt(-shift);
   return { ok: true, tinybars };
+}
+
+/** How many decimals a number's text really has (`1.50` has 1, `1e-5` has 5, `12e3` none), or null if it is no number. */
+export function decimalPlaces(text: string): number | null {
+  const decimal = splitDecimal(text);
+  return decimal ? significantDecimals(decimal) : null;
+}
+
+interface DecimalText {
+  negative: boolean;
+  /** All digits, leading zeros dropped. */
+  digits: string;
+  /** Where the decimal point stands, counted from the right of `digits` (the exponent applied). */
+  fractionLength: number;
+}
+
+function splitDecimal(text: string): DecimalText | null {
+  const match = DECIMAL.exec(text);
+  if (!match || (match[2] === '' && !match[3])) return null;
+  const [, sign, whole = '', fraction = '', exponentText] = match;
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, '') || '0';
+  return { negative: sign === '-', digits, fractionLength: fraction.length - Number(exponentText ?? 0) };
+}
+
+function significantDecimals({ digits, fractionLength }: DecimalText): number {
+  return Math.max(0, fractionLength - (digits.length - digits.replace(/0+$/, '').length));
 }
 
 /** Tinybars as a plain decimal coin amount (`250.5`), the import/export form. */

@@ -2,7 +2,8 @@
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
 import { accountNameFault, normalizeAccountName } from './account-names.js';
-import { isGuid } from './formats.js';
+import { decimalPlaces, isGuid } from './formats.js';
+import { JsonNumber } from './json-text.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
 /** Every name that enters is kept in the profile's one form (account-names.ts). */
@@ -13,7 +14,12 @@ const accountName = z.pipe(z.string(), z.transform(normalizeAccountName)).check(
   }),
 );
 const guid = z.string().check(z.refine(isGuid, 'must be a lowercase GUID'));
-const count = z.int().check(z.minimum(0, 'must be 0 or more'));
+/**
+ * Points a task, a challenge or an endorsement gives: at most a million, so a member's totals
+ * (sums of them) stay exact integers however long a community runs.
+ */
+export const MAX_POINTS = 1_000_000;
+const points = z.int().check(z.minimum(0, 'must be 0 or more'), z.maximum(MAX_POINTS, `must be at most ${MAX_POINTS}`));
 /** An ISO 8601 instant with a zone (`2026-11-20T10:00:00Z`); kept as epoch ms. */
 const instant = z.string().check(
   z.refine(
@@ -75,16 +81,38 @@ export const connectSocialBody = z.object({
 
 export const getTaskProgressQuery = z.object({ task_id: guid, account_name: accountName });
 
-/** Both airdrop forms: quantity is a JSON number in the body, text in the query. */
+/**
+ * Where a body's JSON numbers are kept as their digits (json-text.ts): every amount in the API,
+ * which must be exact from the request's own text. The schemas below read them as JsonNumber.
+ */
+export const EXACT_NUMBER_PATHS: ReadonlySet<string> = new Set([
+  'quantity', // airdrop_token_ledger, admin/log_task
+  'apps.*.challenges.*.tasks.*.quantity',
+  'apps.*.progress.*.quantity',
+]);
+const jsonNumber = z.custom<JsonNumber>((value) => value instanceof JsonNumber, 'must be a number');
+
+/** Both airdrop forms give the amount's text: a JSON number's own digits in the body, the value in the query. */
 export const airdropInput = z.object({
   to_address: text,
   /** Only with an installation admin key, which belongs to no app. */
   app_id: z.optional(text),
-  quantity: z.union([z.number(), text], 'must be a number'),
+  quantity: z.union([z.pipe(jsonNumber, z.transform((number) => number.text)), text], 'must be a number'),
 });
 
-/** Quantities stay far inside exact integer arithmetic at four decimals. */
-const quantityNumber = z.number().check(z.minimum(0, 'must be 0 or more'), z.maximum(1e9, 'must be at most 1000000000'));
+/**
+ * A task quantity: at most four decimals, read from the number's own digits (so a sixteenth
+ * decimal is refused, not rounded away), and at most 1e9, so sums of them in units of 1/10,000
+ * stay exact integers.
+ */
+const quantity = (min: z.core.$ZodCheck<number>) =>
+  z
+    .pipe(
+      jsonNumber.check(z.refine((number) => (decimalPlaces(number.text) ?? Infinity) <= 4, 'must have at most 4 decimals')),
+      z.transform((number) => Number(number.text)),
+    )
+    .check(min, z.maximum(1e9, 'must be at most 1000000000'));
+const quantityNumber = quantity(z.minimum(0, 'must be 0 or more'));
 
 export const logTaskBody = z.object({
   task_id: guid,
@@ -95,13 +123,37 @@ export const logTaskBody = z.object({
 export const exportQuery = z.object({ app_id: text });
 export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
 
+/** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */
+export const MAX_METADATA_DEPTH = 32;
+
+/** The levels of objects and arrays in a JSON value, counted without recursion. */
+function nesting(value: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * A task's metadata: the site's own JSON object, kept as it came (not copied key by key, which
+ * would turn a `__proto__` key into a prototype and lose it).
+ */
+const metadata = z
+  .custom<Record<string, unknown>>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), 'must be an object')
+  .check(z.refine((value) => nesting(value) <= MAX_METADATA_DEPTH, `must nest at most ${MAX_METADATA_DEPTH} levels`));
+
 const datasetTask = z.strictObject({
   task_id: z.optional(guid),
   name: text,
-  quantity: z.number().check(z.positive('must be greater than 0'), z.maximum(1e9, 'must be at most 1000000000')),
+  quantity: quantity(z.positive('must be greater than 0')),
   operator: z.int().check(z.refine((value) => value === 0 || value === 1, 'must be 0 (cumulative) or 1 (single log)')),
-  metadata: z.optional(z.record(z.string(), z.unknown())),
-  points: z.optional(count),
+  metadata: z.optional(metadata),
+  points: z.optional(points),
   allowretry: z.optional(z.boolean()),
   alloweditquantity: z.optional(z.boolean()),
   create_date: z.optional(instant),
@@ -112,7 +164,7 @@ const datasetChallenge = z.strictObject({
   name: text,
   description: z.optional(z.string()),
   start_date: z.optional(instant),
-  points: z.optional(count),
+  points: z.optional(points),
   create_date: z.optional(instant),
   tasks: z.array(datasetTask),
 });
@@ -131,7 +183,7 @@ const datasetApp = z.strictObject({
   ),
   settings: z.optional(
     z.strictObject({
-      endorsement_xp: z.optional(count),
+      endorsement_xp: z.optional(points),
       rank_policy: z.optional(z.enum(RANK_POLICIES, `must be one of ${RANK_POLICIES.join(', ')}`)),
     }),
   ),

@@ -1,6 +1,8 @@
 // Reading requests and writing responses, with the limits the API promises.
 import { ApiError } from '../api/errors.js';
 import { toJsonText } from '../api/formats.js';
+import { JsonTextError, parseJsonText } from '../api/json-text.js';
+import { EXACT_NUMBER_PATHS } from '../api/schemas.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
@@ -25,9 +27,10 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   if (text.trim() === '') throw new ApiError(400, 'The request body is empty: send a JSON object.');
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'The request body is not valid JSON.');
+    body = parseJsonText(text, EXACT_NUMBER_PATHS);
+  } catch (error) {
+    if (!(error instanceof JsonTextError)) throw error;
+    throw new ApiError(400, `The request body ${error.message}.`);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(400, 'The request body must be a JSON object.');
