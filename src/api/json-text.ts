@@ -54,10 +54,20 @@ export function parseJsonText(text: string, exactPaths: ReadonlySet<string>): un
   const readString = (): string => {
     if (text[at] !== '"') throw syntax();
     let end = at + 1;
-    while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+    let plain = true;
+    for (; end < text.length; end++) {
+      const code = text.charCodeAt(end);
+      if (code === 0x22) break; // "
+      if (code === 0x5c || code < 0x20) {
+        plain = false;
+        if (code === 0x5c) end++;
+      }
+    }
     if (end >= text.length) throw syntax();
     const slice = text.slice(at, end + 1);
     at = end + 1;
+    // Most strings hold no escape: they are their own value.
+    if (plain) return slice.slice(1, -1);
     try {
       // The engine's own reading of one string token: escapes and control characters exactly as JSON says.
       return JSON.parse(slice) as string;
@@ -120,7 +130,9 @@ export function parseJsonText(text: string, exactPaths: ReadonlySet<string>): un
         return value;
       }
       if (Array.isArray(frame.container)) frame.container.push(value);
-      else Object.defineProperty(frame.container, frame.key, { value, writable: true, enumerable: true, configurable: true });
+      // Assigning `__proto__` would set the prototype; it is defined as a key instead.
+      else if (frame.key === '__proto__') Object.defineProperty(frame.container, frame.key, { value, writable: true, enumerable: true, configurable: true });
+      else frame.container[frame.key] = value;
       skipSpace();
       const close = Array.isArray(frame.container) ? ']' : '}';
       if (text[at] === ',') {
