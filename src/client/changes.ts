@@ -1,5 +1,4 @@
-import { isSyncErrorMessage, type SyncErrorMessage } from '../remote/sync-errors.js';
-import type { ChangeNotice } from '../server/handler.js';
+import { BROADCAST_CHANNEL, isChangeNotice, isSyncErrorMessage, type ChangeNotice, type SyncErrorMessage } from '../api/broadcast.js';
 
 export type { ChangeNotice };
 export type ChangeListener = (change: ChangeNotice) => void;
@@ -10,27 +9,14 @@ declare global {
   }
 }
 
-const CHANNEL_NAME = 'questboard';
-
 // One channel object per page: BroadcastChannel never delivers a message to the object that
 // posted it, so changes made in this page are handed to local listeners directly.
 let channel: BroadcastChannel | undefined;
 const listeners = new Set<ChangeListener>();
 
-function isChangeNotice(data: unknown): data is ChangeNotice {
-  const candidate = data as Partial<ChangeNotice> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    candidate.type === 'questboard:change' &&
-    typeof candidate.app_id === 'string' &&
-    Array.isArray(candidate.account_names)
-  );
-}
-
 function ensureChannel(): BroadcastChannel | undefined {
   if (!channel && typeof BroadcastChannel === 'function') {
-    channel = new BroadcastChannel(CHANNEL_NAME);
+    channel = new BroadcastChannel(BROADCAST_CHANNEL);
     channel.addEventListener('message', (event) => {
       if (isChangeNotice(event.data)) deliver(event.data);
       // A queued write the remote refused on replay: it is dropped, and the page is told.

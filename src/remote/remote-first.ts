@@ -3,7 +3,7 @@
 // two member writes wait in an outbox. The worker and the in-page transport
 // both wrap their local handler with it.
 import { newGuid } from '../api/formats.js';
-import type { ChangeNotice, Handle } from '../server/handler.js';
+import type { Handle } from '../server/handler.js';
 import { cachedResponse, findAnswer, hashAuthorization, keepAnswer } from './answer-cache.js';
 import { failure, queued } from './answers.js';
 import {
@@ -24,7 +24,7 @@ import {
   type RemoteSettings,
 } from './remote-database.js';
 import { readSettings, toRemoteSettings, writeSettings, type RemoteConfiguration } from './settings.js';
-import { broadcastSyncError, type SyncErrorMessage, type SyncErrorReason } from './sync-errors.js';
+import { broadcast, type ChangeNotice, type SyncErrorMessage, type SyncErrorReason } from '../api/broadcast.js';
 
 export type { RemoteConfiguration, RemoteSettings, SyncErrorMessage };
 
@@ -35,7 +35,7 @@ export interface RemoteFirstOptions {
   fetch?: RemoteFetch;
   /** The clock, in epoch ms. */
   now?: () => number;
-  /** Told when a queued write is dropped undelivered. Default: posted on BroadcastChannel('questboard'). */
+  /** Told when a queued write is dropped undelivered. Default: broadcast to every page of the origin. */
   onSyncError?: (error: SyncErrorMessage) => void;
   /** Told after a write was queued, so the host can ask for Background Sync. */
   onQueued?: () => void;
@@ -82,7 +82,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
   const databaseName = options.databaseName ?? DEFAULT_REMOTE_DATABASE;
   const fetchRemote: RemoteFetch = options.fetch ?? ((request) => fetch(request));
   const now = options.now ?? Date.now;
-  const reportSyncError = options.onSyncError ?? broadcastSyncError;
+  const reportSyncError = options.onSyncError ?? broadcast;
 
   let openDatabase: Promise<RemoteDatabase> | undefined;
   const database = () =>

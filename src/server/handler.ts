@@ -1,6 +1,7 @@
 // The API: one function from Request to Response. It routes, authenticates,
 // validates, runs the rules in one transaction, and serialises. Every host
 // (service worker, in-page transport, Node server) calls only this.
+import type { ChangeNotice } from '../api/broadcast.js';
 import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
 import { SCOPES } from '../api/schemas.js';
@@ -9,12 +10,7 @@ import { isEmpty } from '../core/dataset.js';
 import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
-import { operations, type Changed, type Operation } from './operations.js';
-
-/** What a write changed, so hosts can tell pages to refresh (BroadcastChannel 'questboard'). */
-export interface ChangeNotice extends Changed {
-  type: 'questboard:change';
-}
+import { operations, type Operation } from './operations.js';
 
 export interface HandlerOptions {
   store: Store;

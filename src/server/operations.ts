@@ -1,5 +1,6 @@
 // Every /v1 operation: its methods, the scope its key needs, whether it
 // writes, and what it does. Inputs arrive already parsed by their schema.
+import type { Changed } from '../api/broadcast.js';
 import type * as z from 'zod/mini';
 import { ApiError } from '../api/errors.js';
 import { toQuantityE4 } from '../api/formats.js';
@@ -26,11 +27,6 @@ export interface Call<Input, Query = unknown> {
   key: ApiKeyRecord;
   now: number;
   request: Request;
-}
-
-export interface Changed {
-  app_id: string;
-  account_names: string[];
 }
 
 export interface Outcome {

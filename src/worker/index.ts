@@ -2,13 +2,14 @@
 // The service worker: answers requests under `<scope>v1/` with the API
 // handler over this origin's IndexedDB (or the configured remote first), and
 // leaves every other request alone so the host site keeps working as before.
+import { BROADCAST_CHANNEL, type ChangeNotice } from '../api/broadcast.js';
 import { remoteFirstInWorker } from '../remote/remote-first-worker.js';
-import { createHandler, type ChangeNotice } from '../server/handler.js';
+import { createHandler } from '../server/handler.js';
 import { openStore } from '../store/index.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
-const changes = new BroadcastChannel('questboard');
+const changes = new BroadcastChannel(BROADCAST_CHANNEL);
 const announce = (change: ChangeNotice) => changes.postMessage(change);
 // A newer Questboard opened the database in another tab: fetch this worker's
 // script again, so its newer version installs and takes over. Asked once,

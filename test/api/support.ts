@@ -1,7 +1,8 @@
 // Test support: the API through the real service worker, or through the same
 // handler in the page with a pinned clock and a database of its own.
 import { deleteDB } from 'idb';
-import { createHandler, type ChangeNotice } from '../../src/server/handler.js';
+import type { ChangeNotice } from '../../src/api/broadcast.js';
+import { createHandler } from '../../src/server/handler.js';
 import { openStore } from '../../src/store/index.js';
 
 export interface Answer {
