@@ -271,9 +271,9 @@ export async function mountControlPanel(options: ControlPanelOptions, catalog: D
     airdrop.refreshBalance().catch((error: unknown) => console.warn('Questboard demo: treasury balance', error));
   };
   setUpDataControls(options);
-  // An import (from this panel or another tab) changes the whole app.
+  // An import (from this panel or another tab) changes the whole app; an airdrop its treasury.
   subscribeToChanges((change) => {
-    if (change.account_names.length === 0) refreshAll();
+    if (change.scope !== 'members') refreshAll();
   });
   await Promise.all([picker.refreshMemberNames(), airdrop.refreshBalance()]);
 }

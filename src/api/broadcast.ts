@@ -5,26 +5,25 @@
 /** The channel's name, on every page and worker of the origin. */
 export const BROADCAST_CHANNEL = 'questboard';
 
-/** What a committed write changed: the app, and the members whose numbers moved ([] for the whole app). */
-export interface Changed {
-  app_id: string;
-  account_names: string[];
-}
+/**
+ * What a committed write changed in an app, said outright: some members' numbers, the whole
+ * app (an import), or only its treasury (an airdrop, which no member's widget shows).
+ */
+export type Changed = { app_id: string } & (
+  | { scope: 'members'; account_names: string[] }
+  | { scope: 'app' }
+  | { scope: 'treasury' }
+);
 
 /** Posted after every committed write, so every element showing the change refreshes. */
-export interface ChangeNotice extends Changed {
-  type: 'questboard:change';
-}
+export type ChangeNotice = Changed & { type: 'questboard:change' };
 
 export function isChangeNotice(data: unknown): data is ChangeNotice {
-  const candidate = data as Partial<ChangeNotice> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    candidate.type === 'questboard:change' &&
-    typeof candidate.app_id === 'string' &&
-    Array.isArray(candidate.account_names)
-  );
+  const candidate = data as { type?: unknown; app_id?: unknown; scope?: unknown; account_names?: unknown } | null;
+  if (typeof candidate !== 'object' || candidate === null) return false;
+  if (candidate.type !== 'questboard:change' || typeof candidate.app_id !== 'string') return false;
+  if (candidate.scope === 'members') return Array.isArray(candidate.account_names);
+  return candidate.scope === 'app' || candidate.scope === 'treasury';
 }
 
 /** Why a queued write was dropped without being delivered. */

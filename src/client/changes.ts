@@ -46,6 +46,7 @@ export function announceChange(change: ChangeNotice): void {
 /** Whether a change touches data about `accountName` in `appId` (either may be unknown). */
 export function changeAffects(change: ChangeNotice, appId: string | undefined, accountName?: string): boolean {
   if (appId !== undefined && change.app_id !== appId) return false;
-  if (change.account_names.length === 0 || accountName === undefined) return true;
+  if (change.scope === 'treasury') return false;
+  if (change.scope === 'app' || accountName === undefined) return true;
   return change.account_names.includes(accountName);
 }

@@ -1,4 +1,5 @@
 import type { AirdropResult, Challenge, Health, Leaderboard, LeaderboardHtml, TaskProgress, UserInfo } from '../api/responses.js';
+import type { Changed } from '../api/broadcast.js';
 import { newGuid } from '../api/formats.js';
 import type { Dataset, LeaderboardType } from '../api/schemas.js';
 import { announceChange, subscribeToChanges } from './changes.js';
@@ -64,6 +65,14 @@ export type AnswerObserver = (keptAt: number | null) => void;
 const keptAnswers = new WeakMap<object, number>();
 
 /**
+ * How many writes this page has heard of. A request that started before a write may answer
+ * with data from before it, so it is shared only with requests of the same count. One
+ * subscription for the page, not one per client: clients come and go with configure().
+ */
+let writesHeard = 0;
+subscribeToChanges(() => writesHeard++);
+
+/**
  * One typed method per /v1 operation. Results are the parsed response bodies; a body with
  * `is_valid: false` (or no valid body at all) throws a QuestboardError.
  */
@@ -71,14 +80,12 @@ export class QuestboardClient {
   readonly transport: Transport;
   readonly apiKey: string;
   /** Identical GETs still running share one request (50 user cards make 1 request). */
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly inFlight = new Map<string, { writesHeard: number; request: Promise<unknown> }>();
   private readonly observer: AnswerObserver | undefined;
 
   constructor(options: QuestboardClientOptions) {
     this.transport = options.transport;
     this.apiKey = options.apiKey;
-    // A request that started before a write may answer with data from before it.
-    subscribeToChanges(() => this.inFlight.clear());
   }
 
   getChallenge(query: { challenge_id: string }): Promise<Challenge> {
@@ -105,13 +112,13 @@ export class QuestboardClient {
 
   async endorseAccount(input: EndorseInput): Promise<Acknowledged> {
     const result = await this.write<Acknowledged>('v1/endorse_account', input);
-    this.announce(input.app_id, [input.from_account, input.to_account]);
+    this.announce({ app_id: input.app_id, scope: 'members', account_names: [input.from_account, input.to_account] });
     return result;
   }
 
   async connectSocial(input: ConnectSocialInput): Promise<Acknowledged> {
     const result = await this.write<Acknowledged>('v1/connect_social', input);
-    this.announce(input.app_id, [input.account_name]);
+    this.announce({ app_id: input.app_id, scope: 'members', account_names: [input.account_name] });
     return result;
   }
 
@@ -125,7 +132,7 @@ export class QuestboardClient {
     importDataset: async (dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<ImportResult> => {
       const path = options.mode ? `v1/admin/import?mode=${options.mode}` : 'v1/admin/import';
       const result = await this.post<ImportResult>(path, dataset);
-      for (const appId of result.app_ids) this.announce(appId, []);
+      for (const appId of result.app_ids) this.announce({ app_id: appId, scope: 'app' });
       return result;
     },
     logTask: (input: LogTaskInput): Promise<TaskProgress> => this.write('v1/admin/log_task', input),
@@ -148,11 +155,11 @@ export class QuestboardClient {
     const url = withQuery(path, query);
     const key = `${this.transport.id}\n${this.apiKey}\n${url}`;
     const running = this.inFlight.get(key);
-    if (running) return running as Promise<T>;
+    if (running?.writesHeard === writesHeard) return running.request as Promise<T>;
     const request = this.send<T>(url, { method: 'GET' }).finally(() => {
-      if (this.inFlight.get(key) === request) this.inFlight.delete(key);
+      if (this.inFlight.get(key)?.request === request) this.inFlight.delete(key);
     });
-    this.inFlight.set(key, request);
+    this.inFlight.set(key, { writesHeard, request });
     return request;
   }
 
@@ -204,9 +211,9 @@ export class QuestboardClient {
   }
 
   /** Announces a committed write where the transport's other end does not. */
-  private announce(appId: string, accountNames: string[]): void {
+  private announce(change: Changed): void {
     if (this.transport.announcesChanges) return;
-    announceChange({ type: 'questboard:change', app_id: appId, account_names: accountNames });
+    announceChange({ type: 'questboard:change', ...change });
   }
 }
 

@@ -309,5 +309,5 @@ function changeMadeBy(operation: string, body: string | null): ChangeNotice | nu
   if (typeof fields !== 'object' || fields === null || typeof fields['app_id'] !== 'string') return null;
   const member = operation === 'endorse_account' ? fields['to_account'] : operation === 'connect_social' ? fields['account_name'] : undefined;
   if (typeof member !== 'string') return null;
-  return { type: 'questboard:change', app_id: fields['app_id'], account_names: [member] };
+  return { type: 'questboard:change', app_id: fields['app_id'], scope: 'members', account_names: [member] };
 }

@@ -102,7 +102,7 @@ export const operations: Record<string, Operation> = {
     run: async (call) => {
       const app = await appFor(call);
       const changed = await endorse(call.tx, app, { ...call.input, at: call.now });
-      return { body: OK, ...(changed ? { changed: { app_id: app.app_id, account_names: [call.input.to_account] } } : {}) };
+      return { body: OK, ...(changed ? { changed: { app_id: app.app_id, scope: 'members', account_names: [call.input.to_account] } } : {}) };
     },
   }),
 
@@ -159,7 +159,7 @@ export const operations: Record<string, Operation> = {
       }
       user.twitter_name = twitter_name.replace(/^@/, '');
       call.tx.put('users', user);
-      return { body: OK, changed: { app_id: app.app_id, account_names: [account_name] } };
+      return { body: OK, changed: { app_id: app.app_id, scope: 'members', account_names: [account_name] } };
     },
   }),
 
@@ -190,7 +190,7 @@ export const operations: Record<string, Operation> = {
       const app = await findApp(tx, app_id);
       requireApp(key, app.app_id);
       const tx_id = transfer(tx, app, { to_address: input.to_address, quantity: String(input.quantity) }, now);
-      return { body: { tx_id, ...OK }, changed: { app_id, account_names: [] } };
+      return { body: { tx_id, ...OK }, changed: { app_id, scope: 'treasury' } };
     },
   }),
 
@@ -209,7 +209,7 @@ export const operations: Record<string, Operation> = {
       const progress = await logProgress(tx, { app, task, user, quantity_e4, at: now });
       return {
         body: taskProgressShape(task, progress),
-        changed: { app_id: app.app_id, account_names: [user.account_name] },
+        changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] },
       };
     },
   }),
@@ -231,7 +231,7 @@ export const operations: Record<string, Operation> = {
         }
       }
       const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now);
-      return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, account_names: [] })) };
+      return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, scope: 'app' as const })) };
     },
   }),
 

@@ -238,10 +238,13 @@ describe('admin import and export', () => {
     await seed(api.call, WEDNESDAY);
     await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.posts, account_name: 'bob', quantity: 1 } });
     await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.posts, account_name: 'bob', quantity: -1 } });
+    await api.call('POST', '/v1/airdrop_token_ledger', { key: 'pk_ledger', body: { to_address: '0.0.2002', quantity: 1 } });
     expect(api.changes).to.deep.equal([
-      { type: 'questboard:change', app_id: 'guild', account_names: [] },
-      { type: 'questboard:change', app_id: 'other', account_names: [] },
-      { type: 'questboard:change', app_id: 'guild', account_names: ['bob'] },
+      { type: 'questboard:change', app_id: 'guild', scope: 'app' },
+      { type: 'questboard:change', app_id: 'other', scope: 'app' },
+      { type: 'questboard:change', app_id: 'guild', scope: 'members', account_names: ['bob'] },
+      // Only the treasury: no member's widget refreshes for an airdrop.
+      { type: 'questboard:change', app_id: 'guild', scope: 'treasury' },
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { QuestboardClient } from '../../src/client/client.js';
-import { changeAffects, subscribeToChanges, type ChangeNotice } from '../../src/client/changes.js';
+import { announceChange, changeAffects, subscribeToChanges, type ChangeNotice } from '../../src/client/changes.js';
 import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import { QuestboardError } from '../../src/client/questboard-error.js';
 import type { Transport } from '../../src/client/transport.js';
@@ -112,6 +112,15 @@ describe('QuestboardClient over the in-page transport', () => {
     expect(sent).to.have.length(3);
   });
 
+  it('does not share a GET that started before a write with one asked after it', async () => {
+    sent.length = 0;
+    const before = member.getUserInfo({ app_id: APP_ID, account_name: 'bob' });
+    announceChange({ type: 'questboard:change', app_id: APP_ID, scope: 'members', account_names: ['bob'] });
+    const after = member.getUserInfo({ app_id: APP_ID, account_name: 'bob' });
+    await Promise.all([before, after]);
+    expect(sent).to.deep.equal(['GET v1/get_userinfo?app_id=guild&account_name=bob', 'GET v1/get_userinfo?app_id=guild&account_name=bob']);
+  });
+
   it('never coalesces writes', async () => {
     sent.length = 0;
     await Promise.all([
@@ -129,8 +138,10 @@ describe('QuestboardClient over the in-page transport', () => {
     await member.endorseAccount({ app_id: APP_ID, from_account: 'bob', to_account: 'alice', endorsement_id: 'kind' });
     expect(heard).to.have.length(1);
     expect(heard[0]!.app_id).to.equal(APP_ID);
-    expect(heard[0]!.account_names).to.include('alice');
-    expect((await overThere).account_names).to.include('alice');
+    expect(heard[0]).to.deep.include({ scope: 'members' });
+    expect(heard[0]!.scope === 'members' && heard[0]!.account_names).to.include('alice');
+    const there = await overThere;
+    expect(there.scope === 'members' && there.account_names).to.include('alice');
     otherTab.close();
     stop();
   });
@@ -143,17 +154,20 @@ describe('QuestboardClient over the in-page transport', () => {
       });
     });
     const otherTab = new BroadcastChannel('questboard');
-    otherTab.postMessage({ type: 'questboard:change', app_id: 'elsewhere', account_names: ['zoe'] });
+    otherTab.postMessage({ type: 'questboard:change', app_id: 'elsewhere', scope: 'members', account_names: ['zoe'] });
     otherTab.close();
-    expect(await heard).to.deep.equal({ type: 'questboard:change', app_id: 'elsewhere', account_names: ['zoe'] });
+    expect(await heard).to.deep.equal({ type: 'questboard:change', app_id: 'elsewhere', scope: 'members', account_names: ['zoe'] });
   });
 
   it('decides which changes affect which data', () => {
-    const change: ChangeNotice = { type: 'questboard:change', app_id: APP_ID, account_names: ['alice'] };
+    const change: ChangeNotice = { type: 'questboard:change', app_id: APP_ID, scope: 'members', account_names: ['alice'] };
     expect(changeAffects(change, APP_ID, 'alice')).to.equal(true);
     expect(changeAffects(change, APP_ID, 'bob')).to.equal(false);
     expect(changeAffects(change, 'other', 'alice')).to.equal(false);
     expect(changeAffects(change, APP_ID)).to.equal(true);
-    expect(changeAffects({ ...change, account_names: [] }, APP_ID, 'bob')).to.equal(true);
+    // An import changes everyone; an airdrop only the treasury, which no element shows.
+    expect(changeAffects({ type: 'questboard:change', app_id: APP_ID, scope: 'app' }, APP_ID, 'bob')).to.equal(true);
+    expect(changeAffects({ type: 'questboard:change', app_id: APP_ID, scope: 'treasury' }, APP_ID)).to.equal(false);
+    expect(changeAffects({ type: 'questboard:change', app_id: APP_ID, scope: 'treasury' }, APP_ID, 'bob')).to.equal(false);
   });
 });

@@ -88,7 +88,7 @@ describe('transport choice and the service worker', () => {
     const member = new QuestboardClient({ transport, apiKey: API_KEY });
     const heard = new Promise<ChangeNotice>((resolve) => {
       const stop = subscribeToChanges((change) => {
-        if (change.account_names.includes('bob')) {
+        if (change.scope === 'members' && change.account_names.includes('bob')) {
           stop();
           resolve(change);
         }

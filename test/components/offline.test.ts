@@ -36,7 +36,7 @@ describe('offline from the remote', () => {
     expect(kept(el)).to.equal(null);
 
     await injectFault(remote, 503);
-    announceChange({ type: 'questboard:change', app_id: APP_ID, account_names: ['alice'] });
+    announceChange({ type: 'questboard:change', app_id: APP_ID, scope: 'members', account_names: ['alice'] });
     await waitUntil(() => kept(el), 'the card never said it shows a kept answer', { timeout: 10_000 });
     expect(kept(el)!.textContent).to.match(/^Offline — last updated (now|\d+ sec\. ago|\d+ min\. ago)$/);
     expect(kept(el)!.getAttribute('role')).to.equal('status');
@@ -44,7 +44,7 @@ describe('offline from the remote', () => {
     await expect(el).to.be.accessible();
 
     await resetRemote(remote);
-    announceChange({ type: 'questboard:change', app_id: APP_ID, account_names: ['alice'] });
+    announceChange({ type: 'questboard:change', app_id: APP_ID, scope: 'members', account_names: ['alice'] });
     await waitUntil(() => kept(el) === null, 'the mark stayed after the remote answered', { timeout: 10_000 });
   });
 

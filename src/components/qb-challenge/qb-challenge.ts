@@ -50,7 +50,7 @@ export class QbChallenge extends QuestboardElement {
         },
       ),
     // Only an import (which names no member) changes a challenge itself.
-    affectedBy: (change) => change.account_names.length === 0,
+    affectedBy: (change) => change.scope === 'app',
   });
 
   override render() {
