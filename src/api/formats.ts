@@ -35,14 +35,17 @@ export function formatDate(epochMs: number): string {
 export const QUANTITY_SCALE = 10_000;
 
 /**
- * The scaled integer for a number with at most four decimals, or null. Exact:
- * an integer divided by 10,000 is the very number JSON.parse makes of its
- * four-decimal text, so any fifth decimal makes the division differ.
+ * The scaled integer for a quantity the schemas admitted (at most four decimals, at most 1e9).
+ * Exact: an integer divided by 10,000 is the very number JSON makes of its four-decimal text.
  */
-export function toQuantityE4(value: number): number | null {
+export function toQuantityE4(value: number): number {
   const rounded = Math.round(value * QUANTITY_SCALE);
-  return Number.isSafeInteger(rounded) && rounded / QUANTITY_SCALE === value ? rounded : null;
+  if (!Number.isSafeInteger(rounded) || rounded / QUANTITY_SCALE !== value) throw new Error(`not a four-decimal quantity: ${value}`);
+  return rounded;
 }
+
+/** An X (Twitter) handle: 1–15 letters, digits or underscores, a leading @ allowed. */
+export const X_HANDLE = /^@?[A-Za-z0-9_]{1,15}$/;
 
 /** Marks a number that the serialiser writes with exactly four fractional digits. */
 /** JSON.rawJSON (Chromium 114+, Firefox 135+, Safari 18.4+, Node 22+): JSON.stringify then writes our text as is. */

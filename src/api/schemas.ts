@@ -2,7 +2,7 @@
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
 import { accountNameFault, normalizeAccountName } from './account-names.js';
-import { decimalPlaces, isGuid } from './formats.js';
+import { decimalPlaces, isGuid, X_HANDLE } from './formats.js';
 import { JsonNumber } from './json-text.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
@@ -75,7 +75,7 @@ export const connectSocialBody = z.object({
   app_id: text,
   account_name: accountName,
   twitter_name: z.string().check(
-    z.regex(/^@?[A-Za-z0-9_]{1,15}$/, 'must be 1–15 letters, digits or _ (a leading @ is allowed)'),
+    z.regex(X_HANDLE, 'must be 1–15 letters, digits or _ (a leading @ is allowed)'),
   ),
 });
 
@@ -192,7 +192,7 @@ const datasetApp = z.strictObject({
       z.strictObject({
         account_name: accountName,
         id: z.optional(guid),
-        twitter_name: z.optional(z.nullable(z.string().check(z.regex(/^@?[A-Za-z0-9_]{1,15}$/, 'must be 1–15 letters, digits or _')))),
+        twitter_name: z.optional(z.nullable(z.string().check(z.regex(X_HANDLE, 'must be 1–15 letters, digits or _')))),
         is_active: z.optional(z.boolean()),
         joined_at: z.optional(instant),
       }),

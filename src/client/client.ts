@@ -1,7 +1,7 @@
 import type { AirdropResult, Challenge, Health, Leaderboard, LeaderboardHtml, TaskProgress, UserInfo } from '../api/responses.js';
 import type { Changed } from '../api/broadcast.js';
 import { newGuid } from '../api/formats.js';
-import type { Dataset, LeaderboardType } from '../api/schemas.js';
+import type { ConnectSocialBody, Dataset, EndorseAccountBody, GetLeaderboardQuery, LogTaskBody } from '../api/schemas.js';
 import { announceChange, subscribeToChanges } from './changes.js';
 import { QuestboardError } from './questboard-error.js';
 import type { Transport } from './transport.js';
@@ -11,38 +11,17 @@ export interface QuestboardClientOptions {
   apiKey: string;
 }
 
-export interface LeaderboardQuery {
-  app_id: string;
-  leaderboard_type?: LeaderboardType;
-  limit?: number;
-  offset?: number;
-  around?: string;
-}
-
-export interface EndorseInput {
-  app_id: string;
-  from_account: string;
-  to_account: string;
-  endorsement_id: string;
-}
-
-export interface ConnectSocialInput {
-  app_id: string;
-  account_name: string;
-  twitter_name: string;
-}
+/** The client's inputs are the request schemas' own types (src/api/schemas.ts). */
+export type LeaderboardQuery = Omit<GetLeaderboardQuery, 'widget_response'>;
+export type EndorseInput = EndorseAccountBody;
+export type ConnectSocialInput = ConnectSocialBody;
+export type LogTaskInput = LogTaskBody;
 
 export interface AirdropInput {
   to_address: string;
   quantity: number;
   /** Sent as the Idempotency-Key header (by default a fresh one): a retry with the same key never pays twice. */
   idempotencyKey?: string;
-}
-
-export interface LogTaskInput {
-  task_id: string;
-  account_name: string;
-  quantity: number;
 }
 
 /** What every successful call without a payload answers. */

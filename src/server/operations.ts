@@ -205,7 +205,6 @@ export const operations: Record<string, Operation> = {
       const app = await findApp(tx, task.app_id);
       const user = await findMember(tx, app.app_id, input.account_name);
       const quantity_e4 = toQuantityE4(input.quantity);
-      if (quantity_e4 === null) throw new ApiError(400, 'quantity: must have at most 4 decimals.');
       const progress = await logProgress(tx, { app, task, user, quantity_e4, at: now });
       return {
         body: taskProgressShape(task, progress),

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
+import { X_HANDLE } from '../../api/formats.js';
 import { MissingApiKeyError } from '../../client/config.js';
 import { QuestboardError } from '../../client/questboard-error.js';
 import { defineElement } from '../shared/define-element.js';
@@ -25,13 +26,11 @@ type SaveState =
   | { status: 'saved'; twitterName: string }
   | { status: 'error'; message: string };
 
-const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
-
 /** Why `handle` (a leading @ already dropped) is not an X/Twitter handle, or null when it is one. */
 export function handleProblem(handle: string): string | null {
   if (handle === '') return 'Enter your X handle.';
   if (handle.length > 15) return 'An X handle has at most 15 characters.';
-  if (!HANDLE.test(handle)) return 'An X handle has only letters, digits and underscores.';
+  if (handle.startsWith('@') || !X_HANDLE.test(handle)) return 'An X handle has only letters, digits and underscores.';
   return null;
 }
 
