@@ -1,89 +1,100 @@
-// The response side of the contract, field for field as the spec's tables.
+// The response side of the contract, field for field as the spec's tables: one zod/mini
+// schema per answer, and its type inferred from it. The handler's answers are typed by
+// them, and the remote strategy checks a remote's answers against the same schemas.
+// Objects are not strict: a newer server may add fields.
+import * as z from 'zod/mini';
 import type { Fixed4 } from './formats.js';
 
-export interface Outcome {
-  is_valid: boolean;
-  message: string | null;
-}
+const success = { is_valid: z.literal(true), message: z.null() };
 
-export interface ErrorBody {
-  is_valid: false;
-  message: string;
-}
+/** Every failure, whatever the operation: the spec's common shape. */
+export const errorBody = z.object({ is_valid: z.literal(false), message: z.string() });
+export type ErrorBody = z.infer<typeof errorBody>;
 
-export interface Task extends Outcome {
-  task_id: string;
-  name: string;
-  quantity: number;
-  operator: number;
+/** What every successful call without a payload answers. */
+export const acknowledged = z.object(success);
+export type Acknowledged = z.infer<typeof acknowledged>;
+
+export const task = z.object({
+  ...success,
+  task_id: z.string(),
+  name: z.string(),
+  quantity: z.number(),
+  operator: z.int(),
   /** A JSON object encoded as a string. */
-  metadata: string;
-  create_date: string;
-  resourceurl: null;
-  groupname: null;
-  allowretry: boolean;
-  alloweditquantity: boolean;
-  challenge: null;
-}
+  metadata: z.string(),
+  create_date: z.string(),
+  resourceurl: z.null(),
+  groupname: z.null(),
+  allowretry: z.boolean(),
+  alloweditquantity: z.boolean(),
+  challenge: z.null(),
+});
+export type Task = z.infer<typeof task>;
 
-export interface Challenge extends Outcome {
-  challenge_id: string;
-  name: string;
-  description: string;
-  create_date: string;
-  groupid: null;
-  badge: null;
-  tasks: Task[];
-  rewarddata: null;
-}
+export const challenge = z.object({
+  ...success,
+  challenge_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  create_date: z.string(),
+  groupid: z.null(),
+  badge: z.null(),
+  tasks: z.array(task),
+  rewarddata: z.null(),
+});
+export type Challenge = z.infer<typeof challenge>;
 
-export interface UserInfo extends Outcome {
-  account_name: string;
-  id: string;
-  is_active: boolean;
-  challenges_completed: number;
-  tasks_completed: number;
-  tasks_logged: number;
-  total_achievements: number;
-  total_score: number;
-  challenge_score_monthly: number;
-  challenge_score_weekly: number;
-  current_xp: number;
-  current_level: number;
-  next_level_xp: number;
-}
+export const userInfo = z.object({
+  ...success,
+  account_name: z.string(),
+  id: z.string(),
+  is_active: z.boolean(),
+  challenges_completed: z.int(),
+  tasks_completed: z.int(),
+  tasks_logged: z.int(),
+  total_achievements: z.int(),
+  total_score: z.int(),
+  challenge_score_monthly: z.int(),
+  challenge_score_weekly: z.int(),
+  current_xp: z.int(),
+  current_level: z.int(),
+  next_level_xp: z.int(),
+});
+export type UserInfo = z.infer<typeof userInfo>;
 
-/** Quantities are Fixed4 on the server side and plain numbers once parsed. */
-export interface TaskProgress<Quantity = number> extends Outcome {
-  task_id: string;
-  task_name: string;
-  quantity_required: Quantity;
-  quantity_completed: Quantity;
-}
-export type TaskProgressWire = TaskProgress<Fixed4>;
+export const taskProgress = z.object({
+  ...success,
+  task_id: z.string(),
+  task_name: z.string(),
+  quantity_required: z.number(),
+  quantity_completed: z.number(),
+});
+export type TaskProgress = z.infer<typeof taskProgress>;
+/** The same answer as the handler builds it: quantities are Fixed4, written with four decimals. */
+export type TaskProgressWire = Omit<TaskProgress, 'quantity_required' | 'quantity_completed'> & {
+  quantity_required: Fixed4;
+  quantity_completed: Fixed4;
+};
 
-export interface LeaderboardEntry {
-  rank: number;
-  external_user: { username: string };
-  challenge_count: number;
-  task_count: number;
-  score: number;
-  total_xp: number;
-}
+export const leaderboardEntry = z.object({
+  rank: z.int(),
+  external_user: z.object({ username: z.string() }),
+  challenge_count: z.int(),
+  task_count: z.int(),
+  score: z.int(),
+  total_xp: z.int(),
+});
+export type LeaderboardEntry = z.infer<typeof leaderboardEntry>;
 
-export interface Leaderboard extends Outcome {
-  leaderboard_users: LeaderboardEntry[];
-  total_users: number;
-}
+export const leaderboard = z.object({ ...success, leaderboard_users: z.array(leaderboardEntry), total_users: z.int() });
+export type Leaderboard = z.infer<typeof leaderboard>;
 
-export interface LeaderboardHtml extends Outcome {
-  html: string;
-}
+export const leaderboardHtml = z.object({ ...success, html: z.string() });
+export type LeaderboardHtml = z.infer<typeof leaderboardHtml>;
 
-export interface AirdropResult extends Outcome {
-  tx_id: string;
-}
+export const airdropResult = z.object({ ...success, tx_id: z.string() });
+export type AirdropResult = z.infer<typeof airdropResult>;
 
-export interface Health extends Outcome {
-  version: string;
-}
+export const health = z.object({ ...success, version: z.string() });
+export type Health = z.infer<typeof health>;

@@ -1,4 +1,4 @@
-import type { AirdropResult, Challenge, Health, Leaderboard, LeaderboardHtml, TaskProgress, UserInfo } from '../api/responses.js';
+import type { Acknowledged, AirdropResult, Challenge, Health, Leaderboard, LeaderboardHtml, TaskProgress, UserInfo } from '../api/responses.js';
 import type { Changed } from '../api/broadcast.js';
 import { newGuid } from '../api/formats.js';
 import type { ConnectSocialBody, Dataset, EndorseAccountBody, GetLeaderboardQuery, LogTaskBody } from '../api/schemas.js';
@@ -22,12 +22,6 @@ export interface AirdropInput {
   quantity: number;
   /** Sent as the Idempotency-Key header (by default a fresh one): a retry with the same key never pays twice. */
   idempotencyKey?: string;
-}
-
-/** What every successful call without a payload answers. */
-export interface Acknowledged {
-  is_valid: true;
-  message: null;
 }
 
 /** What POST /v1/admin/import answers: the apps it loaded. */

@@ -1,7 +1,7 @@
 import { setInPageServerLoader } from './config.js';
 import { loadBundledServer } from './local-in-page-transport.js';
 
-export { QuestboardClient, type QuestboardClientOptions, type LeaderboardQuery, type EndorseInput, type ConnectSocialInput, type AirdropInput, type LogTaskInput, type Acknowledged, type ImportResult } from './client.js';
+export { QuestboardClient, type QuestboardClientOptions, type LeaderboardQuery, type EndorseInput, type ConnectSocialInput, type AirdropInput, type LogTaskInput, type ImportResult } from './client.js';
 export { QuestboardError } from './questboard-error.js';
 export type { Transport } from './transport.js';
 export { fetchTransport } from './fetch-transport.js';
