@@ -1,6 +1,6 @@
 // Everything one app owns, for export and for import's replace mode, and
 // the history of some of its members, for import's removal of tasks.
-import type { Transaction } from './index.js';
+import type { Transaction } from './transaction.js';
 import { prefixRange } from './key-ranges.js';
 import type {
   ApiKeyRecord,

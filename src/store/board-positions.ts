@@ -1,6 +1,6 @@
 // Keeps each board readable in pages and countable without walking it.
 // Reading IndexedDB costs about 11 µs a record here, so members are not read
-// one record each: every value group is cut into runs of at most SLOT_SPLIT
+// one record each: every value group is cut into runs of at most RUN_SPLIT
 // members in board order, and each run is one record holding its members'
 // rows (board_rows). board_counts holds the members of each group, and
 // board_runs, one record per group, each run's start and size. A position is
@@ -10,18 +10,18 @@ import type { IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 import { comparePlacements, compareTies, placements, rowOf, rowTie, runKey, type Placement } from './placements.js';
-import type { BoardRow, GroupKey, RunsRecord, Slot, Tie } from './records.js';
+import type { BoardRow, GroupKey, RunsRecord, RunBounds, Tie } from './records.js';
 
 /** A run past this many members splits in two. */
-const SLOT_SPLIT = 96;
+const RUN_SPLIT = 96;
 /** Runs are rebuilt with this many members, leaving room to grow. */
-export const SLOT_FILL = 48;
+export const RUN_FILL = 48;
 
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
 
 const groupText = (group: GroupKey) => JSON.stringify(group);
 
-export function decodeRuns(record: RunsRecord | undefined): Slot[] {
+export function decodeRuns(record: RunsRecord | undefined): RunBounds[] {
   if (!record) return [];
   const names = JSON.parse(record.starts_name) as string[];
   return Array.from(record.counts, (count, index) => ({
@@ -30,22 +30,22 @@ export function decodeRuns(record: RunsRecord | undefined): Slot[] {
   }));
 }
 
-function encodeRuns(key: GroupKey, slots: Slot[]): RunsRecord {
+function encodeRuns(key: GroupKey, runBounds: RunBounds[]): RunsRecord {
   return {
     key,
-    counts: Uint16Array.from(slots, (slot) => slot.count),
-    starts_at: Float64Array.from(slots, (slot) => slot.start?.[0] ?? 0),
-    starts_name: JSON.stringify(slots.map((slot) => slot.start?.[1] ?? '')),
+    counts: Uint16Array.from(runBounds, (bounds) => bounds.count),
+    starts_at: Float64Array.from(runBounds, (bounds) => bounds.start?.[0] ?? 0),
+    starts_name: JSON.stringify(runBounds.map((bounds) => bounds.start?.[1] ?? '')),
   };
 }
 
 /** The index of the run holding `tie`: the last one starting at or before it. */
-export function slotOf(slots: Slot[], tie: Tie): number {
+export function runIndexOf(runBounds: RunBounds[], tie: Tie): number {
   let low = 0;
-  let high = slots.length - 1;
+  let high = runBounds.length - 1;
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if (compareTies(slots[middle]!.start!, tie) <= 0) low = middle;
+    if (compareTies(runBounds[middle]!.start!, tie) <= 0) low = middle;
     else high = middle - 1;
   }
   return low;
@@ -72,9 +72,9 @@ export interface RowChange {
 
 interface GroupInWrite {
   key: GroupKey;
-  slots: Slot[];
+  runBounds: RunBounds[];
   /** The rows of each run this write touches, by run index. */
-  runs: Map<number, BoardRow[]>;
+  changedRows: Map<number, BoardRow[]>;
 }
 
 /** Applies members' changes to the runs, counts and groups: the users must already be written. */
@@ -128,20 +128,20 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
   await Promise.all(
     [...byGroup.keys()].map(async (text) => {
       const key = JSON.parse(text) as GroupKey;
-      const slots = decodeRuns(await runsStore.get(key));
+      const runBounds = decodeRuns(await runsStore.get(key));
       // A group's first run starts at the group itself (start null), so any member finds one.
-      groups.set(text, { key, slots: slots.length > 0 ? slots : [{ start: null, count: 0 }], runs: new Map() });
+      groups.set(text, { key, runBounds: runBounds.length > 0 ? runBounds : [{ start: null, count: 0 }], changedRows: new Map() });
     }),
   );
   // Every change finds its run among the runs as they were before this write.
   await Promise.all(
     [...byGroup].map(async ([text, changes]) => {
       const group = groups.get(text)!;
-      const perRun = groupBy(changes, (change) => slotOf(group.slots, change.placement.tie));
+      const perRun = groupBy(changes, (change) => runIndexOf(group.runBounds, change.placement.tie));
       await Promise.all(
         [...perRun].map(async ([run, changes]) => {
-          const rows = (await rowsStore.get(runKey(group.key, group.slots[run]!.start)))?.rows ?? [];
-          group.runs.set(run, applyChanges(rows, changes));
+          const rows = (await rowsStore.get(runKey(group.key, group.runBounds[run]!.start)))?.rows ?? [];
+          group.changedRows.set(run, applyChanges(rows, changes));
         }),
       );
     }),
@@ -150,20 +150,20 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
   const writes: Promise<unknown>[] = [];
   for (const group of groups.values()) {
     // Last run first, so that splicing one leaves the indexes of the others.
-    for (const run of [...group.runs.keys()].sort((a, b) => b - a)) {
-      const rows = group.runs.get(run)!;
-      const start = group.slots[run]!.start;
+    for (const run of [...group.changedRows.keys()].sort((a, b) => b - a)) {
+      const rows = group.changedRows.get(run)!;
+      const start = group.runBounds[run]!.start;
       if (rows.length === 0 && run > 0) {
-        group.slots.splice(run, 1);
+        group.runBounds.splice(run, 1);
         writes.push(rowsStore.delete(runKey(group.key, start)));
         continue;
       }
       const pieces = halves(rows);
-      const slots = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
-      group.slots.splice(run, 1, ...slots);
-      pieces.forEach((piece, index) => writes.push(rowsStore.put({ key: runKey(group.key, slots[index]!.start), rows: piece })));
+      const runBounds = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
+      group.runBounds.splice(run, 1, ...runBounds);
+      pieces.forEach((piece, index) => writes.push(rowsStore.put({ key: runKey(group.key, runBounds[index]!.start), rows: piece })));
     }
-    writes.push(runsStore.put(encodeRuns(group.key, group.slots)));
+    writes.push(runsStore.put(encodeRuns(group.key, group.runBounds)));
   }
   for (const text of emptied) {
     const key = JSON.parse(text) as GroupKey;
@@ -217,9 +217,9 @@ function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
   return groups;
 }
 
-/** A run cut in halves until none holds more than SLOT_SPLIT members. */
+/** A run cut in halves until none holds more than RUN_SPLIT members. */
 function halves(rows: BoardRow[]): BoardRow[][] {
-  if (rows.length <= SLOT_SPLIT) return [rows];
+  if (rows.length <= RUN_SPLIT) return [rows];
   const half = rows.length >> 1;
   return [...halves(rows.slice(0, half)), ...halves(rows.slice(half))];
 }
@@ -274,14 +274,14 @@ export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> 
     const text = groupText(group);
     let end = start;
     while (end < all.length && groupText(all[end]!.group) === text) end++;
-    const slots: Slot[] = [];
-    for (let from = start; from < end; from += SLOT_FILL) {
-      const slot: Slot = { start: from === start ? null : all[from]!.tie, count: Math.min(SLOT_FILL, end - from) };
-      slots.push(slot);
-      const members = all.slice(from, from + slot.count).map((placement) => placement.row);
-      writes.push(rows.put({ key: runKey(group, slot.start), rows: members }));
+    const runBounds: RunBounds[] = [];
+    for (let from = start; from < end; from += RUN_FILL) {
+      const bounds: RunBounds = { start: from === start ? null : all[from]!.tie, count: Math.min(RUN_FILL, end - from) };
+      runBounds.push(bounds);
+      const members = all.slice(from, from + bounds.count).map((placement) => placement.row);
+      writes.push(rows.put({ key: runKey(group, bounds.start), rows: members }));
     }
-    writes.push(counts.put({ key: group, count: end - start }), runs.put(encodeRuns(group, slots)));
+    writes.push(counts.put({ key: group, count: end - start }), runs.put(encodeRuns(group, runBounds)));
     start = end;
   }
   await Promise.all(writes);

@@ -3,11 +3,11 @@
 // plus a search inside one run, and a page is a read of the few runs it
 // spans, never a walk over the board.
 import type { LeaderboardType } from '../api/schemas.js';
-import { decodeRuns, rowsBefore, SLOT_FILL, slotOf } from './board-positions.js';
-import type { Transaction } from './index.js';
+import { decodeRuns, rowsBefore, RUN_FILL, runIndexOf } from './board-positions.js';
+import type { Transaction } from './transaction.js';
 import { prefixRange } from './key-ranges.js';
 import { compareTies, negated, placements, runKey } from './placements.js';
-import type { BoardCountRecord, BoardRow, GroupKey, RowsRecord, Slot, Tie, UserRecord } from './records.js';
+import type { BoardCountRecord, BoardRow, GroupKey, RowsRecord, RunBounds, Tie, UserRecord } from './records.js';
 
 export interface BoardRef {
   type: LeaderboardType;
@@ -26,7 +26,7 @@ const boardPrefix = (board: BoardRef) => [board.app_id, board.type, board.period
 
 // Boards are read in read transactions only, so what one request reads stays true until it ends.
 const groupsRead = new WeakMap<Transaction, Map<string, Promise<BoardCountRecord[]>>>();
-const runsRead = new WeakMap<Transaction, Map<string, Promise<Slot[]>>>();
+const runsRead = new WeakMap<Transaction, Map<string, Promise<RunBounds[]>>>();
 const rowsRead = new WeakMap<Transaction, Map<string, Promise<BoardRow[]>>>();
 
 function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Transaction, key: unknown, read: () => Promise<T>) {
@@ -65,7 +65,7 @@ export async function countDistinctHigher(tx: Transaction, board: BoardRef, valu
 }
 
 /** A group's runs, empty when the group has no members. */
-const runsOf = (tx: Transaction, group: GroupKey): Promise<Slot[]> =>
+const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
   readOnce(runsRead, tx, group, async () => decodeRuns(await tx.raw.objectStore('board_runs').get(group)));
 
 /** Runs in key order within `range`, read `batch()` records at a time. */
@@ -79,17 +79,17 @@ async function* runsIn(tx: Transaction, range: IDBKeyRange, batch: () => number)
   }
 }
 
-/** Runs to read for `rows` more rows: runs hold SLOT_FILL members or more unless members left them. */
-const runsFor = (rows: number) => Math.ceil(rows / SLOT_FILL) + 1;
+/** Runs to read for `rows` more rows: runs hold RUN_FILL members or more unless members left them. */
+const runsFor = (rows: number) => Math.ceil(rows / RUN_FILL) + 1;
 
 /** How many members of one group sort before `tie`, which need not be a member's. */
-async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, slots?: Slot[]): Promise<number> {
-  slots ??= await runsOf(tx, group);
-  if (slots.length === 0) return 0;
-  const own = slotOf(slots, tie);
-  const key = runKey(group, slots[own]!.start);
+async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, runBounds?: RunBounds[]): Promise<number> {
+  runBounds ??= await runsOf(tx, group);
+  if (runBounds.length === 0) return 0;
+  const own = runIndexOf(runBounds, tie);
+  const key = runKey(group, runBounds[own]!.start);
   const rows = await readOnce(rowsRead, tx, key, async () => (await tx.raw.objectStore('board_rows').get(key))?.rows ?? []);
-  return total(slots.slice(0, own)) + rowsBefore(rows, tie);
+  return total(runBounds.slice(0, own)) + rowsBefore(rows, tie);
 }
 
 /** The member's 0-based position on the board; the member must be on it. */
@@ -137,39 +137,39 @@ export async function countUnrankedBefore(tx: Transaction, board: BoardRef, name
 export async function unrankedPage(tx: Transaction, board: BoardRef, skip: number, limit: number): Promise<Listed[]> {
   const names = namesGroup(board.app_id);
   const periodNames = periodNamesGroup(board);
-  const [slots, periodSlots] = await Promise.all([runsOf(tx, names), runsOf(tx, periodNames)]);
-  if (slots.length === 0 || limit === 0) return [];
-  const sums = (runs: Slot[]) => {
+  const [runBounds, periodRunBounds] = await Promise.all([runsOf(tx, names), runsOf(tx, periodNames)]);
+  if (runBounds.length === 0 || limit === 0) return [];
+  const sums = (runs: RunBounds[]) => {
     const before = [0];
     for (const run of runs) before.push(before.at(-1)! + run.count);
     return before;
   };
-  const allBefore = sums(slots);
-  const periodBefore = sums(periodSlots);
+  const allBefore = sums(runBounds);
+  const periodBefore = sums(periodRunBounds);
 
   // The period's run holding the start of each run of all members: both lists
   // are in name order, so one pass over the two finds them all.
   const periodRunAt: number[] = [0];
-  for (let i = 1, j = 0; i < slots.length; i++) {
-    while (j + 1 < periodSlots.length && compareTies(periodSlots[j + 1]!.start!, slots[i]!.start!) <= 0) j++;
+  for (let i = 1, j = 0; i < runBounds.length; i++) {
+    while (j + 1 < periodRunBounds.length && compareTies(periodRunBounds[j + 1]!.start!, runBounds[i]!.start!) <= 0) j++;
     periodRunAt.push(j);
   }
   /** Unranked members before run `i` of all members: [at least, at most]. */
   const bounds = (i: number): [number, number] => {
-    if (i === 0 || periodSlots.length === 0) return [allBefore[i]!, allBefore[i]!];
+    if (i === 0 || periodRunBounds.length === 0) return [allBefore[i]!, allBefore[i]!];
     const j = periodRunAt[i]!;
     return [allBefore[i]! - periodBefore[j + 1]!, allBefore[i]! - periodBefore[j]!];
   };
   const exact = async (i: number) => {
     const [least, most] = bounds(i);
     if (least === most) return least;
-    return allBefore[i]! - (await countBeforeInGroup(tx, periodNames, slots[i]!.start!, periodSlots));
+    return allBefore[i]! - (await countBeforeInGroup(tx, periodNames, runBounds[i]!.start!, periodRunBounds));
   };
   // The last run that starts at or before the skip-th unranked member. Counts
   // grow with the run, so the bounds fence it in and a binary search settles it.
   let low = 0;
-  let high = slots.length - 1;
-  for (let i = 1; i < slots.length; i++) {
+  let high = runBounds.length - 1;
+  for (let i = 1; i < runBounds.length; i++) {
     const [least, most] = bounds(i);
     if (most <= skip) low = i;
     if (least > skip) {
@@ -185,7 +185,7 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   const [run, before] = [low, await exact(low)];
   let toSkip = skip - before;
   const members: Listed[] = [];
-  const range = prefixRange(names, runKey(names, slots[run]!.start));
+  const range = prefixRange(names, runKey(names, runBounds[run]!.start));
   for await (const { rows } of runsIn(tx, range, () => runsFor(toSkip + limit - members.length))) {
     for (const row of rows) {
       if (isRanked(board, row)) continue;
@@ -211,8 +211,8 @@ export async function boardPage(tx: Transaction, board: BoardRef, offset: number
     };
     const group = (await groups(tx, board)).find(within);
     if (!group) return [];
-    const slots = await runsOf(tx, group.key);
-    from = runKey(group.key, slots.find(within)!.start);
+    const runBounds = await runsOf(tx, group.key);
+    from = runKey(group.key, runBounds.find(within)!.start);
   }
   const members: Listed[] = [];
   const range = prefixRange(prefix, from);

@@ -4,7 +4,8 @@
 // VersionError.
 import { openDB, type IDBPDatabase } from 'idb';
 import { ApiError } from '../api/errors.js';
-import { DATABASE_VERSION, migrate, type QuestboardSchema } from './schema.js';
+import { DATABASE_VERSION, migrate } from './migrations.js';
+import type { QuestboardSchema } from './schema.js';
 
 /**
  * How long requests wait for an upgrade that an older version's connection in

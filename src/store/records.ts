@@ -134,7 +134,7 @@ export interface BoardCountRecord {
 }
 
 /** A run of members of one value group, from its start up to the next run's. */
-export interface Slot {
+export interface RunBounds {
   /** The tie the run starts at; null for the group's first run, which starts at the group. */
   start: Tie | null;
   count: number;

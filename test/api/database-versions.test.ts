@@ -7,7 +7,7 @@ import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import '../../src/components/qb-user-card/qb-user-card.js';
 import { createHandler } from '../../src/server/handler.js';
 import { openStore } from '../../src/store/index.js';
-import { DATABASE_VERSION } from '../../src/store/schema.js';
+import { DATABASE_VERSION } from '../../src/store/migrations.js';
 import { localApi, registerWorker, seed, unregisterWorker, workerCall } from './support.js';
 
 const OLDER_OPEN = /another tab holds an older version of Questboard's database open; close or reload it/;

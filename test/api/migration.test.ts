@@ -5,7 +5,7 @@ import { deleteDB, openDB } from 'idb';
 import { weekOf } from '../../src/core/periods.js';
 import { createHandler } from '../../src/server/handler.js';
 import { openStore } from '../../src/store/index.js';
-import { DATABASE_VERSION } from '../../src/store/schema.js';
+import { DATABASE_VERSION } from '../../src/store/migrations.js';
 import { WEDNESDAY } from './support.js';
 
 /** A version-3 database as that version wrote it: members carried their board keys in indexes. */

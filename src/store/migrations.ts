@@ -1,0 +1,90 @@
+// The migrations, one step per version from the one before, so an upgrade only
+// does the work that is new. The database's version is how many there are.
+import type { IDBPDatabase, IDBPTransaction } from 'idb';
+import { rebuildPositions } from './board-positions.js';
+import type { QuestboardSchema, StoreName } from './schema.js';
+
+type UpgradeTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'versionchange'>;
+// Earlier versions had stores and indexes this schema no longer names.
+type AnyDatabase = IDBPDatabase<any>;
+type AnyUpgrade = IDBPTransaction<any, any, 'versionchange'>;
+type Migration = (db: AnyDatabase, tx: AnyUpgrade) => void;
+
+const MIGRATIONS: Migration[] = [
+  // Version 1: everything the /v1 API needs.
+  (db) => {
+    db.createObjectStore('meta');
+    db.createObjectStore('apps', { keyPath: 'app_id' });
+    db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
+    const users = db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
+    for (const board of OLD_BOARD_INDEXES) users.createIndex(board, board);
+    db.createObjectStore('challenges', { keyPath: 'challenge_id' }).createIndex('by_app', 'app_id');
+    db.createObjectStore('tasks', { keyPath: 'task_id' }).createIndex('by_app', 'app_id');
+    db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
+    db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex(
+      'by_app',
+      'app_id',
+    );
+    db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
+    db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
+    db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
+  },
+  // Version 2: board counts and runBounds, so that offsets and ranks need no walk over members.
+  (db) => {
+    db.createObjectStore('board_counts', { keyPath: 'key' });
+    db.createObjectStore('board_slots', { keyPath: 'key' });
+  },
+  // Version 3: members by name within a week or month, so that the members a
+  // period board lists after its ranked ones are counted, not walked.
+  (_db, tx) => {
+    const users = tx.objectStore('users');
+    users.createIndex('by_week_name', ['app_id', 'week', 'account_name']);
+    users.createIndex('by_month_name', ['app_id', 'month', 'account_name']);
+  },
+  // Version 4: boards kept as runs of member rows: a page reads a few records
+  // instead of a hundred index entries, so the indexes over members go.
+  (db, tx) => {
+    db.deleteObjectStore('board_slots');
+    db.createObjectStore('board_runs', { keyPath: 'key' });
+    db.createObjectStore('board_rows', { keyPath: 'key' });
+    const users = tx.objectStore('users');
+    for (const index of [...OLD_BOARD_INDEXES, 'by_week_name', 'by_month_name']) users.deleteIndex(index);
+  },
+  // Version 5: idempotency records by creation time, so that those past their
+  // window are deleted a few at a time. Earlier records had no time: their
+  // window starts at the upgrade.
+  (_db, tx) => {
+    tx.objectStore('idempotency').createIndex('by_created', 'created_at');
+    void dateIdempotencyRecords(tx, Date.now());
+  },
+];
+
+export const DATABASE_VERSION = MIGRATIONS.length;
+
+/** Members carried their keys in these indexes up to version 3. */
+const OLD_BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly'] as const;
+
+export function migrate(db: IDBPDatabase<QuestboardSchema>, oldVersion: number, tx: UpgradeTransaction): void {
+  for (let version = oldVersion; version < DATABASE_VERSION; version++) MIGRATIONS[version]!(db, tx);
+  // Boards are derived from the members: a database from before version 4 lays its boards out anew, once.
+  if (oldVersion > 0 && oldVersion < 4) void layOutExistingApps(tx);
+}
+
+async function layOutExistingApps(tx: UpgradeTransaction): Promise<void> {
+  const users = tx.objectStore('users');
+  // Drop the index keys members carried up to version 3.
+  for (let cursor = await users.openCursor(); cursor; cursor = await cursor.continue()) {
+    const user: Record<string, unknown> = { ...cursor.value };
+    if (OLD_BOARD_INDEXES.some((field) => field in user)) {
+      for (const field of OLD_BOARD_INDEXES) delete user[field];
+      void cursor.update(user as never);
+    }
+  }
+  for (const app_id of await tx.objectStore('apps').getAllKeys()) await rebuildPositions(tx, app_id);
+}
+
+async function dateIdempotencyRecords(tx: AnyUpgrade, now: number): Promise<void> {
+  for (let cursor = await tx.objectStore('idempotency').openCursor(); cursor; cursor = await cursor.continue()) {
+    void cursor.update({ ...cursor.value, created_at: now });
+  }
+}
