@@ -121,6 +121,17 @@ describe('QuestboardClient over the in-page transport', () => {
     expect(sent).to.deep.equal(['GET v1/get_userinfo?app_id=guild&account_name=bob', 'GET v1/get_userinfo?app_id=guild&account_name=bob']);
   });
 
+  it('tells errors apart by kind, so no element reads their text', async () => {
+    const kindOf = (request: Promise<unknown>) => request.then(() => 'answered', (error: QuestboardError) => error.kind);
+    expect(await kindOf(member.getChallenge({ challenge_id: FUTURE_CHALLENGE_ID }))).to.equal('not-started');
+    expect(await kindOf(member.getTaskProgress({ task_id: POST_TASK_ID, account_name: 'nobody' }))).to.equal('unknown-member');
+    expect(await kindOf(member.getChallenge({ challenge_id: '9b6c1a52-7a0e-4d3c-9f3e-1c2d3e4f5a6b' }))).to.equal('not-found');
+    expect(await kindOf(new QuestboardClient({ transport, apiKey: 'nope' }).getUserInfo({ app_id: APP_ID, account_name: 'alice' }))).to.equal('unauthorized');
+    expect(await kindOf(member.connectSocial({ app_id: APP_ID, account_name: 'alice', twitter_name: '!' }))).to.equal('invalid');
+    const offline: Transport = { ...transport, send: () => Promise.reject(new TypeError('Failed to fetch')) };
+    expect(await kindOf(new QuestboardClient({ transport: offline, apiKey: API_KEY }).health())).to.equal('unreachable');
+  });
+
   it('never coalesces writes', async () => {
     sent.length = 0;
     await Promise.all([

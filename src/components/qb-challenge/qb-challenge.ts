@@ -43,7 +43,7 @@ export class QbChallenge extends QuestboardElement {
       client.getChallenge({ challenge_id: this.challengeId }).then(
         (challenge): ChallengeAnswer => ({ started: true, challenge }),
         (error: unknown): ChallengeAnswer => {
-          if (error instanceof QuestboardError && error.status === 404 && /not (yet )?started/i.test(error.message)) {
+          if (error instanceof QuestboardError && error.kind === 'not-started') {
             return { started: false };
           }
           throw error;

@@ -2,11 +2,9 @@ import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { X_HANDLE } from '../../api/formats.js';
-import { MissingApiKeyError } from '../../client/config.js';
-import { QuestboardError } from '../../client/questboard-error.js';
 import { defineElement } from '../shared/define-element.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { renderEmpty } from '../shared/status.js';
+import { failureMessage, renderEmpty } from '../shared/status.js';
 import { tokens } from '../shared/tokens.js';
 import { connectSocialStyles } from './qb-connect-social.styles.js';
 
@@ -122,17 +120,11 @@ export class QbConnectSocial extends QuestboardElement {
       const client = await this.client();
       await client.connectSocial({ app_id: detail.appId, account_name: detail.accountName, twitter_name: twitterName });
       this.save = { status: 'saved', twitterName };
-      this.dispatchEvent(new CustomEvent<QbConnectSocialDetail>('qb-connect-social', { detail, bubbles: true, composed: true }));
+      this.emit('qb-connect-social', detail);
     } catch (error) {
-      this.save = { status: 'error', message: saveFailure(error) };
+      this.save = { status: 'error', message: failureMessage('save', error) };
     }
   }
-}
-
-function saveFailure(error: unknown): string {
-  if (error instanceof MissingApiKeyError) return error.message;
-  if (error instanceof QuestboardError && error.status !== 0) return `Could not save: ${error.message}`;
-  return 'Could not save: the Questboard service is unreachable. Try again.';
 }
 
 defineElement('qb-connect-social', QbConnectSocial);

@@ -1,9 +1,8 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
-import { QuestboardError } from '../../client/questboard-error.js';
-import { MissingApiKeyError } from '../../client/config.js';
 import { defineElement } from '../shared/define-element.js';
+import { failureMessage } from '../shared/status.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { tokens } from '../shared/tokens.js';
 import { endorseButtonStyles } from './qb-endorse-button.styles.js';
@@ -90,17 +89,11 @@ export class QbEndorseButton extends QuestboardElement {
         endorsement_id: detail.endorsementId,
       });
       this.endorsement = { status: 'done' };
-      this.dispatchEvent(new CustomEvent<QbEndorseDetail>('qb-endorse', { detail, bubbles: true, composed: true }));
+      this.emit('qb-endorse', detail);
     } catch (error) {
-      this.endorsement = { status: 'error', message: endorseFailure(error) };
+      this.endorsement = { status: 'error', message: failureMessage('endorse', error) };
     }
   }
-}
-
-function endorseFailure(error: unknown): string {
-  if (error instanceof MissingApiKeyError) return error.message;
-  if (error instanceof QuestboardError && error.status !== 0) return `Could not endorse: ${error.message}`;
-  return 'Could not endorse: the Questboard service is unreachable. Try again.';
 }
 
 defineElement('qb-endorse-button', QbEndorseButton);

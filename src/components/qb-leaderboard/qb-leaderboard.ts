@@ -18,7 +18,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { describeError, renderError, renderKept, renderLoading } from '../shared/status.js';
+import { failureMessage, renderError, renderKept, renderLoading } from '../shared/status.js';
 import { tokens } from '../shared/tokens.js';
 import { leaderboardStyles } from './qb-leaderboard.styles.js';
 
@@ -132,7 +132,7 @@ export class QbLeaderboard extends QuestboardElement {
         });
       }
     } catch (error) {
-      this.loadMoreError = describeError('more members', error instanceof Error ? error : new Error(String(error)));
+      this.loadMoreError = failureMessage('load more members', error);
     } finally {
       this.loadingMore = false;
     }

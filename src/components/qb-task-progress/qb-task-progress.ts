@@ -44,7 +44,7 @@ export class QbTaskProgress extends QuestboardElement {
     load: (client) =>
       client.getTaskProgress({ task_id: this.taskId, account_name: this.accountName }).catch((error: unknown) => {
         // The app has not heard of the member yet: nothing logged, so nothing started.
-        if (error instanceof QuestboardError && error.status === 404 && /^user/i.test(error.message)) return null;
+        if (error instanceof QuestboardError && error.kind === 'unknown-member') return null;
         throw error;
       }),
     affectedBy: (change) => changeAffects(change, undefined, this.accountName),

@@ -20,4 +20,15 @@ export class QuestboardElement extends LitElement {
   protected get locale(): string {
     return languageOf(this);
   }
+
+  /**
+   * Dispatches one of the elements' events, typed by its entry in GlobalEventHandlersEventMap:
+   * it bubbles and crosses shadow roots, so a page hears it wherever the element sits.
+   */
+  protected emit<K extends keyof GlobalEventHandlersEventMap>(
+    name: K,
+    detail: GlobalEventHandlersEventMap[K] extends CustomEvent<infer D> ? D : never,
+  ): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
 }

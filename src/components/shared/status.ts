@@ -28,16 +28,15 @@ export function renderEmpty(text: string): TemplateResult {
 /** A readable failure with a way to try again; `role="alert"` so screen readers hear it. */
 export function renderError(what: string, error: Error, retry: () => void): TemplateResult {
   return html`<div class="qb-error" part="error">
-    <p role="alert">${describeError(what, error)}</p>
+    <p role="alert">${failureMessage(`load ${what}`, error)}</p>
     <button class="qb-button qb-button--quiet" part="retry-button" type="button" @click=${retry}>Try again</button>
   </div>`;
 }
 
-export function describeError(what: string, error: Error): string {
+/** What every element says when `action` ("load the leaderboard", "endorse") failed. */
+export function failureMessage(action: string, error: unknown): string {
   if (error instanceof MissingApiKeyError) return error.message;
-  if (error instanceof QuestboardError) {
-    if (error.status === 0) return `Could not load ${what}: the Questboard service is unreachable.`;
-    return `Could not load ${what}: ${error.message}`;
-  }
-  return `Could not load ${what}.`;
+  if (!(error instanceof QuestboardError)) return `Could not ${action}.`;
+  if (error.kind === 'unreachable') return `Could not ${action}: the Questboard service is unreachable. Try again.`;
+  return `Could not ${action}: ${error.message}`;
 }
