@@ -66,6 +66,8 @@ export interface TestApi {
   sent: string[];
   /** Holds every request until release() is called (to see loading states). */
   hold(): void;
+  /** The next request gets no answer, as if the network were down. */
+  failNext(): void;
   release(): void;
   teardown(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function setupApi(dataset: Dataset = guildDataset()): Promise<TestA
   const sent: string[] = [];
   let gate: Promise<void> | undefined;
   let open: (() => void) | undefined;
+  let failing = false;
   const transport: Transport = {
     kind: inner.kind,
     id: inner.id,
@@ -84,6 +87,10 @@ export async function setupApi(dataset: Dataset = guildDataset()): Promise<TestA
     async send(path, init) {
       sent.push(path);
       if (gate) await gate;
+      if (failing) {
+        failing = false;
+        throw new TypeError('Failed to fetch');
+      }
       return inner.send(path, init);
     },
   };
@@ -96,6 +103,9 @@ export async function setupApi(dataset: Dataset = guildDataset()): Promise<TestA
     sent,
     hold() {
       gate = new Promise((resolve) => (open = resolve));
+    },
+    failNext() {
+      failing = true;
     },
     release() {
       gate = undefined;

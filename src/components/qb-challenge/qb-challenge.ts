@@ -6,7 +6,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { renderEmpty, renderError, renderKept, renderLoading } from '../shared/status.js';
+import { renderEmpty } from '../shared/status.js';
 import { tokens } from '../shared/tokens.js';
 import '../qb-task-progress/qb-task-progress.js';
 import { challengeStyles } from './qb-challenge.styles.js';
@@ -54,21 +54,17 @@ export class QbChallenge extends QuestboardElement {
   });
 
   override render() {
-    const state = this.query.state;
-    switch (state.status) {
-      case 'idle':
-        return renderEmpty('No challenge selected.');
-      case 'loading':
-        return renderLoading('the challenge');
-      case 'error':
-        return renderError('the challenge', state.error, () => void this.query.run({ quiet: false }));
-      case 'ready':
-        return html`${renderKept(state.keptAt, this.locale)}${
-          state.value.started
-            ? this.renderChallenge(state.value.challenge)
-            : html`<p class="qb-empty" part="not-started">This challenge has not started yet.</p>`
-        }`;
-    }
+    return this.query.render(
+      {
+        idle: 'No challenge selected.',
+        subject: 'the challenge',
+        ready: (answer) =>
+          answer.started
+            ? this.renderChallenge(answer.challenge)
+            : html`<p class="qb-empty" part="not-started">This challenge has not started yet.</p>`,
+      },
+      this.locale,
+    );
   }
 
   private renderChallenge(challenge: Challenge) {

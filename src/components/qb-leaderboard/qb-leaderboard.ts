@@ -18,7 +18,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { failureMessage, renderError, renderKept, renderLoading } from '../shared/status.js';
+import { failureMessage } from '../shared/status.js';
 import { tokens } from '../shared/tokens.js';
 import { leaderboardStyles } from './qb-leaderboard.styles.js';
 
@@ -139,17 +139,10 @@ export class QbLeaderboard extends QuestboardElement {
   }
 
   override render() {
-    const state = this.query.state;
-    switch (state.status) {
-      case 'idle':
-        return html`<p class="qb-empty" part="empty">No leaderboard selected.</p>`;
-      case 'loading':
-        return renderLoading('the leaderboard');
-      case 'error':
-        return renderError('the leaderboard', state.error, () => void this.query.run({ quiet: false }));
-      case 'ready':
-        return html`${renderKept(state.keptAt, this.locale)}${this.renderBoard(state.value)}`;
-    }
+    return this.query.render(
+      { idle: 'No leaderboard selected.', subject: 'the leaderboard', ready: (board) => this.renderBoard(board) },
+      this.locale,
+    );
   }
 
   private renderBoard(board: LoadedBoard) {

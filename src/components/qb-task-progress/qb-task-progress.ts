@@ -9,7 +9,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { renderEmpty, renderError, renderKept, renderLoading } from '../shared/status.js';
+import { renderEmpty } from '../shared/status.js';
 import { barStyles } from '../shared/bar.js';
 import { tokens } from '../shared/tokens.js';
 import { taskProgressStyles } from './qb-task-progress.styles.js';
@@ -57,19 +57,14 @@ export class QbTaskProgress extends QuestboardElement {
   }
 
   override render() {
-    const state = this.query.state;
-    switch (state.status) {
-      case 'idle':
-        return renderEmpty('No task selected.');
-      case 'loading':
-        return renderLoading('task progress');
-      case 'error':
-        return renderError('task progress', state.error, () => void this.query.run({ quiet: false }));
-      case 'ready':
-        return html`${renderKept(state.keptAt, this.locale)}${
-          state.value ? this.renderProgress(state.value) : renderEmpty('Not started yet.')
-        }`;
-    }
+    return this.query.render(
+      {
+        idle: 'No task selected.',
+        subject: 'task progress',
+        ready: (progress) => (progress ? this.renderProgress(progress) : renderEmpty('Not started yet.')),
+      },
+      this.locale,
+    );
   }
 
   private renderProgress(progress: TaskProgress) {

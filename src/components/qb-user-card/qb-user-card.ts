@@ -9,7 +9,7 @@ import { defineElement } from '../shared/define-element.js';
 import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { renderEmpty, renderError, renderKept, renderLoading } from '../shared/status.js';
+import { renderEmpty } from '../shared/status.js';
 import { barStyles } from '../shared/bar.js';
 import { tokens } from '../shared/tokens.js';
 import { userCardStyles } from './qb-user-card.styles.js';
@@ -53,19 +53,14 @@ export class QbUserCard extends QuestboardElement {
   });
 
   override render() {
-    const state = this.query.state;
-    switch (state.status) {
-      case 'idle':
-        return renderEmpty('No member selected.');
-      case 'loading':
-        return renderLoading(`${this.accountName}’s progress`);
-      case 'error':
-        return renderError(`${this.accountName}’s progress`, state.error, () => void this.query.run({ quiet: false }));
-      case 'ready':
-        return html`${renderKept(state.keptAt, this.locale)}${
-          state.value ? this.renderCard(state.value) : renderEmpty(`${this.accountName} has no activity yet.`)
-        }`;
-    }
+    return this.query.render(
+      {
+        idle: 'No member selected.',
+        subject: `${this.accountName}’s progress`,
+        ready: (user) => (user ? this.renderCard(user) : renderEmpty(`${this.accountName} has no activity yet.`)),
+      },
+      this.locale,
+    );
   }
 
   private renderCard(user: UserInfo) {

@@ -1,7 +1,8 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { html, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { QuestboardClient } from '../../client/client.js';
 import { subscribeToChanges, type ChangeNotice } from '../../client/changes.js';
 import { onConfigure } from '../../client/config.js';
+import { renderEmpty, renderError, renderKept, renderLoading } from './status.js';
 
 export type QueryState<T> =
   | { status: 'idle' }
@@ -9,6 +10,15 @@ export type QueryState<T> =
   /** keptAt: when the remote last gave the oldest answer shown, if any came from the kept copy. */
   | { status: 'ready'; value: T; keptAt: number | null }
   | { status: 'error'; error: Error };
+
+/** What an element shows in each state: the same loading, error (with retry) and kept-answer notice everywhere. */
+export interface QueryView<T> {
+  /** Shown while a required input is missing. */
+  idle: string;
+  /** What is loading, as in "Loading the leaderboard…" and "Could not load the leaderboard: …". */
+  subject: string;
+  ready(value: T): unknown;
+}
 
 export interface QueryOptions<T> {
   /** The inputs the data depends on, or null while a required one is missing. */
@@ -80,6 +90,21 @@ export class QueryController<T> implements ReactiveController {
       if (generation === this.generation) {
         this.setState({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) });
       }
+    }
+  }
+
+  /** The element's content for the current state; `ready` draws the data, below the kept-answer notice. */
+  render({ idle, subject, ready }: QueryView<T>, locale: string): TemplateResult {
+    const state = this.state;
+    switch (state.status) {
+      case 'idle':
+        return renderEmpty(idle);
+      case 'loading':
+        return renderLoading(subject);
+      case 'error':
+        return renderError(subject, state.error, () => void this.run({ quiet: false }));
+      case 'ready':
+        return html`${renderKept(state.keptAt, locale)}${ready(state.value)}`;
     }
   }
 
