@@ -1,6 +1,7 @@
 /** Request headers a Questboard client sends: the key, JSON bodies and retries of writes. */
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
-const ALLOWED_METHODS = 'GET, POST, OPTIONS';
+/** Every method the server takes somewhere. */
+export const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 /** Answer headers a page needs to read besides the CORS-safelisted ones. */
 const EXPOSED_HEADERS = 'Allow, Retry-After';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';

@@ -1,65 +1,98 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BODY_LIMIT } from '../server/http.js';
-import { operations } from '../server/operations.js';
+import { ApiError } from '../api/errors.js';
+import { ALLOWED_METHODS } from './cors.js';
 
 /**
- * The handler answers 413 past an operation's body limit (16 KiB, more for an
- * import) by itself; reading one byte more than the limit is enough for it to
- * see the body is too large, and nothing larger is ever held in memory.
+ * Headers about the connection or the framing of the body, which the rebuilt
+ * Request must not carry. Content-Length stays: the handler refuses a declared
+ * length past its limit before reading anything.
  */
-export function bodyReadLimit(pathname: string): number {
-  const at = pathname.lastIndexOf('/v1/');
-  const name = at === -1 ? '' : pathname.slice(at + '/v1/'.length);
-  const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
-  return (operation?.bodyLimit ?? BODY_LIMIT) + 1;
-}
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'upgrade', 'expect']);
 
-/** Headers about the connection or the framing of the body, which the rebuilt Request must not carry. */
-const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'expect']);
+/** Methods a fetch Request refuses to carry (Fetch: forbidden methods); the server implements none of them. */
+const UNCARRIED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** A method the server takes nowhere (any it takes somewhere is the handler's 405). */
+export function notImplemented(method?: string): ApiError {
+  return new ApiError(501, `${method ?? 'This method'} is not implemented by this server: it takes ${ALLOWED_METHODS}.`);
+}
 
 export interface BridgedRequest {
   request: Request;
-  /** The client sent more than bodyReadLimit bytes, and the rest was left unread. */
-  bodyCutShort: boolean;
+  /** Stops handing the body to the request: what the handler left unread is still to be dropped. */
+  detachBody(): void;
 }
 
-export async function toFetchRequest(incoming: IncomingMessage, origin: string): Promise<BridgedRequest> {
-  const headers = new Headers();
-  for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
-    const name = incoming.rawHeaders[i]!;
-    if (!CONNECTION_HEADERS.has(name.toLowerCase())) headers.append(name, incoming.rawHeaders[i + 1]!);
-  }
+/**
+ * The Request the handler takes. Its body streams from the connection as the
+ * handler reads it, so the handler can refuse a caller before any of it is
+ * read. Throws an ApiError for what a Request cannot say.
+ */
+export function toFetchRequest(incoming: IncomingMessage, origin: string): BridgedRequest {
   const method = incoming.method ?? 'GET';
-  const url = new URL(incoming.url ?? '/', origin);
-  if (method === 'GET' || method === 'HEAD') {
-    incoming.resume();
-    return { request: new Request(url, { method, headers }), bodyCutShort: false };
+  if (UNCARRIED_METHODS.has(method)) throw notImplemented(method);
+  let detachBody = () => {};
+  try {
+    const headers = new Headers();
+    for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
+      const name = incoming.rawHeaders[i]!;
+      if (!CONNECTION_HEADERS.has(name.toLowerCase())) headers.append(name, incoming.rawHeaders[i + 1]!);
+    }
+    const url = new URL(incoming.url ?? '/', origin);
+    let body = null;
+    if (method !== 'GET' && method !== 'HEAD') ({ body, detach: detachBody } = bodyStream(incoming));
+    // `duplex` is what Node's fetch asks of a streamed body; the DOM typings do not know it yet.
+    const init = { method, headers, body, duplex: 'half' } as RequestInit;
+    return { request: new Request(url, init), detachBody };
+  } catch {
+    // What a Request refuses: no URL, one with credentials, a header value it will not hold.
+    detachBody();
+    throw new ApiError(400, 'The request cannot be read: its target or a header is malformed.');
   }
-  const { body, cutShort } = await readBodyUpTo(incoming, bodyReadLimit(url.pathname));
-  return { request: new Request(url, { method, headers, body }), bodyCutShort: cutShort };
 }
 
-function readBodyUpTo(incoming: IncomingMessage, limit: number): Promise<{ body: Uint8Array<ArrayBuffer>; cutShort: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const finish = (cutShort: boolean) => {
-      incoming.off('data', onData).off('end', onEnd).off('error', reject);
-      const body = new Uint8Array(Math.min(length, limit));
-      body.set(Buffer.concat(chunks, body.length));
-      resolve({ body, cutShort });
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= limit) {
+/**
+ * The body as a stream that reads the connection only when the handler asks
+ * (high-water mark 0), one chunk at a time, and whose cancel just stops
+ * reading, so the host can drop the rest. Not Readable.toWeb: on Node 20,
+ * cancelling it mid-body lets the next chunk throw "Controller is already
+ * closed" out of the request's 'data' event, which ends the process.
+ */
+function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Array>; detach(): void } {
+  let detach = () => {};
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const onData = (chunk: Buffer) => {
+          incoming.pause();
+          controller.enqueue(chunk);
+        };
+        const onEnd = () => {
+          detach();
+          controller.close();
+        };
+        const onError = () => {
+          detach();
+          controller.error(new ApiError(400, 'The request body was cut short: the connection closed before it ended.'));
+        };
+        detach = () => {
+          incoming.off('data', onData).off('end', onEnd).off('error', onError);
+          incoming.pause();
+        };
+        incoming.on('data', onData).on('end', onEnd).on('error', onError);
+        // A 'data' listener starts the flow; nothing flows until the handler reads.
         incoming.pause();
-        finish(true);
-      }
-    };
-    const onEnd = () => finish(false);
-    incoming.on('data', onData).on('end', onEnd).on('error', reject);
-  });
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        detach();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, detach: () => detach() };
 }
 
 export async function sendFetchResponse(response: Response, outgoing: ServerResponse, extraHeaders: Headers): Promise<void> {

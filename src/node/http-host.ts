@@ -1,8 +1,12 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { EventEmitter } from 'node:events';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { ApiError } from '../api/errors.js';
 import type { Handle } from '../server/handler.js';
+import { errorResponse } from '../server/http.js';
 import { createCors } from './cors.js';
-import { sendFetchResponse, toFetchRequest } from './http-bridge.js';
+import { notImplemented, sendFetchResponse, toFetchRequest } from './http-bridge.js';
 
 export interface HttpHost {
   /** `http://127.0.0.1:<port>` */
@@ -14,29 +18,58 @@ export interface HttpHost {
 /** How long requests already running may take to finish once the host is asked to stop. */
 const CLOSE_GRACE_MS = 3_000;
 
-const internalError = () =>
-  new Response(JSON.stringify({ is_valid: false, message: 'internal error in the HTTP host' }), {
-    status: 500,
-    headers: { 'Content-Type': 'application/json' },
-  });
-
-/** Serves `handle` over HTTP on the loopback interface only. */
+/**
+ * Serves `handle` over HTTP on the loopback interface only. Whatever Node's
+ * HTTP parser refuses, or would answer by itself with an empty body, is
+ * answered here in the API's error shape.
+ */
 export async function startHttpHost(handle: Handle, options: { port: number; corsOrigins: string[] }): Promise<HttpHost> {
   const cors = createCors(options.corsOrigins);
   let ownOrigin = '';
+  /** Each connection's latest response, so a parser error is never written into the middle of one. */
+  const responses = new WeakMap<Duplex, ServerResponse>();
   const server = createServer(async (incoming, outgoing) => {
+    responses.set(incoming.socket, outgoing);
+    const origin = incoming.headers.origin ?? null;
+    let detachBody = () => {};
+    let response: Response;
     try {
-      const { request, bodyCutShort } = await toFetchRequest(incoming, ownOrigin);
-      const requestOrigin = request.headers.get('Origin');
-      const response = cors.isPreflight(request) ? cors.preflight(requestOrigin) : await handle(request);
-      const extraHeaders = cors.headersFor(requestOrigin);
-      if (bodyCutShort) dropRestOfBody(incoming);
-      await sendFetchResponse(response, outgoing, extraHeaders);
+      const bridged = toFetchRequest(incoming, ownOrigin);
+      detachBody = bridged.detachBody;
+      response = cors.isPreflight(bridged.request) ? cors.preflight(origin) : await handle(bridged.request);
+    } catch (error) {
+      response = hostError(error);
+    }
+    detachBody();
+    if (!incoming.readableEnded) dropRestOfBody(incoming);
+    try {
+      await sendFetchResponse(response, outgoing, cors.headersFor(origin));
     } catch (error) {
       console.error(error);
-      if (!outgoing.headersSent) await sendFetchResponse(internalError(), outgoing, cors.headersFor(incoming.headers.origin ?? null));
-      else outgoing.destroy();
+      outgoing.destroy();
     }
+  });
+  // Any Expect but 100-continue; Node would answer an empty 417.
+  server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    dropRestOfBody(incoming);
+    const refusal = new ApiError(417, 'Expect: only 100-continue is understood here.');
+    void sendFetchResponse(errorResponse(refusal), outgoing, cors.headersFor(incoming.headers.origin ?? null));
+  });
+  // Node hands a CONNECT over as a raw socket; without a listener it would drop it.
+  server.on('connect', (incoming: IncomingMessage, socket: Duplex) => {
+    void answerOnSocket(socket, notImplemented('CONNECT'), cors.headersFor(incoming.headers.origin ?? null));
+  });
+  const answered = new WeakSet<Duplex>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // The parser reports each later chunk of a connection it gave up on again: answer once.
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    const pending = responses.get(socket);
+    if (error.code === 'ECONNRESET' || !socket.writable || (pending?.headersSent && !pending.writableEnded)) {
+      socket.destroy();
+      return;
+    }
+    void answerOnSocket(socket, parserError(error), cors.headersFor(null));
   });
   await listen(server, options.port);
   const { port } = server.address() as AddressInfo;
@@ -44,20 +77,69 @@ export async function startHttpHost(handle: Handle, options: { port: number; cor
   return { url: ownOrigin, close: () => close(server) };
 }
 
+function hostError(error: unknown): Response {
+  if (error instanceof ApiError) return errorResponse(error);
+  console.error(error);
+  return errorResponse(new ApiError(500, 'internal error in the HTTP host'));
+}
+
+/** What Node's parser could not take (its codes: llhttp's HPE_*), said as the API says it. */
+function parserError(error: NodeJS.ErrnoException): ApiError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError(431, `The request's URL and headers are larger than ${maxHeaderSize} bytes.`);
+    case 'HPE_INVALID_METHOD':
+      return notImplemented();
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError(408, 'The request took too long to arrive.');
+    default:
+      return new ApiError(400, 'The request is not well-formed HTTP/1.1.');
+  }
+}
+
+/**
+ * Writes an error answer straight to a socket that no ServerResponse serves
+ * (a request the parser refused, or a CONNECT), and closes the connection.
+ */
+async function answerOnSocket(socket: Duplex, error: ApiError, extraHeaders: Headers): Promise<void> {
+  socket.on('error', () => socket.destroy());
+  dropRestOfConnection(socket);
+  const response = errorResponse(error);
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  extraHeaders.forEach((value, name) => headers.set(name, value));
+  headers.set('content-length', String(body.length));
+  headers.set('connection', 'close');
+  let head = `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n`;
+  headers.forEach((value, name) => (head += `${name}: ${value}\r\n`));
+  socket.end(Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), body]));
+}
+
 /** How long the rest of a refused body may take to arrive before the connection is cut. */
 const LINGER_MS = 2_000;
 
 /**
- * The rest of a body too large to read is read and dropped as it arrives
- * (never kept), so the connection stays in step for its next request and a
- * client still sending gets our 413 rather than a reset (Firefox reports a
- * reset as a network error). One that is still sending after LINGER_MS is
- * cut off, so no client can hold the server reading.
+ * The rest of a body the handler did not read (a refused caller's, or one
+ * past the limit) is read and dropped as it arrives (never kept), so the
+ * connection stays in step for its next request and a client still sending
+ * gets our answer rather than a reset (Firefox reports a reset as a network
+ * error). One that is still sending after LINGER_MS is cut off, so no client
+ * can hold the server reading.
  */
 function dropRestOfBody(incoming: IncomingMessage): void {
-  const cut = setTimeout(() => incoming.socket.destroy(), LINGER_MS);
-  incoming.once('end', () => clearTimeout(cut));
+  cutAfterLinger(incoming.socket, incoming, 'end');
   incoming.resume();
+}
+
+/** The same for a connection answered on its socket: read and dropped until the client closes it. */
+function dropRestOfConnection(socket: Duplex): void {
+  cutAfterLinger(socket, socket, 'close');
+  socket.resume();
+}
+
+function cutAfterLinger(socket: Duplex, stream: EventEmitter, done: string): void {
+  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+  stream.once(done, () => clearTimeout(cut));
 }
 
 function listen(server: Server, port: number): Promise<void> {

@@ -49,8 +49,8 @@ export function createHandler({ store, now = () => new Date(), onChange }: Handl
     }
 
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
-    // A large body is read only for a caller who may send one.
-    if (operation.bootstrap && keyText !== null) await store.read((tx) => admit(tx, keyText));
+    // A body is read only for a caller who may send it: a refused one is never taken in.
+    if (method === 'POST' && keyText !== null) await store.read((tx) => admit(tx, keyText, operation));
     const query = Object.fromEntries(url.searchParams);
     const raw = method === 'POST' ? await readJsonBody(request, operation.bodyLimit ?? BODY_LIMIT) : query;
     const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
@@ -108,8 +108,8 @@ async function identify(tx: Transaction, key: string, operation: Operation, body
   }
 }
 
-/** Before a bootstrap body is read: the key is known, or the store is empty. */
-async function admit(tx: Transaction, key: string): Promise<void> {
-  if (await isEmpty(tx)) return;
-  await authenticate(tx, key);
+/** Before a body is read: the key is known and carries the scope, or the store is empty for a bootstrap. */
+async function admit(tx: Transaction, key: string, operation: Operation): Promise<void> {
+  if (operation.bootstrap && (await isEmpty(tx))) return;
+  requireScope(await authenticate(tx, key), operation.scope!);
 }

@@ -46,6 +46,21 @@ describe('reference server', () => {
     expect(health.status).to.equal(200);
   });
 
+  it('answers an import without a valid key with 401 before reading its body, and keeps serving', async () => {
+    const body = JSON.stringify({ apps: [], pad: 'x'.repeat(8 * 1024 * 1024) });
+    for (const headers of [{}, { Authorization: 'Bearer sk_nobody' }] as Record<string, string>[]) {
+      const answer = await fetch(`${remote}/v1/admin/import`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body,
+      });
+      expect(answer.status).to.equal(401);
+      expect((await answer.json()).is_valid).to.equal(false);
+    }
+    const health = await fetch(`${remote}/v1/health`);
+    expect(health.status).to.equal(200);
+  });
+
   it('writes quantities with four decimals on Node, whose JSON has no rawJSON', async () => {
     const task_id = 'f0000000-0000-4000-8000-000000000002';
     const dataset = {

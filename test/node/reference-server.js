@@ -1,0 +1,117 @@
+// The reference server (`node scripts/serve.js`) as a child process, and raw
+// HTTP/1.1 exchanges with it over node:net, for the tests that must send what
+// no fetch can (odd methods, oversized heads, CONNECT, bodies sent in part).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const READY = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+/** Bound on any wait for the server; a test that reaches it fails instead of hanging. */
+export const WAIT_MS = 20_000;
+
+/** Starts the server on a free port; `args` are passed on (e.g. ['--data', path]). */
+export async function startServer(args = []) {
+  const child = spawn(process.execPath, ['scripts/serve.js', '--port', '0', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`the reference server exited with ${code} before it was ready`);
+  });
+  const ready = new Promise((resolve) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = READY.exec(line);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  const port = await Promise.race([ready, exited, bounded('the server to start')]);
+  exited.catch(() => {});
+  return {
+    port,
+    /** Peak resident memory of the server process so far, in bytes (Linux). */
+    peakMemory: () => Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const stopped = once(child, 'exit');
+      child.kill('SIGTERM');
+      await stopped;
+    },
+  };
+}
+
+function bounded(what) {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), WAIT_MS).unref());
+}
+
+/**
+ * A connection to the server that reads whole answers (by Content-Length) as
+ * they come, so a test can send a request in parts and see when it is answered.
+ */
+export async function openConnection(port) {
+  const socket = connect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  let received = Buffer.alloc(0);
+  let closed = false;
+  let wake = () => {};
+  socket.on('data', (chunk) => {
+    received = Buffer.concat([received, chunk]);
+    wake();
+  });
+  socket.on('close', () => {
+    closed = true;
+    wake();
+  });
+  // A reset after the answer is a fact for the test to look at, not a crash.
+  socket.on('error', () => {});
+  const takeAnswer = () => {
+    const end = received.indexOf('\r\n\r\n');
+    if (end === -1) return null;
+    const head = received.subarray(0, end).toString('latin1');
+    const [statusLine, ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const length = Number(headers['content-length'] ?? 0);
+    if (received.length < end + 4 + length) return null;
+    const body = received.subarray(end + 4, end + 4 + length).toString('utf8');
+    received = received.subarray(end + 4 + length);
+    return { status: Number(statusLine.split(' ')[1]), headers, body, json: () => JSON.parse(body) };
+  };
+  return {
+    socket,
+    /** Writes and waits until the kernel has taken it (or the connection failed). */
+    write: (data) => new Promise((resolve) => socket.write(data, () => resolve())),
+    /** The next whole answer; rejects if the connection closes first or after WAIT_MS. */
+    answer() {
+      return Promise.race([
+        new Promise((resolve, reject) => {
+          const check = () => {
+            const answer = takeAnswer();
+            if (answer) resolve(answer);
+            else if (closed) reject(new Error(`the connection closed without a whole answer: ${JSON.stringify(received.toString('latin1'))}`));
+            else wake = check;
+          };
+          check();
+        }),
+        bounded('an answer'),
+      ]);
+    },
+    get closed() {
+      return closed;
+    },
+    close: () => socket.destroy(),
+  };
+}
+
+/** Sends `text` on a new connection and resolves with the one answer. */
+export async function exchange(port, text) {
+  const connection = await openConnection(port);
+  try {
+    await connection.write(text);
+    return await connection.answer();
+  } finally {
+    connection.close();
+  }
+}
