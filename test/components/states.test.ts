@@ -70,14 +70,17 @@ describe('states every data element shares', () => {
 
       it('says it is loading, as a status', async () => {
         api.hold();
+        let shown: HTMLElement;
         try {
-          const shown = await fixture<HTMLElement>(element);
+          shown = await fixture<HTMLElement>(element);
           await waitUntil(() => shadow(shown).querySelector('[role="status"][part~="status"]'), 'no loading state');
           expect(shadow(shown).querySelector('[role="status"][part~="status"]')!.textContent).to.equal(`Loading ${subject}…`);
           await expect(shown).to.be.accessible();
         } finally {
           api.release();
         }
+        // Done loading before the next test: an identical request still running would be shared with it.
+        await waitUntil(() => shadow(shown).querySelector(readySelector), 'never loaded');
       });
 
       it('says what failed, as an alert, and "Try again" loads it', async () => {
