@@ -17,7 +17,11 @@ export function operationsFor(app) {
   return [
     { name: 'health', kind: 'baseline', request: () => get('health', {}) },
     { name: 'get_challenge', kind: 'read', request: () => get('get_challenge', { challenge_id: app.challengeId }) },
-    { name: 'get_userinfo', kind: 'read', request: (round) => get('get_userinfo', { app_id: appId, account_name: member(round) }) },
+    {
+      name: 'get_userinfo',
+      kind: 'read',
+      request: (round) => get('get_userinfo', { app_id: appId, account_name: member(round) }),
+    },
     { name: 'get_leaderboard score', kind: 'read', request: () => get('get_leaderboard', { app_id: appId }) },
     {
       name: 'get_leaderboard weekly',

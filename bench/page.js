@@ -51,10 +51,7 @@ async function controlledByWorker() {
 async function importChunk({ size, appIndex, start, end, nowMs, whole = false }) {
   const app = appFor(size, appIndex, { whole });
   const members = memberChunk(app, start, end, nowMs);
-  const dataset =
-    start === 0
-      ? { admin_keys: [ADMIN_KEY], apps: [{ ...appDefinition(app), ...members }] }
-      : { apps: [members] };
+  const dataset = start === 0 ? { admin_keys: [ADMIN_KEY], apps: [{ ...appDefinition(app), ...members }] } : { apps: [members] };
   const answer = await send({ method: 'POST', url: '/v1/admin/import', key: ADMIN_KEY, body: dataset }, null);
   if (answer.status !== 413) assertSuccess(`import of members ${start}–${end - 1}`, answer);
   return { status: answer.status, ms: answer.ms };

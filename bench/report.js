@@ -64,10 +64,7 @@ const seconds = (value) => (value === null ? 'refused (413)' : value.toFixed(1))
 
 /** Seeding in merge chunks against one import of the same members: a merge touches only what its chunk brings. */
 function importsTable(results) {
-  const lines = [
-    '| members | chunked imports | chunked s | one import s | chunked ÷ one |',
-    '|--:|--:|--:|--:|--:|',
-  ];
+  const lines = ['| members | chunked imports | chunked s | one import s | chunked ÷ one |', '|--:|--:|--:|--:|--:|'];
   for (const { size, importSeconds, importRequests, wholeSeconds } of results) {
     const share = wholeSeconds === null ? '' : `${(importSeconds / wholeSeconds).toFixed(2)}×`;
     lines.push(`| ${count(size)} | ${importRequests} | ${seconds(importSeconds)} | ${seconds(wholeSeconds)} | ${share} |`);

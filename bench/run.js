@@ -77,7 +77,14 @@ function describeMachine(browserVersion) {
 /** Times one import of all the members into the app's twin, to set against the chunked seeding. */
 async function importWhole(page, { size, appIndex, nowMs }) {
   const started = performance.now();
-  const { status } = await page.evaluate((args) => window.bench.importChunk(args), { size, appIndex, start: 0, end: size, nowMs, whole: true });
+  const { status } = await page.evaluate((args) => window.bench.importChunk(args), {
+    size,
+    appIndex,
+    start: 0,
+    end: size,
+    nowMs,
+    whole: true,
+  });
   // Refused as too large: the table says so instead of a time.
   return status === 413 ? null : (performance.now() - started) / 1000;
 }
@@ -101,7 +108,9 @@ async function seed(page, { size, appIndex, nowMs }) {
     start = end;
     if (start * 10 >= nextTenth * size) {
       const seconds = (performance.now() - started) / 1000;
-      console.log(`  seeded ${start.toLocaleString('en-US')} / ${size.toLocaleString('en-US')} members (${seconds.toFixed(1)} s, ${chunk} per import)`);
+      console.log(
+        `  seeded ${start.toLocaleString('en-US')} / ${size.toLocaleString('en-US')} members (${seconds.toFixed(1)} s, ${chunk} per import)`,
+      );
       nextTenth = Math.floor((start * 10) / size) + 1;
     }
   }
@@ -140,7 +149,9 @@ async function main() {
       console.log(formatTable(rows));
       // After the measurements, so that they see the chunked app alone.
       const wholeSeconds = await importWhole(page, { size, appIndex, nowMs });
-      console.log(`one import of all ${size.toLocaleString('en-US')} members: ${wholeSeconds === null ? 'refused as too large (413)' : `${wholeSeconds.toFixed(1)} s`}`);
+      console.log(
+        `one import of all ${size.toLocaleString('en-US')} members: ${wholeSeconds === null ? 'refused as too large (413)' : `${wholeSeconds.toFixed(1)} s`}`,
+      );
       results.push({ size, ...seeded, wholeSeconds, rounds: timings.rounds, rows });
     }
 

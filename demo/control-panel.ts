@@ -85,7 +85,9 @@ function setUpViewerPicker({ member, viewer }: ControlPanelOptions): { refreshMe
       await member.getUserInfo({ app_id: DEMO_APP_ID, account_name: name });
       viewer.set(name);
     } catch (error) {
-      input.setCustomValidity(error instanceof QuestboardError && error.status === 404 ? `No member is called ${name}.` : messageOf(error));
+      input.setCustomValidity(
+        error instanceof QuestboardError && error.status === 404 ? `No member is called ${name}.` : messageOf(error),
+      );
       input.reportValidity();
     }
   };
@@ -158,8 +160,7 @@ function setUpLogForm({ admin, member, viewer }: ControlPanelOptions, dataset: D
       });
       const after = await standing(member, accountName);
       const state = `${numbers.format(progress.quantity_completed)} of ${numbers.format(progress.quantity_required)}`;
-      const outcome =
-        after.tasks > before.tasks ? ` Completed: +${numbers.format(after.score - before.score)} points.` : '';
+      const outcome = after.tasks > before.tasks ? ` Completed: +${numbers.format(after.score - before.score)} points.` : '';
       return `${accountName} · ${taskName.replace(/ \(.*\)$/, '')}: ${state}.${outcome}`;
     });
   });
@@ -229,13 +230,15 @@ function setUpDataControls(options: ControlPanelOptions): void {
 
   const run = (action: () => Promise<string>) => perform(panel, output, action);
 
-  required('#export-button').addEventListener('click', () =>
-    void run(async () => {
-      const exported = await admin.admin.exportApp({ app_id: DEMO_APP_ID });
-      const fileName = `questboard-${DEMO_APP_ID}-${new Date().toISOString().slice(0, 10)}.json`;
-      downloadJson(fileName, exported);
-      return `Exported ${exported.apps?.[0]?.users?.length ?? 0} members to ${fileName}.`;
-    }),
+  required('#export-button').addEventListener(
+    'click',
+    () =>
+      void run(async () => {
+        const exported = await admin.admin.exportApp({ app_id: DEMO_APP_ID });
+        const fileName = `questboard-${DEMO_APP_ID}-${new Date().toISOString().slice(0, 10)}.json`;
+        downloadJson(fileName, exported);
+        return `Exported ${exported.apps?.[0]?.users?.length ?? 0} members to ${fileName}.`;
+      }),
   );
 
   fileInput.addEventListener('change', () => {
@@ -252,11 +255,13 @@ function setUpDataControls(options: ControlPanelOptions): void {
     });
   });
 
-  required('#reset-button').addEventListener('click', () =>
-    void run(async () => {
-      await resetToSeed(transport);
-      return 'The guild is back to its seed.';
-    }),
+  required('#reset-button').addEventListener(
+    'click',
+    () =>
+      void run(async () => {
+        await resetToSeed(transport);
+        return 'The guild is back to its seed.';
+      }),
   );
 }
 

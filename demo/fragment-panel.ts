@@ -10,7 +10,10 @@ import { required } from './dom.js';
 
 const FRAGMENT_LIMIT = 10;
 
-export function mountFragmentPanel(client: QuestboardClient, initialType: LeaderboardType): {
+export function mountFragmentPanel(
+  client: QuestboardClient,
+  initialType: LeaderboardType,
+): {
   setType(type: LeaderboardType): void;
 } {
   const container = required<HTMLElement>('#fragment-slot');

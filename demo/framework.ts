@@ -64,13 +64,17 @@ const GuildApp = defineComponent({
             teammates.value.map((name) =>
               h('li', { key: name }, [
                 h('bdi', { class: 'neighbour-name' }, name),
-                h('qb-endorse-button', {
-                  'app-id': DEMO_APP_ID,
-                  from: member.value,
-                  to: name,
-                  'endorsement-id': 'kind',
-                  onQbEndorse: onEndorse,
-                }, ['Endorse', h('span', { class: 'visually-hidden' }, ` ${name}`)]),
+                h(
+                  'qb-endorse-button',
+                  {
+                    'app-id': DEMO_APP_ID,
+                    from: member.value,
+                    to: name,
+                    'endorsement-id': 'kind',
+                    onQbEndorse: onEndorse,
+                  },
+                  ['Endorse', h('span', { class: 'visually-hidden' }, ` ${name}`)],
+                ),
               ]),
             ),
           ),

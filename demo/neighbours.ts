@@ -14,7 +14,11 @@ const SCORE_LABELS: Record<LeaderboardType, string> = {
   monthly: 'points this month',
 };
 
-export function mountNeighbours(client: QuestboardClient, viewer: Viewer, initialType: LeaderboardType): {
+export function mountNeighbours(
+  client: QuestboardClient,
+  viewer: Viewer,
+  initialType: LeaderboardType,
+): {
   setType(type: LeaderboardType): void;
 } {
   const list = required<HTMLOListElement>('#neighbours');
@@ -38,7 +42,12 @@ export function mountNeighbours(client: QuestboardClient, viewer: Viewer, initia
 
   async function render(): Promise<void> {
     const request = ++latest;
-    const board = await client.getLeaderboard({ app_id: DEMO_APP_ID, leaderboard_type: type, limit: WINDOW_SIZE, around: viewer.name });
+    const board = await client.getLeaderboard({
+      app_id: DEMO_APP_ID,
+      leaderboard_type: type,
+      limit: WINDOW_SIZE,
+      around: viewer.name,
+    });
     // A slower older answer must not overwrite a newer one.
     if (request !== latest) return;
     list.replaceChildren(
@@ -52,9 +61,7 @@ export function mountNeighbours(client: QuestboardClient, viewer: Viewer, initia
         label.append(element('bdi', {}, name));
         const score = `${numbers.format(entry.score)} ${SCORE_LABELS[type]} · ${numbers.format(entry.total_xp)} XP`;
         label.append(element('span', { class: 'neighbour-score' }, score));
-        const action = isViewer
-          ? element('span', { class: 'you' }, 'You')
-          : endorseButtonFor(name);
+        const action = isViewer ? element('span', { class: 'you' }, 'You') : endorseButtonFor(name);
         row.append(rank, label, action);
         return row;
       }),

@@ -19,7 +19,6 @@ import { reportSizes } from './size-report.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
-
 // Peer-style dependencies stay imports in dist/esm so a site bundles one copy.
 const EXTERNAL_PACKAGES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', 'idb', 'zod'];
 const isExternal = (id) => EXTERNAL_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));

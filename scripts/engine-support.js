@@ -16,7 +16,11 @@ export const FEATURES = [
   ['`Element.setHTML()`', 'api.Element.setHTML', 'inert parse, rebuilt node by node from the allowlist'],
   ['constructed stylesheets', 'api.Document.adoptedStyleSheets', 'a `<style>` element (Lit does the same in shadow roots)'],
   ['`crypto.randomUUID()` (secure contexts)', 'api.Crypto.randomUUID', 'a v4 GUID from `crypto.getRandomValues()`'],
-  ['`crypto.subtle.digest()` (secure contexts)', 'api.SubtleCrypto.digest', 'needed only by a configured remote, which needs an https page'],
+  [
+    '`crypto.subtle.digest()` (secure contexts)',
+    'api.SubtleCrypto.digest',
+    'needed only by a configured remote, which needs an https page',
+  ],
   ['`JSON.rawJSON`', 'javascript.builtins.JSON.rawJSON', 'a JSON writer of our own for four-decimal quantities'],
   ['`Intl.RelativeTimeFormat`', 'javascript.builtins.Intl.RelativeTimeFormat', 'within the baseline'],
   ['`Clients.claim()`', 'api.Clients.claim', 'the embed waits 3 s for control, then runs the handler in the page'],
@@ -41,7 +45,9 @@ function since(path, browser) {
 export function engineTable() {
   const header = `| feature | ${ENGINES.map(([name]) => name).join(' | ')} | where missing, Questboard… |`;
   const rule = `|---|${ENGINES.map(() => '---').join('|')}|---|`;
-  const rows = FEATURES.map(([name, path, fallback]) => `| ${name} | ${ENGINES.map(([, id]) => since(path, id)).join(' | ')} | ${fallback} |`);
+  const rows = FEATURES.map(
+    ([name, path, fallback]) => `| ${name} | ${ENGINES.map(([, id]) => since(path, id)).join(' | ')} | ${fallback} |`,
+  );
   return [header, rule, ...rows].join('\n');
 }
 

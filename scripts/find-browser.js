@@ -41,11 +41,7 @@ export async function findBrowser() {
   }
 }
 
-const INSTALLED_FIREFOX = [
-  '/usr/bin/firefox-esr',
-  '/usr/bin/firefox',
-  '/Applications/Firefox.app/Contents/MacOS/firefox',
-];
+const INSTALLED_FIREFOX = ['/usr/bin/firefox-esr', '/usr/bin/firefox', '/Applications/Firefox.app/Contents/MacOS/firefox'];
 
 /** @returns {string | null} null where no Firefox is installed */
 export function findFirefox() {

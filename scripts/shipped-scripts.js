@@ -22,7 +22,13 @@ export const SHIPPED_SCRIPTS = {
     budgetKB: 40,
   },
   // What a site owner pastes in a <script src> tag.
-  'questboard.js': { entry: 'src/embed/index.ts', tsconfig: 'tsconfig.json', format: 'iife', globalName: 'Questboard', budgetKB: 25 },
+  'questboard.js': {
+    entry: 'src/embed/index.ts',
+    tsconfig: 'tsconfig.json',
+    format: 'iife',
+    globalName: 'Questboard',
+    budgetKB: 25,
+  },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget.
   'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 40 },

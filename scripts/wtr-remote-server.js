@@ -24,11 +24,10 @@ export function remoteServerPlugin({ dataset }) {
 
   async function start() {
     if (child) return;
-    const server = spawn(
-      process.execPath,
-      ['scripts/serve.js', '--port', String(port), '--data', dataset, '--test-hooks'],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const server = spawn(process.execPath, ['scripts/serve.js', '--port', String(port), '--data', dataset, '--test-hooks'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = once(server, 'exit').then(([code]) => {
       throw new Error(`the reference server exited with ${code} before it was ready`);
     });

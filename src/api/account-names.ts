@@ -34,7 +34,8 @@ export function accountNameFault(name: string): string | null {
   if (name === '') return 'must not be empty';
   if (UNPAIRED_SURROGATE.test(name)) return 'must not contain unpaired surrogates';
   if (CONTROL.test(name)) return 'must not contain control characters';
-  if (FORMAT.test(name.replace(EMOJI_FORMAT, ''))) return 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
+  if (FORMAT.test(name.replace(EMOJI_FORMAT, '')))
+    return 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
   if (BLANK.test(name)) return 'must not be only white space';
   // `alice ` would pass for `alice` on a board.
   if (EDGE_SPACE.test(name)) return 'must not start or end with white space';

@@ -10,9 +10,7 @@ export const BROADCAST_CHANNEL = 'questboard';
  * app (an import), or only its treasury (an airdrop, which no member's widget shows).
  */
 export type Changed = { app_id: string } & (
-  | { scope: 'members'; account_names: string[] }
-  | { scope: 'app' }
-  | { scope: 'treasury' }
+  { scope: 'members'; account_names: string[] } | { scope: 'app' } | { scope: 'treasury' }
 );
 
 /** Posted after every committed write, so every element showing the change refreshes. */

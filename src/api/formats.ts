@@ -40,7 +40,8 @@ export const QUANTITY_SCALE = 10_000;
  */
 export function toQuantityE4(value: number): number {
   const rounded = Math.round(value * QUANTITY_SCALE);
-  if (!Number.isSafeInteger(rounded) || rounded / QUANTITY_SCALE !== value) throw new Error(`not a four-decimal quantity: ${value}`);
+  if (!Number.isSafeInteger(rounded) || rounded / QUANTITY_SCALE !== value)
+    throw new Error(`not a four-decimal quantity: ${value}`);
   return rounded;
 }
 
@@ -96,8 +97,7 @@ const COIN_MAX_WHOLE_DIGITS = 20;
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
 
 export type CoinParse =
-  | { ok: true; tinybars: bigint }
-  | { ok: false; reason: 'not-a-number' | 'not-positive' | 'too-many-decimals' | 'too-large' };
+  { ok: true; tinybars: bigint } | { ok: false; reason: 'not-a-number' | 'not-positive' | 'too-many-decimals' | 'too-large' };
 
 /**
  * Parses a coin amount from its decimal text (a JSON number's shortest form,
@@ -112,8 +112,7 @@ export function parseCoins(text: string): CoinParse {
   if (significantDecimals(decimal) > COIN_DECIMALS) return { ok: false, reason: 'too-many-decimals' };
   if (digits.length - fractionLength > COIN_MAX_WHOLE_DIGITS) return { ok: false, reason: 'too-large' };
   const shift = COIN_DECIMALS - fractionLength;
-  const tinybars =
-    shift >= 0 ? BigInt(digits) * 10n ** BigInt(shift) : BigInt(digits) / 10n ** BigInt(-shift);
+  const tinybars = shift >= 0 ? BigInt(digits) * 10n ** BigInt(shift) : BigInt(digits) / 10n ** BigInt(-shift);
   return { ok: true, tinybars };
 }
 

@@ -131,7 +131,8 @@ export function parseJsonText(text: string, exactPaths: ReadonlySet<string>): un
       }
       if (Array.isArray(frame.container)) frame.container.push(value);
       // Assigning `__proto__` would set the prototype; it is defined as a key instead.
-      else if (frame.key === '__proto__') Object.defineProperty(frame.container, frame.key, { value, writable: true, enumerable: true, configurable: true });
+      else if (frame.key === '__proto__')
+        Object.defineProperty(frame.container, frame.key, { value, writable: true, enumerable: true, configurable: true });
       else frame.container[frame.key] = value;
       skipSpace();
       const close = Array.isArray(frame.container) ? ']' : '}';

@@ -21,13 +21,14 @@ const guid = z.string().check(z.refine(isGuid, 'must be a lowercase GUID'));
 export const MAX_POINTS = 1_000_000;
 const points = z.int().check(z.minimum(0, 'must be 0 or more'), z.maximum(MAX_POINTS, `must be at most ${MAX_POINTS}`));
 /** An ISO 8601 instant with a zone (`2026-11-20T10:00:00Z`); kept as epoch ms. */
-const instant = z.string().check(
-  z.refine(
-    (value) =>
-      /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/i.test(value) && !Number.isNaN(Date.parse(value)),
-    'must be an ISO 8601 date-time with a zone, such as 2026-11-20T10:00:00Z',
-  ),
-);
+const instant = z
+  .string()
+  .check(
+    z.refine(
+      (value) => /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/i.test(value) && !Number.isNaN(Date.parse(value)),
+      'must be an ISO 8601 date-time with a zone, such as 2026-11-20T10:00:00Z',
+    ),
+  );
 
 export const SCOPES = ['read', 'write', 'ledger', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -56,10 +57,9 @@ export const getUserInfoQuery = z.object({ app_id: text, account_name: accountNa
 /** Query values arrive as text; paging numbers are parsed here. */
 const pagingNumber = (min: number, max: number) =>
   z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^\d+$/, 'must be a whole number')),
-      z.transform(Number),
-    ).check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
+    z
+      .pipe(z.string().check(z.regex(/^\d+$/, 'must be a whole number')), z.transform(Number))
+      .check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
   );
 
 export const getLeaderboardQuery = z.object({
@@ -74,9 +74,7 @@ export const getLeaderboardQuery = z.object({
 export const connectSocialBody = z.object({
   app_id: text,
   account_name: accountName,
-  twitter_name: z.string().check(
-    z.regex(X_HANDLE, 'must be 1–15 letters, digits or _ (a leading @ is allowed)'),
-  ),
+  twitter_name: z.string().check(z.regex(X_HANDLE, 'must be 1–15 letters, digits or _ (a leading @ is allowed)')),
 });
 
 export const getTaskProgressQuery = z.object({ task_id: guid, account_name: accountName });
@@ -97,7 +95,16 @@ export const airdropInput = z.object({
   to_address: text,
   /** Only with an installation admin key, which belongs to no app. */
   app_id: z.optional(text),
-  quantity: z.union([z.pipe(jsonNumber, z.transform((number) => number.text)), text], 'must be a number'),
+  quantity: z.union(
+    [
+      z.pipe(
+        jsonNumber,
+        z.transform((number) => number.text),
+      ),
+      text,
+    ],
+    'must be a number',
+  ),
 });
 
 /**
@@ -144,7 +151,10 @@ function nesting(value: unknown): number {
  * would turn a `__proto__` key into a prototype and lose it).
  */
 const metadata = z
-  .custom<Record<string, unknown>>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), 'must be an object')
+  .custom<Record<string, unknown>>(
+    (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+    'must be an object',
+  )
   .check(z.refine((value) => nesting(value) <= MAX_METADATA_DEPTH, `must nest at most ${MAX_METADATA_DEPTH} levels`));
 
 const datasetTask = z.strictObject({

@@ -1,4 +1,10 @@
-import { BROADCAST_CHANNEL, isChangeNotice, isSyncErrorMessage, type ChangeNotice, type SyncErrorMessage } from '../api/broadcast.js';
+import {
+  BROADCAST_CHANNEL,
+  isChangeNotice,
+  isSyncErrorMessage,
+  type ChangeNotice,
+  type SyncErrorMessage,
+} from '../api/broadcast.js';
 
 export type { ChangeNotice };
 export type ChangeListener = (change: ChangeNotice) => void;

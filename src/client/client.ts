@@ -1,4 +1,13 @@
-import type { Acknowledged, AirdropResult, Challenge, Health, Leaderboard, LeaderboardHtml, TaskProgress, UserInfo } from '../api/responses.js';
+import type {
+  Acknowledged,
+  AirdropResult,
+  Challenge,
+  Health,
+  Leaderboard,
+  LeaderboardHtml,
+  TaskProgress,
+  UserInfo,
+} from '../api/responses.js';
 import type { Changed } from '../api/broadcast.js';
 import { newGuid } from '../api/formats.js';
 import type { ConnectSocialBody, Dataset, EndorseAccountBody, GetLeaderboardQuery, LogTaskBody } from '../api/schemas.js';

@@ -99,9 +99,15 @@ async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTran
       // Every page sends its remote, or none to clear it: the worker keeps the setting, which must follow the site.
       try {
         const kept = await configureWorkerRemote(controller, remote ?? { remote: null });
-        return { transport, reason: kept.remote === null ? 'worker controls this page' : `worker controls this page, remote ${kept.remote} first` };
+        return {
+          transport,
+          reason: kept.remote === null ? 'worker controls this page' : `worker controls this page, remote ${kept.remote} first`,
+        };
       } catch (error) {
-        return { transport, reason: `worker controls this page, remote not ${remote ? 'set' : 'cleared'}: ${(error as Error).message}` };
+        return {
+          transport,
+          reason: `worker controls this page, remote not ${remote ? 'set' : 'cleared'}: ${(error as Error).message}`,
+        };
       }
     }
     fallbackReason = connection.reason;
@@ -121,7 +127,9 @@ export function checkRemote(settings: QuestboardConfig): void {
 
 function remoteConfiguration(settings: QuestboardConfig): RemoteConfiguration | undefined {
   if (!settings.remote) return undefined;
-  return settings.timeoutMs === undefined ? { remote: settings.remote } : { remote: settings.remote, timeoutMs: settings.timeoutMs };
+  return settings.timeoutMs === undefined
+    ? { remote: settings.remote }
+    : { remote: settings.remote, timeoutMs: settings.timeoutMs };
 }
 
 function transportForBaseUrl(baseUrl: string): Transport {

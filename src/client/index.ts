@@ -1,14 +1,40 @@
 import { setInPageServerLoader } from './config.js';
 import { loadBundledServer } from './local-in-page-transport.js';
 
-export { QuestboardClient, type QuestboardClientOptions, type LeaderboardQuery, type EndorseInput, type ConnectSocialInput, type AirdropInput, type LogTaskInput, type ImportResult } from './client.js';
+export {
+  QuestboardClient,
+  type QuestboardClientOptions,
+  type LeaderboardQuery,
+  type EndorseInput,
+  type ConnectSocialInput,
+  type AirdropInput,
+  type LogTaskInput,
+  type ImportResult,
+} from './client.js';
 export { QuestboardError } from './questboard-error.js';
 export type { Transport } from './transport.js';
 export { fetchTransport } from './fetch-transport.js';
-export { createInPageTransport, type InPageTransportOptions, type InPageTransport, type InPageServer, type InPageServerLoader } from './in-page-transport.js';
+export {
+  createInPageTransport,
+  type InPageTransportOptions,
+  type InPageTransport,
+  type InPageServer,
+  type InPageServerLoader,
+} from './in-page-transport.js';
 export { inPageTransport, loadBundledServer } from './local-in-page-transport.js';
 export { subscribeToChanges, announceChange, changeAffects, type ChangeNotice, type ChangeListener } from './changes.js';
-export { configure, currentConfig, setInPageServerLoader, clientFor, resolveTransport, onConfigure, MissingApiKeyError, type QuestboardConfig, type ClientOverrides, type ResolvedTransport } from './config.js';
+export {
+  configure,
+  currentConfig,
+  setInPageServerLoader,
+  clientFor,
+  resolveTransport,
+  onConfigure,
+  MissingApiKeyError,
+  type QuestboardConfig,
+  type ClientOverrides,
+  type ResolvedTransport,
+} from './config.js';
 export { connectServiceWorker, type WorkerConnection } from './service-worker.js';
 export { TRUSTED_TYPES_POLICY_NAME } from './trusted-types.js';
 export type * from '../api/responses.js';

@@ -1,4 +1,9 @@
-import { createInPageTransport, type InPageServer, type InPageTransport, type InPageTransportOptions } from './in-page-transport.js';
+import {
+  createInPageTransport,
+  type InPageServer,
+  type InPageTransport,
+  type InPageTransportOptions,
+} from './in-page-transport.js';
 
 /** The handler, store and remote-first strategy from this package, imported on first use (a separate chunk for bundlers). */
 export async function loadBundledServer(): Promise<InPageServer> {

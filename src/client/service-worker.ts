@@ -31,7 +31,10 @@ export async function connectServiceWorker(scriptUrl: string, apiKey: string): P
   try {
     await navigator.serviceWorker.register(questboardPolicy().createScriptURL(script.href) as string);
   } catch (error) {
-    return { scope: null, reason: `registering ${script.href} failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      scope: null,
+      reason: `registering ${script.href} failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (await controlledBy(script.href)) return { scope };
   return { scope: null, reason: `${script.href} did not take control of this page` };

@@ -57,13 +57,7 @@ export async function importDataset(
   return [...seen];
 }
 
-async function importApp(
-  tx: Transaction,
-  data: DatasetApp,
-  path: string,
-  adminKeys: Set<string>,
-  now: number,
-): Promise<void> {
+async function importApp(tx: Transaction, data: DatasetApp, path: string, adminKeys: Set<string>, now: number): Promise<void> {
   const existing = await tx.get('apps', data.app_id);
   const app: AppRecord = {
     app_id: data.app_id,

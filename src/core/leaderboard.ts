@@ -33,18 +33,11 @@ function boardOf(type: LeaderboardType, app_id: string, now: number): BoardRef {
   return { type, app_id, period };
 }
 
-export async function readLeaderboard(
-  tx: Transaction,
-  app: AppRecord,
-  query: BoardQuery,
-  now: number,
-): Promise<Leaderboard> {
+export async function readLeaderboard(tx: Transaction, app: AppRecord, query: BoardQuery, now: number): Promise<Leaderboard> {
   const board = boardOf(query.type, app.app_id, now);
   const rankedCount = board.period === null ? app.member_count : await countOnBoard(tx, board);
   const offset =
-    query.around === undefined
-      ? query.offset
-      : await windowAround(tx, app, board, rankedCount, query.around, query.limit);
+    query.around === undefined ? query.offset : await windowAround(tx, app, board, rankedCount, query.around, query.limit);
 
   const members = offset < rankedCount ? await boardPage(tx, board, offset, query.limit) : [];
   if (members.length < query.limit && board.period !== null) {
@@ -96,10 +89,7 @@ async function rankEntries(
     else if (previous === undefined) {
       // Only the first row of a page needs counting: the rest follow from it.
       rank =
-        1 +
-        (app.rank_policy === 'dense'
-          ? await countDistinctHigher(tx, board, value)
-          : await countHigher(tx, board, value));
+        1 + (app.rank_policy === 'dense' ? await countDistinctHigher(tx, board, value) : await countHigher(tx, board, value));
     } else if (value !== previous) rank = app.rank_policy === 'dense' ? rank + 1 : position;
     previous = value;
     entries.push({

@@ -43,7 +43,8 @@ export function earnPoints(user: UserRecord, points: number, at: number): void {
   if (week === user.week) Object.assign(user, { week_score: user.week_score + points, week_at: Math.max(user.week_at, at) });
   else if (week > user.week) Object.assign(user, { week, week_score: points, week_at: at });
   const month = monthOf(at);
-  if (month === user.month) Object.assign(user, { month_score: user.month_score + points, month_at: Math.max(user.month_at, at) });
+  if (month === user.month)
+    Object.assign(user, { month_score: user.month_score + points, month_at: Math.max(user.month_at, at) });
   else if (month > user.month) Object.assign(user, { month, month_score: points, month_at: at });
   earnXp(user, points, at);
 }

@@ -6,7 +6,7 @@ const DAY_MS = 86_400_000;
 export function weekOf(epochMs: number): string {
   const day = Math.floor(epochMs / DAY_MS);
   // 1970-01-01 was a Thursday: shift so that Monday is 0.
-  const monday = day - ((day + 3) % 7 + 7) % 7;
+  const monday = day - ((((day + 3) % 7) + 7) % 7);
   return new Date(monday * DAY_MS).toISOString().slice(0, 10);
 }
 

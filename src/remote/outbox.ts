@@ -16,7 +16,10 @@ export const MAX_FAILED_REPLAYS = 10;
 export const MAX_QUEUED_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Queues the write; returns the writes dropped to make room for it, oldest first. */
-export async function enqueueWrite(db: RemoteDatabase, write: Omit<QueuedWrite, 'seq' | 'failed_replays'>): Promise<QueuedWrite[]> {
+export async function enqueueWrite(
+  db: RemoteDatabase,
+  write: Omit<QueuedWrite, 'seq' | 'failed_replays'>,
+): Promise<QueuedWrite[]> {
   const tx = db.transaction('outbox', 'readwrite');
   await tx.store.add({ ...write, failed_replays: 0 });
   const dropped: QueuedWrite[] = [];

@@ -70,7 +70,8 @@ function classify(call: RemoteCall, response: Response, body: string): RemoteOut
   const { status } = response;
   if (status >= 500) return { kind: 'unreachable', reason: `the remote answered ${status}`, status };
   const answered = `The remote answered ${call.operation} with ${status}`;
-  if (status < 200 || (status >= 300 && status < 400)) return { kind: 'invalid', reason: `${answered}, which the API never answers.` };
+  if (status < 200 || (status >= 300 && status < 400))
+    return { kind: 'invalid', reason: `${answered}, which the API never answers.` };
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -129,7 +129,9 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     for (const write of await queuedWrites(db)) {
       if (now() - write.queued_at > MAX_QUEUED_AGE_MS) {
         await removeWrite(db, write.seq!);
-        reportSyncError(syncError(write, 'expired', null, `not delivered within ${MAX_QUEUED_AGE_MS / DAY_MS} days of being made`));
+        reportSyncError(
+          syncError(write, 'expired', null, `not delivered within ${MAX_QUEUED_AGE_MS / DAY_MS} days of being made`),
+        );
         continue;
       }
       const authorization = authorizations.get(write.key_hash);
@@ -146,7 +148,14 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       }
       // Silence is the remote's (or the network's), not this write's: only the age limit applies to it.
       if (outcome.kind === 'unreachable' && outcome.status !== undefined && (await countFailedReplay(db, write.seq!))) {
-        reportSyncError(syncError(write, 'failed-replays', outcome.status, `the remote failed it on ${MAX_FAILED_REPLAYS} replays, last with ${outcome.status}`));
+        reportSyncError(
+          syncError(
+            write,
+            'failed-replays',
+            outcome.status,
+            `the remote failed it on ${MAX_FAILED_REPLAYS} replays, last with ${outcome.status}`,
+          ),
+        );
         continue;
       }
       outboxMayHoldWrites = true;
@@ -202,7 +211,8 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
         : await callRemote(fetchRemote, call, timeout_ms);
 
     if (outcome.kind === 'invalid') return failure(502, outcome.reason);
-    if (outcome.kind === 'unreachable') return whenUnreachable(call, keyHash, `The remote server ${remote} cannot be reached (${outcome.reason})`);
+    if (outcome.kind === 'unreachable')
+      return whenUnreachable(call, keyHash, `The remote server ${remote} cannot be reached (${outcome.reason})`);
     if (call.method === 'GET' && outcome.status < 300) {
       const contentType = outcome.headers.get('Content-Type');
       await keepAnswer(await database(), keyHash, call.url, { status: outcome.status, contentType, body: outcome.body }, now());
@@ -229,7 +239,14 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
         queued_at: now(),
       });
       for (const write of pushedOut) {
-        reportSyncError(syncError(write, 'outbox-full', null, `${MAX_QUEUED_WRITES} newer writes were queued while the remote could not be reached`));
+        reportSyncError(
+          syncError(
+            write,
+            'outbox-full',
+            null,
+            `${MAX_QUEUED_WRITES} newer writes were queued while the remote could not be reached`,
+          ),
+        );
       }
       outboxMayHoldWrites = true;
       options.onQueued?.();
@@ -255,7 +272,9 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       const { stoppedAt } = await replay();
       if (stoppedAt !== null) {
         const { outcome } = stoppedAt;
-        throw new Error(`Queued writes wait: ${outcome.kind === 'answer' ? `the remote answered ${outcome.status}` : outcome.reason}`);
+        throw new Error(
+          `Queued writes wait: ${outcome.kind === 'answer' ? `the remote answered ${outcome.status}` : outcome.reason}`,
+        );
       }
     },
     close() {
@@ -307,7 +326,8 @@ function remoteMessage(outcome: RemoteOutcome & { kind: 'answer' }): string {
 function changeMadeBy(operation: string, body: string | null): ChangeNotice | null {
   const fields = parseBody(body) as Record<string, unknown> | null;
   if (typeof fields !== 'object' || fields === null || typeof fields['app_id'] !== 'string') return null;
-  const member = operation === 'endorse_account' ? fields['to_account'] : operation === 'connect_social' ? fields['account_name'] : undefined;
+  const member =
+    operation === 'endorse_account' ? fields['to_account'] : operation === 'connect_social' ? fields['account_name'] : undefined;
   if (typeof member !== 'string') return null;
   return { type: 'questboard:change', app_id: fields['app_id'], scope: 'members', account_names: [member] };
 }

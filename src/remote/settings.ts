@@ -11,7 +11,8 @@ export interface RemoteConfiguration {
 }
 
 /** The URL parser has already put IPv4 in dotted decimal (127.1 → 127.0.0.1) and IPv6 in its shortest form. */
-const isLoopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+const isLoopback = (hostname: string) =>
+  hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 
 /** Checks a configuration and puts it in the stored form; throws a TypeError saying what is wrong. */
 export function toRemoteSettings(configuration: RemoteConfiguration): RemoteSettings {
@@ -31,7 +32,9 @@ export function toRemoteSettings(configuration: RemoteConfiguration): RemoteSett
   }
   // Members' API keys and writes go there: in the clear, only to this machine.
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    throw new TypeError(`remote must be an https: URL (http: only for localhost, 127.0.0.0/8 or [::1]), got "${configuration.remote}"`);
+    throw new TypeError(
+      `remote must be an https: URL (http: only for localhost, 127.0.0.0/8 or [::1]), got "${configuration.remote}"`,
+    );
   }
   return { remote: url.href.replace(/\/+$/, ''), timeout_ms };
 }

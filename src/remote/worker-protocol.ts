@@ -9,8 +9,7 @@ export interface ConfigureRemoteMessage extends RemoteConfiguration {
 }
 
 export type ConfigureRemoteReply =
-  | { type: 'questboard:remote-configured'; settings: RemoteSettings }
-  | { type: 'questboard:remote-refused'; message: string };
+  { type: 'questboard:remote-configured'; settings: RemoteSettings } | { type: 'questboard:remote-refused'; message: string };
 
 /** Recognises the message by its type only: the worker checks the fields and replies with what is wrong. */
 export function isConfigureRemoteMessage(data: unknown): data is ConfigureRemoteMessage {

@@ -93,7 +93,12 @@ export const operations: Record<string, Operation> = {
       const challenge = await findChallenge(tx, input.challenge_id, key.app_id);
       assertStarted(challenge, now);
       const tasks = await Promise.all(challenge.task_ids.map((task_id) => tx.get('tasks', task_id)));
-      return { body: challengeShape(challenge, tasks.filter((task) => task !== undefined)) };
+      return {
+        body: challengeShape(
+          challenge,
+          tasks.filter((task) => task !== undefined),
+        ),
+      };
     },
   }),
 
@@ -106,7 +111,10 @@ export const operations: Record<string, Operation> = {
     run: async (call) => {
       const app = await appFor(call);
       const changed = await endorse(call.tx, app, { ...call.input, at: call.now });
-      return { body: OK, ...(changed ? { changed: { app_id: app.app_id, scope: 'members', account_names: [call.input.to_account] } } : {}) };
+      return {
+        body: OK,
+        ...(changed ? { changed: { app_id: app.app_id, scope: 'members', account_names: [call.input.to_account] } } : {}),
+      };
     },
   }),
 

@@ -2,14 +2,7 @@
 // the history of some of its members, for import's removal of tasks.
 import type { Transaction } from './transaction.js';
 import { prefixRange } from './key-ranges.js';
-import type {
-  ApiKeyRecord,
-  ChallengeRecord,
-  EndorsementRecord,
-  LogRecord,
-  TaskRecord,
-  UserRecord,
-} from './records.js';
+import type { ApiKeyRecord, ChallengeRecord, EndorsementRecord, LogRecord, TaskRecord, UserRecord } from './records.js';
 
 export interface AppData {
   api_keys: ApiKeyRecord[];

@@ -105,7 +105,13 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
   const runs = groupBy(located, ({ record }) => JSON.stringify(record.key));
   await Promise.all(
     [...runs.values()].map((inRun) =>
-      rowsStore.put({ ...inRun[0]!.record, rows: applyChanges(inRun[0]!.record.rows, inRun.map(({ change }) => change)) }),
+      rowsStore.put({
+        ...inRun[0]!.record,
+        rows: applyChanges(
+          inRun[0]!.record.rows,
+          inRun.map(({ change }) => change),
+        ),
+      }),
     ),
   );
 }
@@ -130,7 +136,11 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
       const key = JSON.parse(text) as GroupKey;
       const runBounds = decodeRuns(await runsStore.get(key));
       // A group's first run starts at the group itself (start null), so any member finds one.
-      groups.set(text, { key, runBounds: runBounds.length > 0 ? runBounds : [{ start: null, count: 0 }], changedRows: new Map() });
+      groups.set(text, {
+        key,
+        runBounds: runBounds.length > 0 ? runBounds : [{ start: null, count: 0 }],
+        changedRows: new Map(),
+      });
     }),
   );
   // Every change finds its run among the runs as they were before this write.
@@ -161,7 +171,9 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
       const pieces = halves(rows);
       const runBounds = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
       group.runBounds.splice(run, 1, ...runBounds);
-      pieces.forEach((piece, index) => writes.push(rowsStore.put({ key: runKey(group.key, runBounds[index]!.start), rows: piece })));
+      pieces.forEach((piece, index) =>
+        writes.push(rowsStore.put({ key: runKey(group.key, runBounds[index]!.start), rows: piece })),
+      );
     }
     writes.push(runsStore.put(encodeRuns(group.key, group.runBounds)));
   }
@@ -181,7 +193,11 @@ function applyChanges(rows: BoardRow[], changes: RowChange[]): BoardRow[] {
   const leaving = new Set<string>();
   const changed = new Map<string, BoardRow>();
   const joining: BoardRow[] = [];
-  for (const { placement: { tie }, row, delta } of changes) {
+  for (const {
+    placement: { tie },
+    row,
+    delta,
+  } of changes) {
     if (delta === 1) joining.push({ ...row!, at: tie[0] });
     else if (row === null) leaving.add(tie[1]);
     else changed.set(tie[1], { ...row, at: tie[0] });

@@ -41,9 +41,7 @@ function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Tr
 /** The board's value groups, highest first, down to (not including) `negatedBelow`. */
 async function groups(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
   const prefix = boardPrefix(board);
-  const all = await readOnce(groupsRead, tx, prefix, () =>
-    tx.raw.objectStore('board_counts').getAll(prefixRange(prefix)),
-  );
+  const all = await readOnce(groupsRead, tx, prefix, () => tx.raw.objectStore('board_counts').getAll(prefixRange(prefix)));
   return all.filter((record) => record.key[3] < negatedBelow);
 }
 
@@ -97,10 +95,7 @@ export async function positionOf(tx: Transaction, board: BoardRef, user: UserRec
   const { group, tie } = placements(user).find(
     ({ group: [, type, period] }) => type === board.type && (board.period === null || period === board.period),
   )!;
-  const [higher, before] = await Promise.all([
-    countHigher(tx, board, negated(group[3])),
-    countBeforeInGroup(tx, group, tie),
-  ]);
+  const [higher, before] = await Promise.all([countHigher(tx, board, negated(group[3])), countBeforeInGroup(tx, group, tie)]);
   return higher + before;
 }
 

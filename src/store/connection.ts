@@ -82,7 +82,10 @@ export function connection(name: string, onNewerVersion?: () => void): Connectio
       return Promise.race([current.database, current.afterWait()]);
     },
     close() {
-      void opening?.database.then((db) => db.close(), () => undefined);
+      void opening?.database.then(
+        (db) => db.close(),
+        () => undefined,
+      );
       opening = null;
     },
   };

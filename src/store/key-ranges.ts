@@ -4,5 +4,4 @@
 const AFTER_ALL: [] = [];
 
 /** Every key that starts with `prefix`, from `from` on (by default, all of them). */
-export const prefixRange = (prefix: IDBValidKey[], from: IDBValidKey = prefix) =>
-  IDBKeyRange.bound(from, [...prefix, AFTER_ALL]);
+export const prefixRange = (prefix: IDBValidKey[], from: IDBValidKey = prefix) => IDBKeyRange.bound(from, [...prefix, AFTER_ALL]);

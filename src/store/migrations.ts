@@ -21,10 +21,7 @@ const MIGRATIONS: Migration[] = [
     db.createObjectStore('challenges', { keyPath: 'challenge_id' }).createIndex('by_app', 'app_id');
     db.createObjectStore('tasks', { keyPath: 'task_id' }).createIndex('by_app', 'app_id');
     db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
-    db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex(
-      'by_app',
-      'app_id',
-    );
+    db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
     db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
     db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
     db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });

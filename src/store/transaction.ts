@@ -39,7 +39,10 @@ export class Transaction {
 
   constructor(readonly raw: RawTransaction) {}
 
-  async get<N extends StoreName>(store: N, key: StoreKey<QuestboardSchema, N>): Promise<StoreValue<QuestboardSchema, N> | undefined> {
+  async get<N extends StoreName>(
+    store: N,
+    key: StoreKey<QuestboardSchema, N>,
+  ): Promise<StoreValue<QuestboardSchema, N> | undefined> {
     const cacheKey = `${store} ${JSON.stringify(key)}`;
     if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as StoreValue<QuestboardSchema, N> | undefined;
     const value = await this.raw.objectStore(store).get(key);
@@ -117,4 +120,3 @@ interface OnBoards {
 
 const NOT_ON_BOARDS: OnBoards = { placements: [], row: '' };
 const onBoards = (user: UserRecord): OnBoards => ({ placements: placements(user), row: JSON.stringify(rowOf(user)) });
-

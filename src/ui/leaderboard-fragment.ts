@@ -43,9 +43,7 @@ export function renderLeaderboardFragment(
   const totalUsers = options.totalUsers ?? entries.length;
   const lang = options.locale && isLanguageTag(options.locale) ? ` lang="${escapeHtml(options.locale)}"` : '';
 
-  const head = columns
-    .map((column) => `<th scope="col" class="${cellClass(column)}">${escapeHtml(column.label)}</th>`)
-    .join('');
+  const head = columns.map((column) => `<th scope="col" class="${cellClass(column)}">${escapeHtml(column.label)}</th>`).join('');
   const rows = entries
     .map((entry) => renderRow(entry, columns, formatOnce, entry.external_user.username === options.highlight))
     .join('');

@@ -59,7 +59,10 @@ describe('account names', () => {
     const name = 'alice\u200b';
     const answers = {
       'get_userinfo account_name': await info(name),
-      'get_task_progress account_name': await api.call('GET', `/v1/get_task_progress?task_id=${GUIDS.posts}&account_name=${q(name)}`),
+      'get_task_progress account_name': await api.call(
+        'GET',
+        `/v1/get_task_progress?task_id=${GUIDS.posts}&account_name=${q(name)}`,
+      ),
       'get_leaderboard around': await api.call('GET', `/v1/get_leaderboard?app_id=guild&around=${q(name)}`),
       'endorse_account from_account': await api.call('POST', '/v1/endorse_account', {
         body: { app_id: 'guild', from_account: name, to_account: 'bob', endorsement_id: 'e' },
@@ -111,7 +114,10 @@ describe('account names', () => {
     expect(user.body.account_name).to.equal(composed);
     expect((await info(composed)).body.id).to.equal(user.body.id);
 
-    expect((await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.checkIn, account_name: decomposed, quantity: 1 } })).status).to.equal(200);
+    expect(
+      (await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.checkIn, account_name: decomposed, quantity: 1 } }))
+        .status,
+    ).to.equal(200);
     expect((await info(composed)).body.total_score).to.equal(5);
     const endorsed = await api.call('POST', '/v1/endorse_account', {
       body: { app_id: 'guild', from_account: composed, to_account: decomposed, endorsement_id: 'self' },
@@ -151,7 +157,16 @@ describe('account names', () => {
     expect((await info(long)).body.account_name).to.equal('\u00e9'.repeat(64));
     // Emoji drawn with a joiner or tags (the demo guild has 👩‍💻 Priya) keep their format characters.
     const scotland = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
-    for (const name of ['Ada Lovelace', '🦊 fox', 'ω\u0308', '❤\ufe0f', '👩\u200d💻 Priya', '👩🏽\u200d💻', `${scotland} Isla`, `Isla ${scotland}`]) {
+    for (const name of [
+      'Ada Lovelace',
+      '🦊 fox',
+      'ω\u0308',
+      '❤\ufe0f',
+      '👩\u200d💻 Priya',
+      '👩🏽\u200d💻',
+      `${scotland} Isla`,
+      `Isla ${scotland}`,
+    ]) {
       expect((await connect(name)).status, name).to.equal(200);
       expect((await info(name)).body.account_name).to.equal(name.normalize('NFC'));
     }

@@ -11,12 +11,21 @@ import { localApi } from './support.js';
 it('answers every benchmark operation after bulk imports and live writes', async function () {
   this.timeout(300000);
   const api = localApi({ now: Date.now() });
-  for (const [size, index] of [[1000, 0], [10000, 1]] as const) {
+  for (const [size, index] of [
+    [1000, 0],
+    [10000, 1],
+  ] as const) {
     const app = appFor(size, index);
-    let r = await api.call('POST', '/v1/admin/import', { key: ADMIN_KEY, body: { admin_keys: [ADMIN_KEY], apps: [appDefinition(app)] } });
+    let r = await api.call('POST', '/v1/admin/import', {
+      key: ADMIN_KEY,
+      body: { admin_keys: [ADMIN_KEY], apps: [appDefinition(app)] },
+    });
     expect(r.status, r.text).to.equal(200);
     for (let s = 0; s < size; s += 5000) {
-      r = await api.call('POST', '/v1/admin/import', { key: ADMIN_KEY, body: { apps: [memberChunk(app, s, Math.min(size, s + 5000), Date.now())] } });
+      r = await api.call('POST', '/v1/admin/import', {
+        key: ADMIN_KEY,
+        body: { apps: [memberChunk(app, s, Math.min(size, s + 5000), Date.now())] },
+      });
       expect(r.status, r.text).to.equal(200);
     }
     const ops = operationsFor(app);

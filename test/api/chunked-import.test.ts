@@ -25,7 +25,9 @@ const next = random(11);
 // member's logs stay in time order, as one import would replay them.
 const progress = names.flatMap((account_name, index) => {
   const own = Math.floor(index / CHUNK);
-  const times = Array.from({ length: Math.floor(next() * 4) }, () => WEDNESDAY - Math.floor(next() * 50) * DAY).sort((a, b) => a - b);
+  const times = Array.from({ length: Math.floor(next() * 4) }, () => WEDNESDAY - Math.floor(next() * 50) * DAY).sort(
+    (a, b) => a - b,
+  );
   return times.map((at, log) => ({
     task_id: next() < 0.8 ? GUIDS.checkIn : GUIDS.posts,
     account_name,
@@ -55,8 +57,10 @@ const app = {
     },
   ],
 };
-const users = (from: number, to: number) => names.slice(from, to).map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) }));
-const logs = (chunk: number | null) => progress.filter((log) => chunk === null || log.chunk === chunk).map(({ chunk: _, ...log }) => log);
+const users = (from: number, to: number) =>
+  names.slice(from, to).map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) }));
+const logs = (chunk: number | null) =>
+  progress.filter((log) => chunk === null || log.chunk === chunk).map(({ chunk: _, ...log }) => log);
 
 async function boards(call: Call): Promise<string[]> {
   const answers: string[] = [];

@@ -87,7 +87,8 @@ describe('database versions held by other tabs', () => {
     let told = 0;
     const store = openStore({ name, onNewerVersion: () => told++ });
     const handle = createHandler({ store });
-    const request = () => new Request('https://questboard.test/v1/get_leaderboard?app_id=guild', { headers: { authorization: 'Bearer sk_admin' } });
+    const request = () =>
+      new Request('https://questboard.test/v1/get_leaderboard?app_id=guild', { headers: { authorization: 'Bearer sk_admin' } });
     for (let i = 0; i < 2; i++) expect((await handle(request())).status).to.equal(503);
     expect(told).to.equal(2);
     store.close();

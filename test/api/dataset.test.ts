@@ -25,7 +25,10 @@ describe('admin import and export', () => {
 
   it('lets an app admin key load its own app and nothing else', async () => {
     await seed(api.call, WEDNESDAY);
-    const own = await api.call('POST', '/v1/admin/import', { key: 'pk_guild_admin', body: { apps: [{ app_id: 'guild', users: [{ account_name: 'newbie' }] }] } });
+    const own = await api.call('POST', '/v1/admin/import', {
+      key: 'pk_guild_admin',
+      body: { apps: [{ app_id: 'guild', users: [{ account_name: 'newbie' }] }] },
+    });
     expect(own.status, own.text).to.equal(200);
     const foreign = await api.call('POST', '/v1/admin/import', { key: 'pk_guild_admin', body: { apps: [{ app_id: 'other' }] } });
     expect(foreign.status).to.equal(403);
@@ -78,7 +81,9 @@ describe('admin import and export', () => {
   it('replace mode replaces the app, merge mode merges by id', async () => {
     await seed(api.call, WEDNESDAY);
     await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.posts, account_name: 'alice', quantity: 3 } });
-    await api.call('POST', '/v1/admin/import', { body: { apps: [{ app_id: 'guild', users: [{ account_name: 'alice', is_active: false }] }] } });
+    await api.call('POST', '/v1/admin/import', {
+      body: { apps: [{ app_id: 'guild', users: [{ account_name: 'alice', is_active: false }] }] },
+    });
     const merged = (await api.call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice')).body;
     expect(merged).to.include({ is_active: false, total_score: 10 });
 
@@ -99,7 +104,9 @@ describe('admin import and export', () => {
       await log(GUIDS.bigPost, 'bob', 5);
       await log(GUIDS.checkIn, HOSTILE_NAME, 1);
       await log(GUIDS.profile, 'carol', 7);
-      await call('POST', '/v1/endorse_account', { body: { app_id: 'guild', from_account: 'bob', to_account: 'carol', endorsement_id: 'kind' } });
+      await call('POST', '/v1/endorse_account', {
+        body: { app_id: 'guild', from_account: 'bob', to_account: 'carol', endorsement_id: 'kind' },
+      });
       await call('POST', '/v1/connect_social', { body: { app_id: 'guild', account_name: 'dora', twitter_name: 'dora' } });
       await call('POST', '/v1/airdrop_token_ledger', { body: { to_address: '0.0.5', quantity: 0.5, app_id: 'guild' } });
     };
@@ -155,12 +162,21 @@ describe('admin import and export', () => {
       api.clock.now += 60_000;
       expect((await log(task, name, quantity)).status).to.equal(200);
     }
-    await api.call('POST', '/v1/endorse_account', { body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'kind' } });
+    await api.call('POST', '/v1/endorse_account', {
+      body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'kind' },
+    });
     api.clock.now += 60_000;
 
     const onboarding = dataset(WEDNESDAY).apps[0]!.challenges[0]!;
     const merged = await api.call('POST', '/v1/admin/import', {
-      body: { apps: [{ app_id: 'guild', challenges: [{ ...onboarding, tasks: onboarding.tasks.filter((task) => task.task_id !== GUIDS.profile) }] }] },
+      body: {
+        apps: [
+          {
+            app_id: 'guild',
+            challenges: [{ ...onboarding, tasks: onboarding.tasks.filter((task) => task.task_id !== GUIDS.profile) }],
+          },
+        ],
+      },
     });
     expect(merged.status, merged.text).to.equal(200);
 
@@ -170,8 +186,19 @@ describe('admin import and export', () => {
     expect([refusedRead.status, refusedRead.body]).to.deep.equal([404, { is_valid: false, message: 'Task not found.' }]);
     // alice has now done every task the challenge has; the profile's points and logs are gone.
     const info = async (name: string) => (await api.call('GET', `/v1/get_userinfo?app_id=guild&account_name=${name}`)).body;
-    expect(await info('alice')).to.include({ challenges_completed: 1, tasks_completed: 3, tasks_logged: 3, total_score: 10 + 20 + 5 + 50 });
-    expect(await info('bob')).to.include({ challenges_completed: 0, tasks_completed: 2, tasks_logged: 2, total_score: 10, current_xp: 15 });
+    expect(await info('alice')).to.include({
+      challenges_completed: 1,
+      tasks_completed: 3,
+      tasks_logged: 3,
+      total_score: 10 + 20 + 5 + 50,
+    });
+    expect(await info('bob')).to.include({
+      challenges_completed: 0,
+      tasks_completed: 2,
+      tasks_logged: 2,
+      total_score: 10,
+      current_xp: 15,
+    });
     expect(await info('carol')).to.include({ tasks_completed: 0, tasks_logged: 0, total_score: 0 });
     const challenge = (await api.call('GET', `/v1/get_challenge?challenge_id=${GUIDS.onboarding}`)).body;
     expect(challenge.tasks.map((task: any) => task.task_id)).to.deep.equal([GUIDS.posts, GUIDS.bigPost, GUIDS.checkIn]);
@@ -182,11 +209,18 @@ describe('admin import and export', () => {
         ...['score', 'xp', 'weekly', 'monthly'].map((type) => `/v1/get_leaderboard?app_id=guild&leaderboard_type=${type}`),
         ...['alice', 'bob', 'carol'].flatMap((name) => [
           `/v1/get_userinfo?app_id=guild&account_name=${name}`,
-          ...[GUIDS.posts, GUIDS.bigPost, GUIDS.checkIn, GUIDS.profile].map((task) => `/v1/get_task_progress?task_id=${task}&account_name=${name}`),
+          ...[GUIDS.posts, GUIDS.bigPost, GUIDS.checkIn, GUIDS.profile].map(
+            (task) => `/v1/get_task_progress?task_id=${task}&account_name=${name}`,
+          ),
         ]),
         '/v1/admin/export?app_id=guild',
       ];
-      return Promise.all(paths.map(async (path) => { const answer = await call('GET', path); return `${answer.status} ${answer.text}`; }));
+      return Promise.all(
+        paths.map(async (path) => {
+          const answer = await call('GET', path);
+          return `${answer.status} ${answer.text}`;
+        }),
+      );
     };
     const original = await answers(api.call);
     const exported = await api.call('GET', '/v1/admin/export?app_id=guild');
@@ -205,7 +239,13 @@ describe('admin import and export', () => {
     const first = await api.call('POST', '/v1/admin/import', {
       body: {
         admin_keys: [ADMIN_KEY],
-        apps: [{ app_id: 'times', users: [{ account_name: 'amy' }, { account_name: 'ben' }], challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [checkIn] }] }],
+        apps: [
+          {
+            app_id: 'times',
+            users: [{ account_name: 'amy' }, { account_name: 'ben' }],
+            challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [checkIn] }],
+          },
+        ],
       },
     });
     expect(first.status, first.text).to.equal(200);
@@ -230,7 +270,10 @@ describe('admin import and export', () => {
     // All hold 5 points: listed by who reached them first in the history.
     for (const type of ['score', 'xp', 'weekly', 'monthly']) {
       const board = (await api.call('GET', `/v1/get_leaderboard?app_id=times&leaderboard_type=${type}`)).body;
-      expect(board.leaderboard_users.map((entry: any) => entry.external_user.username), type).to.deep.equal(['cara', 'ben', 'amy']);
+      expect(
+        board.leaderboard_users.map((entry: any) => entry.external_user.username),
+        type,
+      ).to.deep.equal(['cara', 'ben', 'amy']);
     }
   });
 

@@ -78,8 +78,13 @@ describe('exact input', () => {
         fraction: fc.option(digits(1, 11), { nil: undefined }),
         exponent: fc.option(fc.integer({ min: -12, max: 4 }), { nil: undefined }),
       })
-      .map(({ whole, fraction, exponent }) => `${whole}${fraction ? `.${fraction}` : ''}${exponent === undefined ? '' : `e${exponent}`}`);
-    expect((await api.call('POST', '/v1/admin/import', { body: treasuries({ bypost: RICH, byget: RICH }) })).status).to.equal(200);
+      .map(
+        ({ whole, fraction, exponent }) =>
+          `${whole}${fraction ? `.${fraction}` : ''}${exponent === undefined ? '' : `e${exponent}`}`,
+      );
+    expect((await api.call('POST', '/v1/admin/import', { body: treasuries({ bypost: RICH, byget: RICH }) })).status).to.equal(
+      200,
+    );
     await fc.assert(
       fc.asyncProperty(amount, async (quantity) => {
         const [post, get] = [await postAirdrop(api.call, 'bypost', quantity), await getAirdrop(api.call, 'byget', quantity)];
@@ -110,7 +115,10 @@ describe('exact input', () => {
 
   it('refuses nesting past the limits with a 400, however deep, and never overflows', async () => {
     // 8,000 levels fit the 16 KiB limit of an ordinary write; an import may send far more.
-    for (const [path, depth] of [['/v1/endorse_account', 8_000], ['/v1/admin/import', 200_000]] as const) {
+    for (const [path, depth] of [
+      ['/v1/endorse_account', 8_000],
+      ['/v1/admin/import', 200_000],
+    ] as const) {
       const deep = await api.call('POST', path, { body: `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}` });
       expect(deep.status, path).to.equal(400);
       expect(deep.body.message, path).to.equal('The request body nests deeper than 64 levels.');
@@ -118,19 +126,26 @@ describe('exact input', () => {
 
     const metadata = JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`);
     const imported = await api.call('POST', '/v1/admin/import', {
-      body: { apps: [{ app_id: 'other', challenges: [{ name: 'Deep', tasks: [{ name: 'Deep', quantity: 1, operator: 0, metadata }] }] }] },
+      body: {
+        apps: [
+          { app_id: 'other', challenges: [{ name: 'Deep', tasks: [{ name: 'Deep', quantity: 1, operator: 0, metadata }] }] },
+        ],
+      },
     });
     expect(imported.status).to.equal(400);
     expect(imported.body.message).to.equal('apps.0.challenges.0.tasks.0.metadata: must nest at most 32 levels.');
   });
 
   it('keeps __proto__ and other odd keys in metadata, through get_challenge and export → import', async () => {
-    const raw = `{"apps":[{"app_id":"other","challenges":[{"challenge_id":"${GUIDS.otherChallenge}","name":"Other","tasks":[` +
+    const raw =
+      `{"apps":[{"app_id":"other","challenges":[{"challenge_id":"${GUIDS.otherChallenge}","name":"Other","tasks":[` +
       `{"task_id":"${GUIDS.otherTask}","name":"Odd","quantity":1,"operator":0,` +
       `"metadata":{"__proto__":{"admin":true},"constructor":"c","quantity":3.10,"nested":{"__proto__":[1]}}}]}]}]}`;
     expect((await api.call('POST', '/v1/admin/import', { body: raw })).status).to.equal(200);
     const challengeMetadata = async (call: Call) =>
-      JSON.parse((await call('GET', `/v1/get_challenge?challenge_id=${GUIDS.otherChallenge}`, { key: 'pk_other' })).body.tasks[0].metadata);
+      JSON.parse(
+        (await call('GET', `/v1/get_challenge?challenge_id=${GUIDS.otherChallenge}`, { key: 'pk_other' })).body.tasks[0].metadata,
+      );
     const expected = JSON.parse('{"__proto__":{"admin":true},"constructor":"c","quantity":3.1,"nested":{"__proto__":[1]}}');
     expect(Object.keys(await challengeMetadata(api.call))).to.deep.equal(['__proto__', 'constructor', 'quantity', 'nested']);
     expect(await challengeMetadata(api.call)).to.deep.equal(expected);

@@ -23,17 +23,62 @@ const OPERATIONS = [
   'admin/export',
 ];
 const FIELDS = [
-  'app_id', 'account_name', 'from_account', 'to_account', 'endorsement_id', 'twitter_name', 'task_id',
-  'challenge_id', 'quantity', 'to_address', 'leaderboard_type', 'limit', 'offset', 'around', 'widget_response',
-  'mode', 'apps', 'admin_keys', 'users', 'tasks', 'metadata', '__proto__', 'constructor',
+  'app_id',
+  'account_name',
+  'from_account',
+  'to_account',
+  'endorsement_id',
+  'twitter_name',
+  'task_id',
+  'challenge_id',
+  'quantity',
+  'to_address',
+  'leaderboard_type',
+  'limit',
+  'offset',
+  'around',
+  'widget_response',
+  'mode',
+  'apps',
+  'admin_keys',
+  'users',
+  'tasks',
+  'metadata',
+  '__proto__',
+  'constructor',
 ];
 const KEYS = ['pk_read', 'pk_write', 'pk_ledger', 'pk_guild_admin', ADMIN_KEY, 'pk_other', 'nope', ''];
 
 /** Values that have broken parsers and rule engines before, beside fast-check's own. */
 const hostileText = fc.constantFrom(
-  '', ' ', '\u200b', '\ud800', 'e\u0301', '\u202ealice', 'alice\u0000', HOSTILE_NAME, 'x'.repeat(20_000),
-  '1e400', '-0', '0.00001', '9007199254740993', '12345678901.2345678', 'NaN', 'Infinity', '0x10', '1_000',
-  GUIDS.onboarding, GUIDS.posts, GUIDS.otherTask, '0.0.1001', '0.0.2002', 'guild', 'other', 'alice', 'bob', 'zed',
+  '',
+  ' ',
+  '\u200b',
+  '\ud800',
+  'e\u0301',
+  '\u202ealice',
+  'alice\u0000',
+  HOSTILE_NAME,
+  'x'.repeat(20_000),
+  '1e400',
+  '-0',
+  '0.00001',
+  '9007199254740993',
+  '12345678901.2345678',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '1_000',
+  GUIDS.onboarding,
+  GUIDS.posts,
+  GUIDS.otherTask,
+  '0.0.1001',
+  '0.0.2002',
+  'guild',
+  'other',
+  'alice',
+  'bob',
+  'zed',
 );
 const scalar = fc.oneof(
   hostileText,
@@ -54,15 +99,27 @@ const bodyText = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.constantFrom(
-      '', '{', '[1]', 'null', '"text"', '{"a":1,"a":2}', `{"metadata":${'['.repeat(5000)}${']'.repeat(5000)}}`,
-      `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`, '{"__proto__":{"admin":true}}', '{"quantity":1.0000000000000001}',
+      '',
+      '{',
+      '[1]',
+      'null',
+      '"text"',
+      '{"a":1,"a":2}',
+      `{"metadata":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
+      '{"__proto__":{"admin":true}}',
+      '{"quantity":1.0000000000000001}',
     ),
   },
   { weight: 1, arbitrary: fc.string() },
 );
-const query = fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 8 })), fc.oneof(hostileText, fc.string()), {
-  maxKeys: 5,
-});
+const query = fc.dictionary(
+  fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 8 })),
+  fc.oneof(hostileText, fc.string()),
+  {
+    maxKeys: 5,
+  },
+);
 
 interface Generated {
   method: string;
@@ -84,13 +141,22 @@ const anyRequest: fc.Arbitrary<Generated> = fc.record({
   ),
   query,
   key: fc.option(fc.constantFrom(...KEYS), { nil: null }),
-  contentType: fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'APPLICATION/JSON'), {
-    nil: null,
-  }),
+  contentType: fc.option(
+    fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'APPLICATION/JSON'),
+    {
+      nil: null,
+    },
+  ),
   // Any text a header can carry (the browser refuses the rest before a handler sees it).
-  idempotencyKey: fc.option(fc.oneof(fc.string().filter((text) => /^[\x20-\x7e]*$/.test(text)), fc.constantFrom('', 'k1', 'k1', 'x'.repeat(300))), {
-    nil: null,
-  }),
+  idempotencyKey: fc.option(
+    fc.oneof(
+      fc.string().filter((text) => /^[\x20-\x7e]*$/.test(text)),
+      fc.constantFrom('', 'k1', 'k1', 'x'.repeat(300)),
+    ),
+    {
+      nil: null,
+    },
+  ),
   body: bodyText,
 });
 
@@ -102,16 +168,42 @@ const metadata = fc.oneof(
 );
 
 /** One valid request per operation, for the generator to bend. */
-const VALID: Array<{ method: string; path: string; key: string; query?: Record<string, string>; body?: Record<string, unknown> }> = [
+const VALID: Array<{
+  method: string;
+  path: string;
+  key: string;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+}> = [
   { method: 'GET', path: '/v1/get_challenge', key: 'pk_read', query: { challenge_id: GUIDS.onboarding } },
-  { method: 'POST', path: '/v1/endorse_account', key: 'pk_write', body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'kind' } },
+  {
+    method: 'POST',
+    path: '/v1/endorse_account',
+    key: 'pk_write',
+    body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'kind' },
+  },
   { method: 'GET', path: '/v1/get_userinfo', key: 'pk_read', query: { app_id: 'guild', account_name: 'alice' } },
-  { method: 'GET', path: '/v1/get_leaderboard', key: 'pk_read', query: { app_id: 'guild', leaderboard_type: 'score', limit: '10', around: 'bob' } },
-  { method: 'POST', path: '/v1/connect_social', key: 'pk_write', body: { app_id: 'guild', account_name: 'carol', twitter_name: 'carol_x' } },
+  {
+    method: 'GET',
+    path: '/v1/get_leaderboard',
+    key: 'pk_read',
+    query: { app_id: 'guild', leaderboard_type: 'score', limit: '10', around: 'bob' },
+  },
+  {
+    method: 'POST',
+    path: '/v1/connect_social',
+    key: 'pk_write',
+    body: { app_id: 'guild', account_name: 'carol', twitter_name: 'carol_x' },
+  },
   { method: 'GET', path: '/v1/get_task_progress', key: 'pk_read', query: { task_id: GUIDS.posts, account_name: 'alice' } },
   { method: 'POST', path: '/v1/airdrop_token_ledger', key: 'pk_ledger', body: { to_address: '0.0.2002', quantity: 1.5 } },
   { method: 'GET', path: '/v1/airdrop_token_ledger', key: 'pk_ledger', query: { to_address: '0.0.2002', quantity: '0.25' } },
-  { method: 'POST', path: '/v1/admin/log_task', key: 'pk_guild_admin', body: { task_id: GUIDS.posts, account_name: 'bob', quantity: 1 } },
+  {
+    method: 'POST',
+    path: '/v1/admin/log_task',
+    key: 'pk_guild_admin',
+    body: { task_id: GUIDS.posts, account_name: 'bob', quantity: 1 },
+  },
   { method: 'GET', path: '/v1/admin/export', key: ADMIN_KEY, query: { app_id: 'guild' } },
 ];
 
@@ -124,7 +216,9 @@ const bentRequest: fc.Arbitrary<Generated> = fc.oneof(
       idempotencyKey: fc.option(fc.constantFrom('k1', 'k2', ''), { nil: null }),
     })
     .map(({ valid, changes, idempotencyKey }) => {
-      const textChanges = Object.fromEntries(Object.entries(changes).map(([name, change]) => [name, typeof change === 'string' ? change : JSON.stringify(change)]));
+      const textChanges = Object.fromEntries(
+        Object.entries(changes).map(([name, change]) => [name, typeof change === 'string' ? change : JSON.stringify(change)]),
+      );
       return {
         method: valid.method,
         path: valid.path,
@@ -143,7 +237,18 @@ const bentRequest: fc.Arbitrary<Generated> = fc.oneof(
     idempotencyKey: null,
     query: { mode },
     body: JSON.stringify({
-      apps: [{ app_id: 'other', challenges: [{ challenge_id: GUIDS.otherChallenge, name: 'Other', tasks: [{ task_id: GUIDS.otherTask, name: 'Odd', quantity: 1, operator: 0, metadata: taskMetadata }] }] }],
+      apps: [
+        {
+          app_id: 'other',
+          challenges: [
+            {
+              challenge_id: GUIDS.otherChallenge,
+              name: 'Other',
+              tasks: [{ task_id: GUIDS.otherTask, name: 'Odd', quantity: 1, operator: 0, metadata: taskMetadata }],
+            },
+          ],
+        },
+      ],
     }),
   })),
 );
@@ -163,7 +268,9 @@ describe('fuzz: every operation, generated requests', () => {
     try {
       expect((await seed(api.call, WEDNESDAY)).status).to.equal(200);
       const snapshot = async () =>
-        (await Promise.all(['guild', 'other'].map((app) => api.call('GET', `/v1/admin/export?app_id=${app}`)))).map((answer) => answer.text);
+        (await Promise.all(['guild', 'other'].map((app) => api.call('GET', `/v1/admin/export?app_id=${app}`)))).map(
+          (answer) => answer.text,
+        );
 
       const outcome = await fc.check(
         fc.asyncProperty(request, async (generated) => {
@@ -174,7 +281,10 @@ describe('fuzz: every operation, generated requests', () => {
             expect(answer.body, answer.text).to.be.an('object');
             expect(answer.body.is_valid, answer.text).to.equal(false);
             expect(answer.body.message, answer.text).to.be.a('string').and.not.equal('');
-            expect(await snapshot(), `${generated.method} ${generated.path} changed state but answered ${answer.status}`).to.deep.equal(before);
+            expect(
+              await snapshot(),
+              `${generated.method} ${generated.path} changed state but answered ${answer.status}`,
+            ).to.deep.equal(before);
           }
         }),
         { seed: fuzzSeed, numRuns: runs, endOnFailure: true },

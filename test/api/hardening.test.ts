@@ -24,11 +24,15 @@ describe('hardening', () => {
 
   it('refuses a fifth decimal on any quantity, large or small', async () => {
     for (const quantity of [1.00005, 100.00005, 123456.12345]) {
-      const answer = await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.posts, account_name: 'bob', quantity } });
+      const answer = await api.call('POST', '/v1/admin/log_task', {
+        body: { task_id: GUIDS.posts, account_name: 'bob', quantity },
+      });
       expect(answer.status, String(quantity)).to.equal(400);
       expect(answer.body.message).to.equal('quantity: must have at most 4 decimals.');
     }
-    const huge = await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.posts, account_name: 'bob', quantity: 1e12 } });
+    const huge = await api.call('POST', '/v1/admin/log_task', {
+      body: { task_id: GUIDS.posts, account_name: 'bob', quantity: 1e12 },
+    });
     expect(huge.body.message).to.equal('quantity: must be at most 1000000000.');
   });
 
@@ -97,7 +101,9 @@ describe('hardening', () => {
   it('refuses limit=0 and long endorsement ids in imports as in live calls', async () => {
     expect((await api.call('GET', '/v1/get_leaderboard?app_id=guild&limit=0')).status).to.equal(400);
     const answer = await api.call('POST', '/v1/admin/import', {
-      body: { apps: [{ app_id: 'guild', endorsements: [{ from_account: 'alice', to_account: 'bob', endorsement_id: 'x'.repeat(65) }] }] },
+      body: {
+        apps: [{ app_id: 'guild', endorsements: [{ from_account: 'alice', to_account: 'bob', endorsement_id: 'x'.repeat(65) }] }],
+      },
     });
     expect(answer.status).to.equal(400);
   });

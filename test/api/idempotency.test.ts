@@ -138,7 +138,11 @@ describe('the typed client and Idempotency-Key', () => {
     expect(keys.every(isGuid), keys.join()).to.equal(true);
     expect(new Set(keys).size).to.equal(4);
 
-    await new QuestboardClient({ transport: over, apiKey: 'pk_ledger' }).airdrop({ to_address: '0.0.2002', quantity: 1, idempotencyKey: 'mine-1' });
+    await new QuestboardClient({ transport: over, apiKey: 'pk_ledger' }).airdrop({
+      to_address: '0.0.2002',
+      quantity: 1,
+      idempotencyKey: 'mine-1',
+    });
     expect(sent.at(-1)!.key).to.equal('mine-1');
     await admin.getUserInfo({ app_id: 'guild', account_name: 'bob' });
     expect(sent.at(-1)).to.deep.equal({ path: 'v1/get_userinfo?app_id=guild&account_name=bob', key: null });
@@ -151,7 +155,9 @@ describe('the typed client and Idempotency-Key', () => {
     expect(progress.quantity_completed).to.equal(1);
     expect(sent).to.have.length(2);
     expect(sent[1]!.key).to.be.a('string').and.equal(sent[0]!.key);
-    expect((await api.call('GET', `/v1/get_task_progress?task_id=${GUIDS.posts}&account_name=bob`)).body.quantity_completed).to.equal(1);
+    expect(
+      (await api.call('GET', `/v1/get_task_progress?task_id=${GUIDS.posts}&account_name=bob`)).body.quantity_completed,
+    ).to.equal(1);
 
     const ledger = new QuestboardClient({ transport: transport(1).over, apiKey: 'pk_ledger' });
     await ledger.airdrop({ to_address: '0.0.2002', quantity: 1 });

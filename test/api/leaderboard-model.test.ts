@@ -33,7 +33,10 @@ describe('leaderboard model check', () => {
         at: iso(WEDNESDAY - Math.floor(next() * 40) * DAY),
       })),
     );
-    const endorsements = names.slice(0, 20).map((from, i) => ({ from_account: from, to_account: names[(i * 7) % MEMBERS]!, endorsement_id: 'x' })).filter((e) => e.from_account !== e.to_account);
+    const endorsements = names
+      .slice(0, 20)
+      .map((from, i) => ({ from_account: from, to_account: names[(i * 7) % MEMBERS]!, endorsement_id: 'x' }))
+      .filter((e) => e.from_account !== e.to_account);
     const answer = await api.call('POST', '/v1/admin/import', {
       body: {
         admin_keys: ['sk_admin'],
@@ -62,11 +65,14 @@ describe('leaderboard model check', () => {
     // slot of the zero group until it splits, and members move between groups.
     for (let i = 0; i < 200; i++) {
       api.clock.now += 1000;
-      await api.call('POST', '/v1/connect_social', { body: { app_id: 'model', account_name: `late-${String(i).padStart(3, '0')}`, twitter_name: 'x' } });
+      await api.call('POST', '/v1/connect_social', {
+        body: { app_id: 'model', account_name: `late-${String(i).padStart(3, '0')}`, twitter_name: 'x' },
+      });
     }
     for (let i = 0; i < 120; i++) {
       api.clock.now += 1000;
-      const account_name = i % 2 ? names[Math.floor(next() * MEMBERS)]! : `late-${String(Math.floor(next() * 200)).padStart(3, '0')}`;
+      const account_name =
+        i % 2 ? names[Math.floor(next() * MEMBERS)]! : `late-${String(Math.floor(next() * 200)).padStart(3, '0')}`;
       await api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.checkIn, account_name, quantity: 1 } });
     }
     // Endorsements change XP alone: on the other boards a member's row changes where it stands.
@@ -74,7 +80,9 @@ describe('leaderboard model check', () => {
       api.clock.now += 1000;
       const [from_account, to_account] = [names[Math.floor(next() * MEMBERS)]!, names[Math.floor(next() * MEMBERS)]!];
       if (from_account === to_account) continue;
-      const endorsed = await api.call('POST', '/v1/endorse_account', { body: { app_id: 'model', from_account, to_account, endorsement_id: `live-${i}` } });
+      const endorsed = await api.call('POST', '/v1/endorse_account', {
+        body: { app_id: 'model', from_account, to_account, endorsement_id: `live-${i}` },
+      });
       expect(endorsed.status, endorsed.text).to.equal(200);
     }
   });
@@ -104,8 +112,10 @@ describe('leaderboard model check', () => {
         if (policy === 'olympic') {
           // Every entry shows the member as they are now.
           for (const entry of whole) {
-            const info = (await api.call('GET', `/v1/get_userinfo?app_id=model&account_name=${entry.external_user.username}`)).body;
-            const score = { weekly: info.challenge_score_weekly, monthly: info.challenge_score_monthly }[type] ?? info.total_score;
+            const info = (await api.call('GET', `/v1/get_userinfo?app_id=model&account_name=${entry.external_user.username}`))
+              .body;
+            const score =
+              { weekly: info.challenge_score_weekly, monthly: info.challenge_score_monthly }[type] ?? info.total_score;
             expect(
               [entry.challenge_count, entry.task_count, entry.score, entry.total_xp],
               entry.external_user.username,
@@ -141,10 +151,16 @@ describe('leaderboard counts after a bulk import', () => {
             {
               app_id: 'bulk',
               users: names.map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) })),
-              challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [
-                { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
-                { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
-              ] }],
+              challenges: [
+                {
+                  name: 'c',
+                  start_date: '2026-01-01T00:00:00Z',
+                  tasks: [
+                    { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
+                    { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
+                  ],
+                },
+              ],
             },
           ],
         },

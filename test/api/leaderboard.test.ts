@@ -24,11 +24,15 @@ async function boardApp(api: ReturnType<typeof localApi>, checkIns: Record<strin
           settings: rank_policy ? { rank_policy } : {},
           users: names.map((account_name, index) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1) + index * MINUTE) })),
           challenges: [
-            { name: 'Check-ins', start_date: '2026-01-01T00:00:00Z', tasks: [
-              { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
-              // Never done: keeps the challenge's own points out of these boards.
-              { task_id: GUIDS.posts, name: 'Post', quantity: 1, operator: 0 },
-            ] },
+            {
+              name: 'Check-ins',
+              start_date: '2026-01-01T00:00:00Z',
+              tasks: [
+                { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
+                // Never done: keeps the challenge's own points out of these boards.
+                { task_id: GUIDS.posts, name: 'Post', quantity: 1, operator: 0 },
+              ],
+            },
           ],
           progress,
         },
@@ -95,13 +99,23 @@ describe('leaderboard', () => {
     const lastWeek = 3 * 24 * 60; // minutes: Sunday of the week before
     const lastMonth = 20 * 24 * 60;
     await boardApp(api, { old: [lastMonth, lastMonth + 1, lastMonth + 2], mid: [lastWeek, lastWeek + 1], now1: [5], zed: [] });
-    await api.call('POST', '/v1/endorse_account', { body: { app_id: 'board', from_account: 'old', to_account: 'zed', endorsement_id: 'x' } });
-    await api.call('POST', '/v1/endorse_account', { body: { app_id: 'board', from_account: 'mid', to_account: 'zed', endorsement_id: 'x' } });
-    await api.call('POST', '/v1/endorse_account', { body: { app_id: 'board', from_account: 'now1', to_account: 'zed', endorsement_id: 'x' } });
-    await api.call('POST', '/v1/endorse_account', { body: { app_id: 'board', from_account: 'old', to_account: 'zed', endorsement_id: 'y' } });
+    await api.call('POST', '/v1/endorse_account', {
+      body: { app_id: 'board', from_account: 'old', to_account: 'zed', endorsement_id: 'x' },
+    });
+    await api.call('POST', '/v1/endorse_account', {
+      body: { app_id: 'board', from_account: 'mid', to_account: 'zed', endorsement_id: 'x' },
+    });
+    await api.call('POST', '/v1/endorse_account', {
+      body: { app_id: 'board', from_account: 'now1', to_account: 'zed', endorsement_id: 'x' },
+    });
+    await api.call('POST', '/v1/endorse_account', {
+      body: { app_id: 'board', from_account: 'old', to_account: 'zed', endorsement_id: 'y' },
+    });
 
     expect(rows(await board(api, '&leaderboard_type=score'))).to.deep.equal(['1:old:15', '2:mid:10', '3:now1:5', '4:zed:0']);
-    const xp = (await board(api, '&leaderboard_type=xp')).leaderboard_users.map((e: any) => `${e.external_user.username}:${e.total_xp}`);
+    const xp = (await board(api, '&leaderboard_type=xp')).leaderboard_users.map(
+      (e: any) => `${e.external_user.username}:${e.total_xp}`,
+    );
     expect(xp).to.deep.equal(['zed:20', 'old:15', 'mid:10', 'now1:5']);
     expect(rows(await board(api, '&leaderboard_type=weekly'))).to.deep.equal(['1:now1:5', '2:mid:0', '2:old:0', '2:zed:0']);
     expect(rows(await board(api, '&leaderboard_type=monthly'))).to.deep.equal(['1:mid:10', '2:now1:5', '3:old:0', '3:zed:0']);
@@ -155,10 +169,16 @@ describe('the unranked tail of a period board', () => {
             {
               app_id: 'tail',
               users: names.map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) })),
-              challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [
-                { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
-                { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
-              ] }],
+              challenges: [
+                {
+                  name: 'c',
+                  start_date: '2026-01-01T00:00:00Z',
+                  tasks: [
+                    { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
+                    { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
+                  ],
+                },
+              ],
               progress: names
                 .filter((_, i) => i % 5 !== 0)
                 .map((account_name) => ({ task_id: GUIDS.checkIn, account_name, quantity: 1, at: iso(WEDNESDAY - 3_600_000) })),

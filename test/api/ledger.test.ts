@@ -10,7 +10,9 @@ async function fund(balance: string) {
   const answer = await call('POST', '/v1/admin/import?mode=replace', {
     body: {
       admin_keys: [ADMIN_KEY],
-      apps: [{ app_id: 'bank', api_keys: [{ key: 'pk_bank', scopes: ['ledger'] }], treasury: { account_id: '0.0.1001', balance } }],
+      apps: [
+        { app_id: 'bank', api_keys: [{ key: 'pk_bank', scopes: ['ledger'] }], treasury: { account_id: '0.0.1001', balance } },
+      ],
     },
   });
   expect(answer.status, answer.text).to.equal(200);

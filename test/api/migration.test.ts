@@ -44,7 +44,8 @@ async function createVersion3(name: string) {
       for (const board of ['board_score', 'board_xp', 'board_weekly', 'board_monthly']) users.createIndex(board, board);
       users.createIndex('by_week_name', ['app_id', 'week', 'account_name']);
       users.createIndex('by_month_name', ['app_id', 'month', 'account_name']);
-      for (const store of ['challenges', 'tasks']) db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
+      for (const store of ['challenges', 'tasks'])
+        db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
       db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
       db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
       db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
@@ -56,7 +57,9 @@ async function createVersion3(name: string) {
   });
   const tx = db.transaction(['apps', 'api_keys', 'users', 'board_counts', 'board_slots'], 'readwrite');
   await Promise.all([
-    tx.objectStore('apps').put({ app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 3, treasury: null }),
+    tx
+      .objectStore('apps')
+      .put({ app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 3, treasury: null }),
     tx.objectStore('api_keys').put({ key: 'pk_guild', app_id: 'guild', scopes: ['read'] }),
     tx.objectStore('users').put(member('alice', 20, 20)),
     tx.objectStore('users').put(member('bob', 30, 0)),
@@ -98,7 +101,9 @@ describe('upgrade from version 3', () => {
     const db = await openDB(name);
     try {
       expect(db.version).to.equal(DATABASE_VERSION);
-      expect([...db.objectStoreNames]).to.include.members(['board_runs', 'board_rows']).and.not.include('board_slots');
+      expect([...db.objectStoreNames])
+        .to.include.members(['board_runs', 'board_rows'])
+        .and.not.include('board_slots');
       expect([...db.transaction('users').objectStore('users').indexNames]).to.deep.equal([]);
       const alice = await db.get('users', ['guild', 'alice']);
       expect(alice).to.include({ total_score: 20, week_score: 20 }).and.not.have.property('board_score');
@@ -116,7 +121,8 @@ async function createVersion4(name: string) {
       db.createObjectStore('apps', { keyPath: 'app_id' });
       db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
       db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
-      for (const store of ['challenges', 'tasks']) db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
+      for (const store of ['challenges', 'tasks'])
+        db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
       db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
       db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
       db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
@@ -129,7 +135,9 @@ async function createVersion4(name: string) {
   });
   const tx = db.transaction(['apps', 'api_keys', 'idempotency'], 'readwrite');
   await Promise.all([
-    tx.objectStore('apps').put({ app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null }),
+    tx
+      .objectStore('apps')
+      .put({ app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null }),
     tx.objectStore('api_keys').put({ key: 'pk_guild', app_id: 'guild', scopes: ['read', 'write'] }),
     tx.objectStore('idempotency').put({
       api_key: 'pk_guild',

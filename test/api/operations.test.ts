@@ -32,17 +32,56 @@ describe('operations through the service worker', () => {
     expect(answer.status).to.equal(200);
     const challenge = answer.body;
     expect(Object.keys(challenge)).to.have.members([
-      'challenge_id', 'name', 'description', 'create_date', 'groupid', 'badge', 'tasks', 'rewarddata', 'is_valid', 'message',
+      'challenge_id',
+      'name',
+      'description',
+      'create_date',
+      'groupid',
+      'badge',
+      'tasks',
+      'rewarddata',
+      'is_valid',
+      'message',
     ]);
-    expect(challenge).to.include({ challenge_id: GUIDS.onboarding, name: 'Onboarding', groupid: null, badge: null, rewarddata: null, is_valid: true, message: null });
+    expect(challenge).to.include({
+      challenge_id: GUIDS.onboarding,
+      name: 'Onboarding',
+      groupid: null,
+      badge: null,
+      rewarddata: null,
+      is_valid: true,
+      message: null,
+    });
     expect(challenge.create_date).to.equal('2026-01-01t00:00:00');
     expect(challenge.tasks).to.have.length(4);
     const [task] = challenge.tasks;
     expect(Object.keys(task)).to.have.members([
-      'task_id', 'name', 'quantity', 'operator', 'metadata', 'create_date', 'resourceurl', 'groupname', 'allowretry',
-      'alloweditquantity', 'challenge', 'is_valid', 'message',
+      'task_id',
+      'name',
+      'quantity',
+      'operator',
+      'metadata',
+      'create_date',
+      'resourceurl',
+      'groupname',
+      'allowretry',
+      'alloweditquantity',
+      'challenge',
+      'is_valid',
+      'message',
     ]);
-    expect(task).to.include({ task_id: GUIDS.posts, quantity: 3, operator: 0, resourceurl: null, groupname: null, challenge: null, allowretry: false, alloweditquantity: false, is_valid: true, message: null });
+    expect(task).to.include({
+      task_id: GUIDS.posts,
+      quantity: 3,
+      operator: 0,
+      resourceurl: null,
+      groupname: null,
+      challenge: null,
+      allowretry: false,
+      alloweditquantity: false,
+      is_valid: true,
+      message: null,
+    });
     expect(JSON.parse(task.metadata)).to.deep.equal({ action: 'post' });
     for (const each of challenge.tasks) {
       expect(each.task_id).to.match(GUID);
@@ -70,12 +109,31 @@ describe('operations through the service worker', () => {
     const answer = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice', { key: 'pk_read' });
     expect(answer.status).to.equal(200);
     expect(Object.keys(answer.body)).to.have.members([
-      'account_name', 'id', 'is_active', 'challenges_completed', 'tasks_completed', 'tasks_logged', 'total_achievements',
-      'total_score', 'challenge_score_monthly', 'challenge_score_weekly', 'current_xp', 'current_level', 'next_level_xp',
-      'message', 'is_valid',
+      'account_name',
+      'id',
+      'is_active',
+      'challenges_completed',
+      'tasks_completed',
+      'tasks_logged',
+      'total_achievements',
+      'total_score',
+      'challenge_score_monthly',
+      'challenge_score_weekly',
+      'current_xp',
+      'current_level',
+      'next_level_xp',
+      'message',
+      'is_valid',
     ]);
     expect(answer.body.id).to.match(GUID);
-    expect(answer.body).to.include({ account_name: 'alice', is_active: true, current_level: 1, next_level_xp: 100, is_valid: true, message: null });
+    expect(answer.body).to.include({
+      account_name: 'alice',
+      is_active: true,
+      current_level: 1,
+      next_level_xp: 100,
+      is_valid: true,
+      message: null,
+    });
     const missing = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=nobody', { key: 'pk_read' });
     expect(missing.status).to.equal(404);
     expect(missing.body.message).to.match(/user not found/i);
@@ -97,7 +155,9 @@ describe('operations through the service worker', () => {
     });
     const none = await call('GET', `/v1/get_task_progress?task_id=${GUIDS.posts}&account_name=carol`, { key: 'pk_read' });
     expect(none.text).to.contain('"quantity_completed":0.0000');
-    const unknownTask = await call('GET', `/v1/get_task_progress?task_id=${GUIDS.otherTask}&account_name=bob`, { key: 'pk_read' });
+    const unknownTask = await call('GET', `/v1/get_task_progress?task_id=${GUIDS.otherTask}&account_name=bob`, {
+      key: 'pk_read',
+    });
     expect(unknownTask.status).to.equal(404);
     expect(unknownTask.body.message).to.match(/task not found/i);
     const unknownUser = await call('GET', `/v1/get_task_progress?task_id=${GUIDS.posts}&account_name=nobody`, { key: 'pk_read' });
@@ -109,8 +169,17 @@ describe('operations through the service worker', () => {
     expect(answer.status).to.equal(200);
     expect(Object.keys(answer.body)).to.have.members(['leaderboard_users', 'total_users', 'message', 'is_valid']);
     expect(answer.body.total_users).to.equal(4);
-    expect(Object.keys(answer.body.leaderboard_users[0])).to.have.members(['rank', 'external_user', 'challenge_count', 'task_count', 'score', 'total_xp']);
-    const html = await call('GET', '/v1/get_leaderboard?app_id=guild&widget_response=html&leaderboard_type=score', { key: 'pk_read' });
+    expect(Object.keys(answer.body.leaderboard_users[0])).to.have.members([
+      'rank',
+      'external_user',
+      'challenge_count',
+      'task_count',
+      'score',
+      'total_xp',
+    ]);
+    const html = await call('GET', '/v1/get_leaderboard?app_id=guild&widget_response=html&leaderboard_type=score', {
+      key: 'pk_read',
+    });
     expect(Object.keys(html.body)).to.have.members(['html', 'is_valid', 'message']);
     expect(html.body.html).to.contain('alice');
     const unknown = await call('GET', '/v1/get_leaderboard?app_id=nowhere', { key: 'pk_read' });
@@ -125,16 +194,25 @@ describe('operations through the service worker', () => {
     });
     expect(endorse.status).to.equal(200);
     expect(endorse.text).to.equal('{"is_valid":true,"message":null}');
-    const social = await call('POST', '/v1/connect_social', { key: 'pk_write', body: { app_id: 'guild', account_name: 'carol', twitter_name: 'carol_c' } });
+    const social = await call('POST', '/v1/connect_social', {
+      key: 'pk_write',
+      body: { app_id: 'guild', account_name: 'carol', twitter_name: 'carol_c' },
+    });
     expect(social.text).to.equal('{"is_valid":true,"message":null}');
-    const invalidApp = await call('POST', '/v1/connect_social', { key: 'pk_write', body: { app_id: 'nowhere', account_name: 'carol', twitter_name: 'c' } });
+    const invalidApp = await call('POST', '/v1/connect_social', {
+      key: 'pk_write',
+      body: { app_id: 'nowhere', account_name: 'carol', twitter_name: 'c' },
+    });
     expect(invalidApp.status).to.equal(404);
     expect(invalidApp.body.message).to.match(/app_id not found/);
   });
 
   it('an account name full of HTML and quotes round-trips exactly', async () => {
     const name = `<b>"x" & 'y'</b>\\</script>`;
-    await call('POST', '/v1/connect_social', { key: 'pk_write', body: { app_id: 'guild', account_name: name, twitter_name: 'esc' } });
+    await call('POST', '/v1/connect_social', {
+      key: 'pk_write',
+      body: { app_id: 'guild', account_name: name, twitter_name: 'esc' },
+    });
     const info = await call('GET', `/v1/get_userinfo?app_id=guild&account_name=${encodeURIComponent(name)}`, { key: 'pk_read' });
     expect(info.body.account_name).to.equal(name);
     const board = await call('GET', '/v1/get_leaderboard?app_id=guild', { key: 'pk_read' });
@@ -145,8 +223,14 @@ describe('operations through the service worker', () => {
     it('401 for a missing or unknown key', async () => {
       const missing = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice', { key: null });
       expect(missing.status).to.equal(401);
-      expect(missing.body).to.deep.equal({ is_valid: false, message: 'Missing API key: send the header Authorization: Bearer <key>.' });
-      const wrongScheme = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice', { key: null, headers: { authorization: 'Basic pk_read' } });
+      expect(missing.body).to.deep.equal({
+        is_valid: false,
+        message: 'Missing API key: send the header Authorization: Bearer <key>.',
+      });
+      const wrongScheme = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice', {
+        key: null,
+        headers: { authorization: 'Basic pk_read' },
+      });
       expect(wrongScheme.status).to.equal(401);
       const unknown = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice', { key: 'pk_nope' });
       expect(unknown.status).to.equal(401);
@@ -154,7 +238,10 @@ describe('operations through the service worker', () => {
     });
 
     it('403 for a missing scope or another app, 404 for an app that does not exist', async () => {
-      const noScope = await call('POST', '/v1/endorse_account', { key: 'pk_read', body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'x' } });
+      const noScope = await call('POST', '/v1/endorse_account', {
+        key: 'pk_read',
+        body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'x' },
+      });
       expect(noScope.status).to.equal(403);
       expect(noScope.body.message).to.match(/^Not allowed/);
       const otherApp = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=alice', { key: 'pk_other' });
@@ -163,7 +250,10 @@ describe('operations through the service worker', () => {
       expect(noApp.status).to.equal(404);
       const ledgerOnly = await call('GET', '/v1/get_leaderboard?app_id=guild', { key: 'pk_ledger' });
       expect(ledgerOnly.status).to.equal(403);
-      const adminOp = await call('POST', '/v1/admin/log_task', { key: 'pk_write', body: { task_id: GUIDS.posts, account_name: 'bob', quantity: 1 } });
+      const adminOp = await call('POST', '/v1/admin/log_task', {
+        key: 'pk_write',
+        body: { task_id: GUIDS.posts, account_name: 'bob', quantity: 1 },
+      });
       expect(adminOp.status).to.equal(403);
     });
 
@@ -171,7 +261,10 @@ describe('operations through the service worker', () => {
       const missing = await call('GET', '/v1/get_userinfo?app_id=guild', { key: 'pk_read' });
       expect(missing.status).to.equal(400);
       expect(missing.body).to.deep.equal({ is_valid: false, message: 'account_name: is required.' });
-      const wrongType = await call('POST', '/v1/endorse_account', { key: 'pk_write', body: { app_id: 'guild', from_account: 'alice', to_account: 5, endorsement_id: 'x' } });
+      const wrongType = await call('POST', '/v1/endorse_account', {
+        key: 'pk_write',
+        body: { app_id: 'guild', from_account: 'alice', to_account: 5, endorsement_id: 'x' },
+      });
       expect(wrongType.status).to.equal(400);
       expect(wrongType.body.message).to.equal('to_account: must be a string.');
       const badJson = await call('POST', '/v1/endorse_account', { key: 'pk_write', body: '{"app_id": ' });

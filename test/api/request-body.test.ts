@@ -41,11 +41,17 @@ for (const hideStream of [false, true]) {
       expect(await readJsonBody(post(exactly, { hideStream }), LIMIT)).to.have.property('a');
       // Bytes, not characters: one more two-byte character crosses the limit.
       const over = `{"a":"${'x'.repeat(LIMIT - 9)}é"}`;
-      expect(await refusal(post(over, { hideStream }))).to.deep.equal({ status: 413, message: `The request body is larger than ${LIMIT} bytes.` });
+      expect(await refusal(post(over, { hideStream }))).to.deep.equal({
+        status: 413,
+        message: `The request body is larger than ${LIMIT} bytes.`,
+      });
     });
 
     it('400 for an empty body, bad JSON and a non-object', async () => {
-      expect(await refusal(post('', { hideStream }))).to.deep.equal({ status: 400, message: 'The request body is empty: send a JSON object.' });
+      expect(await refusal(post('', { hideStream }))).to.deep.equal({
+        status: 400,
+        message: 'The request body is empty: send a JSON object.',
+      });
       expect((await refusal(post('{"a": ', { hideStream }))).status).to.equal(400);
       expect((await refusal(post('[1]', { hideStream }))).message).to.equal('The request body must be a JSON object.');
     });

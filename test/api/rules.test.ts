@@ -33,7 +33,21 @@ describe('rules', () => {
 
     it('adds decimal quantities exactly (0.7 + 0.1 reaches 0.8)', async () => {
       await api.call('POST', '/v1/admin/import', {
-        body: { apps: [{ app_id: 'guild', challenges: [{ challenge_id: GUIDS.onboarding, name: 'Onboarding', start_date: '2026-01-01T00:00:00Z', tasks: [{ task_id: GUIDS.posts, name: 'Walk 0.8 km', quantity: 0.8, operator: 0 }] }] }] },
+        body: {
+          apps: [
+            {
+              app_id: 'guild',
+              challenges: [
+                {
+                  challenge_id: GUIDS.onboarding,
+                  name: 'Onboarding',
+                  start_date: '2026-01-01T00:00:00Z',
+                  tasks: [{ task_id: GUIDS.posts, name: 'Walk 0.8 km', quantity: 0.8, operator: 0 }],
+                },
+              ],
+            },
+          ],
+        },
       });
       await log(GUIDS.posts, 'bob', 0.7);
       const answer = await log(GUIDS.posts, 'bob', 0.1);
@@ -189,7 +203,9 @@ describe('rules', () => {
 
     it('rejects handles that are not 1–15 letters, digits or _', async () => {
       for (const twitter_name of ['', 'has space', 'sixteen_chars_xx', 'dash-ed', '@']) {
-        const answer = await api.call('POST', '/v1/connect_social', { body: { app_id: 'guild', account_name: 'alice', twitter_name } });
+        const answer = await api.call('POST', '/v1/connect_social', {
+          body: { app_id: 'guild', account_name: 'alice', twitter_name },
+        });
         expect(answer.status, twitter_name).to.equal(400);
         expect(answer.body.message).to.match(/^twitter_name/);
       }
@@ -206,12 +222,16 @@ describe('rules', () => {
     it('accept any Unicode of 1–64 characters without control characters', async () => {
       const ok = ['Ωμέγα', '山田太郎', '🦊'.repeat(64)];
       for (const account_name of ok) {
-        const answer = await api.call('POST', '/v1/connect_social', { body: { app_id: 'guild', account_name, twitter_name: 'x' } });
+        const answer = await api.call('POST', '/v1/connect_social', {
+          body: { app_id: 'guild', account_name, twitter_name: 'x' },
+        });
         expect(answer.status, account_name).to.equal(200);
         expect((await info(account_name)).account_name).to.equal(account_name);
       }
       for (const account_name of ['', 'a'.repeat(65), 'tab\there', 'nul\u0000']) {
-        const answer = await api.call('POST', '/v1/connect_social', { body: { app_id: 'guild', account_name, twitter_name: 'x' } });
+        const answer = await api.call('POST', '/v1/connect_social', {
+          body: { app_id: 'guild', account_name, twitter_name: 'x' },
+        });
         expect(answer.status, JSON.stringify(account_name)).to.equal(400);
       }
     });

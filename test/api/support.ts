@@ -137,10 +137,25 @@ export function dataset(now: number) {
             create_date: '2026-01-01T00:00:00Z',
             points: 50,
             tasks: [
-              { task_id: GUIDS.posts, name: 'Post 3 times', quantity: 3, operator: 0, metadata: { action: 'post' }, points: 10, create_date: '2026-01-01T00:00:00Z' },
+              {
+                task_id: GUIDS.posts,
+                name: 'Post 3 times',
+                quantity: 3,
+                operator: 0,
+                metadata: { action: 'post' },
+                points: 10,
+                create_date: '2026-01-01T00:00:00Z',
+              },
               { task_id: GUIDS.bigPost, name: 'One long post', quantity: 5, operator: 1, points: 20 },
               { task_id: GUIDS.checkIn, name: 'Daily check-in', quantity: 1, operator: 0, points: 5, allowretry: true },
-              { task_id: GUIDS.profile, name: 'Profile complete', quantity: 10, operator: 0, points: 15, alloweditquantity: true },
+              {
+                task_id: GUIDS.profile,
+                name: 'Profile complete',
+                quantity: 10,
+                operator: 0,
+                points: 15,
+                alloweditquantity: true,
+              },
             ],
           },
           {

@@ -41,7 +41,10 @@ describe('transport choice and the service worker', () => {
     expect(transport.kind).to.equal('in-page');
     expect(reason).to.equal(`service worker disabled; remote ${remote} first`);
     // Only the remote knows this app and bob's endorsement of alice.
-    const alice = await new QuestboardClient({ transport, apiKey: API_KEY }).getUserInfo({ app_id: APP_ID, account_name: 'alice' });
+    const alice = await new QuestboardClient({ transport, apiKey: API_KEY }).getUserInfo({
+      app_id: APP_ID,
+      account_name: 'alice',
+    });
     expect(alice.current_xp).to.equal(5);
     expect((await receivedRequests(remote)).map((request) => request.path.split('?')[0])).to.include('/v1/get_userinfo');
     await (transport as InPageTransport).close();
@@ -68,7 +71,10 @@ describe('transport choice and the service worker', () => {
     expect(transport.kind).to.equal('service-worker');
     expect(reason).to.equal(`worker controls this page, remote ${remote} first`);
     try {
-      const alice = await new QuestboardClient({ transport, apiKey: API_KEY }).getUserInfo({ app_id: APP_ID, account_name: 'alice' });
+      const alice = await new QuestboardClient({ transport, apiKey: API_KEY }).getUserInfo({
+        app_id: APP_ID,
+        account_name: 'alice',
+      });
       expect(alice.current_xp).to.equal(5);
       expect((await receivedRequests(remote)).map((request) => request.path.split('?')[0])).to.include('/v1/get_userinfo');
     } finally {
@@ -105,7 +111,9 @@ describe('transport choice and the service worker', () => {
 
   it('lets one element talk to another base URL than the page', async () => {
     configure({ ...RESET, serviceWorker: 'none' });
-    const element = await fixture(html`<qb-user-card app-id=${APP_ID} account-name="bob" base-url=${`${location.origin}/`}></qb-user-card>`);
+    const element = await fixture(
+      html`<qb-user-card app-id=${APP_ID} account-name="bob" base-url=${`${location.origin}/`}></qb-user-card>`,
+    );
     await waitUntil(() => element.shadowRoot!.querySelector('.card'), 'never loaded through the worker');
     expect(element.shadowRoot!.querySelector('.xp-label')!.textContent).to.equal('15 of 100 XP');
   });

@@ -51,11 +51,18 @@ describe('offline from the remote', () => {
   it('tells the page with qb-sync-error when the remote refuses a queued write on replay', async () => {
     const { transport } = await resolveTransport();
     const client = new QuestboardClient({ transport, apiKey: API_KEY });
-    const refused = new Promise<CustomEvent>((resolve) => addEventListener('qb-sync-error', resolve as EventListener, { once: true }));
+    const refused = new Promise<CustomEvent>((resolve) =>
+      addEventListener('qb-sync-error', resolve as EventListener, { once: true }),
+    );
 
     await injectFault(remote, 503);
     // Queued while the remote is down; the remote knows no member 'nobody', so it will refuse it.
-    const queued = await client.endorseAccount({ app_id: APP_ID, from_account: 'alice', to_account: 'nobody', endorsement_id: 'x' });
+    const queued = await client.endorseAccount({
+      app_id: APP_ID,
+      from_account: 'alice',
+      to_account: 'nobody',
+      endorsement_id: 'x',
+    });
     expect(queued).to.include({ is_valid: true, queued: true });
 
     await resetRemote(remote);

@@ -50,10 +50,9 @@ describe('<qb-challenge>', () => {
   it('lists the tasks without progress when no member is given', async () => {
     const element = await fixture<QbChallenge>(html`<qb-challenge challenge-id=${CHALLENGE_ID}></qb-challenge>`);
     await settled(element);
-    expect([...shadow(element).querySelectorAll('li')].map((item) => item.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
-      'Post 3 times × 3',
-      'Fill in your profile × 1',
-    ]);
+    expect(
+      [...shadow(element).querySelectorAll('li')].map((item) => item.textContent!.replace(/\s+/g, ' ').trim()),
+    ).to.deep.equal(['Post 3 times × 3', 'Fill in your profile × 1']);
     await expect(element).to.be.accessible();
   });
 
@@ -86,7 +85,9 @@ describe('<qb-challenge>', () => {
 
   it('renders hostile member names as text in every task', async () => {
     for (const name of HOSTILE_NAMES.slice(0, 4)) {
-      const element = await fixture<QbChallenge>(html`<qb-challenge challenge-id=${CHALLENGE_ID} account-name=${name}></qb-challenge>`);
+      const element = await fixture<QbChallenge>(
+        html`<qb-challenge challenge-id=${CHALLENGE_ID} account-name=${name}></qb-challenge>`,
+      );
       await settled(element);
       await progressSettled(element);
       expect(injected(shadow(element))).to.deep.equal([]);

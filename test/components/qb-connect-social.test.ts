@@ -89,7 +89,9 @@ describe('<qb-connect-social>', () => {
   });
 
   it('asks to sign in without a member', async () => {
-    const element = await fixture<QbConnectSocial>(html`<qb-connect-social app-id=${APP_ID} api-key=${API_KEY}></qb-connect-social>`);
+    const element = await fixture<QbConnectSocial>(
+      html`<qb-connect-social app-id=${APP_ID} api-key=${API_KEY}></qb-connect-social>`,
+    );
     expect(shadow(element).querySelector('.qb-empty')!.textContent).to.equal('Sign in to connect your X account.');
     await expect(element).to.be.accessible();
   });

@@ -74,7 +74,9 @@ describe('<qb-endorse-button>', () => {
   });
 
   it('is disabled while it lacks a pair of different members', async () => {
-    const element = await fixture<QbEndorseButton>(html`<qb-endorse-button app-id=${APP_ID} to="bob" endorsement-id="helpful"></qb-endorse-button>`);
+    const element = await fixture<QbEndorseButton>(
+      html`<qb-endorse-button app-id=${APP_ID} to="bob" endorsement-id="helpful"></qb-endorse-button>`,
+    );
     expect(button(element).disabled).to.equal(true);
     await expect(element).to.be.accessible();
     element.from = 'bob';

@@ -55,7 +55,12 @@ describe('<qb-leaderboard>', () => {
     const root = shadow(element);
     expect(root.querySelector('caption')!.textContent).to.equal('Leaderboard by score');
     expect([...root.querySelectorAll('thead th')].map((cell) => cell.textContent)).to.deep.equal([
-      'Rank', 'Member', 'Score', 'XP', 'Challenges', 'Tasks',
+      'Rank',
+      'Member',
+      'Score',
+      'XP',
+      'Challenges',
+      'Tasks',
     ]);
     const rows = [...root.querySelectorAll('tbody tr')].map((row) => [...row.children].map((cell) => cell.textContent));
     // Equal scores share a rank; the tie goes to who reached it first.
@@ -134,12 +139,16 @@ describe('<qb-leaderboard>', () => {
   it('shows a readable error for an unknown app', async () => {
     const element = await fixture<QbLeaderboard>(html`<qb-leaderboard app-id="no-such-app"></qb-leaderboard>`);
     await settled(element);
-    expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.match(/^Could not load the leaderboard: app_id not found/);
+    expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.match(
+      /^Could not load the leaderboard: app_id not found/,
+    );
     await expect(element).to.be.accessible();
   });
 
   it('formats numbers in the page language', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div lang="hi-IN-u-nu-deva"><qb-leaderboard app-id=${APP_ID} limit="1"></qb-leaderboard></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="hi-IN-u-nu-deva"><qb-leaderboard app-id=${APP_ID} limit="1"></qb-leaderboard></div>`,
+    );
     const element = wrapper.querySelector('qb-leaderboard')!;
     await settled(element);
     expect(shadow(element).querySelector('tbody td')!.textContent).to.equal(new Intl.NumberFormat('hi-IN-u-nu-deva').format(1));

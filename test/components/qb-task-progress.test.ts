@@ -79,7 +79,9 @@ describe('<qb-task-progress>', () => {
   it('shows a readable error for an unknown task', async () => {
     const element = await progress('99999999-9999-4999-8999-999999999999', 'alice');
     await settled(element);
-    expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.match(/^Could not load task progress: Task not found/);
+    expect(shadow(element).querySelector('[role="alert"]')!.textContent).to.match(
+      /^Could not load task progress: Task not found/,
+    );
     await expect(element).to.be.accessible();
   });
 

@@ -10,7 +10,8 @@ function card(name = 'alice') {
   return fixture<QbUserCard>(html`<qb-user-card app-id=${APP_ID} account-name=${name}></qb-user-card>`);
 }
 
-const ready = (element: QbUserCard) => waitUntil(() => shadow(element).querySelector('.card, .qb-empty, .qb-error'), 'card never settled');
+const ready = (element: QbUserCard) =>
+  waitUntil(() => shadow(element).querySelector('.card, .qb-empty, .qb-error'), 'card never settled');
 
 function stat(element: QbUserCard, label: string): string | undefined {
   const stats = [...shadow(element).querySelectorAll('.stat')];
@@ -120,25 +121,28 @@ describe('<qb-user-card>', () => {
     expect(pwned()).to.equal(false);
   });
 
-  itWhere(canEmulateMedia, 'its driver cannot emulate media features')('follows the color scheme, reduced motion and rtl', async () => {
-    const element = await fixture<QbUserCard>(
-      html`<div dir="rtl"><qb-user-card app-id=${APP_ID} account-name="alice"></qb-user-card></div>`,
-    ).then((wrapper) => wrapper.querySelector('qb-user-card')!);
-    await ready(element);
-    // The tests' default is no easing at all (support.ts): give this one some to take away.
-    element.style.setProperty('--qb-duration', '200ms');
-    const fill = shadow(element).querySelector('.bar-fill')!;
-    const bar = shadow(element).querySelector('.bar')!;
-    // rtl: the fill starts at the right edge of its track.
-    expect(Math.round(fill.getBoundingClientRect().right)).to.equal(Math.round(bar.getBoundingClientRect().right));
-    const lightText = getComputedStyle(element).color;
-    await emulateMedia({ colorScheme: 'dark' });
-    expect(getComputedStyle(element).color).to.not.equal(lightText);
-    await expect(element).to.be.accessible();
-    await emulateMedia({ colorScheme: 'light' });
-    expect(getComputedStyle(fill).transitionDuration).to.not.equal('0s');
-    await emulateMedia({ reducedMotion: 'reduce' });
-    expect(getComputedStyle(fill).transitionDuration).to.equal('0s');
-    await emulateMedia({ reducedMotion: 'no-preference' });
-  });
+  itWhere(canEmulateMedia, 'its driver cannot emulate media features')(
+    'follows the color scheme, reduced motion and rtl',
+    async () => {
+      const element = await fixture<QbUserCard>(
+        html`<div dir="rtl"><qb-user-card app-id=${APP_ID} account-name="alice"></qb-user-card></div>`,
+      ).then((wrapper) => wrapper.querySelector('qb-user-card')!);
+      await ready(element);
+      // The tests' default is no easing at all (support.ts): give this one some to take away.
+      element.style.setProperty('--qb-duration', '200ms');
+      const fill = shadow(element).querySelector('.bar-fill')!;
+      const bar = shadow(element).querySelector('.bar')!;
+      // rtl: the fill starts at the right edge of its track.
+      expect(Math.round(fill.getBoundingClientRect().right)).to.equal(Math.round(bar.getBoundingClientRect().right));
+      const lightText = getComputedStyle(element).color;
+      await emulateMedia({ colorScheme: 'dark' });
+      expect(getComputedStyle(element).color).to.not.equal(lightText);
+      await expect(element).to.be.accessible();
+      await emulateMedia({ colorScheme: 'light' });
+      expect(getComputedStyle(fill).transitionDuration).to.not.equal('0s');
+      await emulateMedia({ reducedMotion: 'reduce' });
+      expect(getComputedStyle(fill).transitionDuration).to.equal('0s');
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    },
+  );
 });

@@ -36,8 +36,26 @@ export function guildDataset(extraUsers: string[] = []): Dataset {
             start_date: '2026-01-01T00:00:00Z',
             points: 50,
             tasks: [
-              { task_id: POST_TASK_ID, name: 'Post 3 times', quantity: 3, operator: 0, metadata: { action: 'post' }, points: 10, allowretry: false, alloweditquantity: false },
-              { task_id: PROFILE_TASK_ID, name: 'Fill in your profile', quantity: 1, operator: 0, metadata: { action: 'profile' }, points: 20, allowretry: false, alloweditquantity: false },
+              {
+                task_id: POST_TASK_ID,
+                name: 'Post 3 times',
+                quantity: 3,
+                operator: 0,
+                metadata: { action: 'post' },
+                points: 10,
+                allowretry: false,
+                alloweditquantity: false,
+              },
+              {
+                task_id: PROFILE_TASK_ID,
+                name: 'Fill in your profile',
+                quantity: 1,
+                operator: 0,
+                metadata: { action: 'profile' },
+                points: 20,
+                allowretry: false,
+                alloweditquantity: false,
+              },
             ],
           },
           {

@@ -14,7 +14,11 @@ const COMPONENTS: Array<[string, TemplateResult, string]> = [
   ['qb-user-card', html`<qb-user-card app-id=${APP_ID} account-name="alice"></qb-user-card>`, '.card'],
   ['qb-task-progress', html`<qb-task-progress task-id=${POST_TASK_ID} account-name="alice"></qb-task-progress>`, '.task'],
   ['qb-challenge', html`<qb-challenge challenge-id=${CHALLENGE_ID} account-name="alice"></qb-challenge>`, '.card'],
-  ['qb-endorse-button', html`<qb-endorse-button app-id=${APP_ID} from="alice" to="bob" endorsement-id="helpful"></qb-endorse-button>`, 'button'],
+  [
+    'qb-endorse-button',
+    html`<qb-endorse-button app-id=${APP_ID} from="alice" to="bob" endorsement-id="helpful"></qb-endorse-button>`,
+    'button',
+  ],
   ['qb-connect-social', html`<qb-connect-social app-id=${APP_ID} account-name="alice"></qb-connect-social>`, 'form'],
 ];
 

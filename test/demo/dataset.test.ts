@@ -42,7 +42,10 @@ describe('the demo dataset', () => {
     expect(names.length).to.be.within(300, 1000);
     expect(new Set(names).size).to.equal(names.length);
     for (const script of ['Greek', 'Cyrillic', 'Han', 'Hiragana', 'Hangul', 'Arabic', 'Hebrew', 'Devanagari', 'Thai']) {
-      expect(names.some((name) => new RegExp(`\\p{Script=${script}}`, 'u').test(name)), script).to.equal(true);
+      expect(
+        names.some((name) => new RegExp(`\\p{Script=${script}}`, 'u').test(name)),
+        script,
+      ).to.equal(true);
     }
     expect(names.filter((name) => /\p{Extended_Pictographic}/u.test(name)).length).to.be.greaterThan(3);
     expect(names).to.include(HOSTILE_NAME);

@@ -7,7 +7,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import puppeteer from 'puppeteer-core';
 import { findFirefox } from '../../scripts/find-browser.js';
-import { connectHandle, highlightedLeaderboardRow, openPage, startDemoServer, untilComponentsSettled, untilDashboardReady, untilHighlightShown } from './pages.js';
+import {
+  connectHandle,
+  highlightedLeaderboardRow,
+  openPage,
+  startDemoServer,
+  untilComponentsSettled,
+  untilDashboardReady,
+  untilHighlightShown,
+} from './pages.js';
 
 const DESKTOP = { width: 1440, height: 1000 };
 const firefox = findFirefox();
@@ -38,8 +46,16 @@ describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
     const { page, problems, close } = await openPage(browser, `${demo.origin}/`, DESKTOP);
     try {
       const states = await untilDashboardReady(page);
-      assert.ok(Object.values(states).flat().every((state) => state === 'loaded'), JSON.stringify(states));
-      assert.equal(await page.$eval('#transport-note', (note) => note.textContent), 'This tab reaches the API through the service worker.');
+      assert.ok(
+        Object.values(states)
+          .flat()
+          .every((state) => state === 'loaded'),
+        JSON.stringify(states),
+      );
+      assert.equal(
+        await page.$eval('#transport-note', (note) => note.textContent),
+        'This tab reaches the API through the service worker.',
+      );
 
       // log_task: alice's last task of "Build in Public" lifts her into the top ten.
       assert.equal((await highlightedLeaderboardRow(page))?.pinned, true, 'alice starts below the top ten');
@@ -50,13 +66,19 @@ describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
 
       // endorse_account, as the viewer.
       await page.click('#endorse-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#endorse-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('#endorse-form output')?.dataset.outcome === 'ok', {
+        timeout: 10_000,
+      });
       assert.match(await page.$eval('#endorse-form output', (output) => output.textContent), /^alice endorsed bob as /);
 
       // airdrop_token_ledger, paid from the treasury.
       await page.click('#airdrop-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
-      await page.waitForFunction(() => document.querySelector('#treasury-balance')?.textContent === '9,997.5', { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'ok', {
+        timeout: 10_000,
+      });
+      await page.waitForFunction(() => document.querySelector('#treasury-balance')?.textContent === '9,997.5', {
+        timeout: 10_000,
+      });
 
       // connect_social, through the element's own form.
       await connectHandle(page, 'alice_builds');
@@ -71,9 +93,14 @@ describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
     try {
       await page.waitForSelector('#app[aria-busy="false"]', { timeout: 60_000 });
       const states = await untilComponentsSettled(page);
-      assert.ok(states['qb-endorse-button']?.every((state) => state === 'loaded'), JSON.stringify(states));
+      assert.ok(
+        states['qb-endorse-button']?.every((state) => state === 'loaded'),
+        JSON.stringify(states),
+      );
       await page.click('qb-endorse-button >>> button');
-      await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), {
+        timeout: 10_000,
+      });
       assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
       assert.deepEqual(problems, []);
     } finally {

@@ -33,7 +33,11 @@ let browser;
 before(async () => {
   demo = await startDemoServer();
   // English number formats whatever the machine's locale: the checks read "10,000".
-  browser = await puppeteer.launch({ executablePath: await findBrowser(), args: [...CHROMIUM_ARGS, '--lang=en-US'], headless: true });
+  browser = await puppeteer.launch({
+    executablePath: await findBrowser(),
+    args: [...CHROMIUM_ARGS, '--lang=en-US'],
+    headless: true,
+  });
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 
@@ -42,7 +46,8 @@ after(async () => {
   await demo?.close();
 });
 
-const openPage = (path, viewport, { colorScheme = 'light' } = {}) => openDemoPage(browser, `${demo.origin}${path}`, viewport, { colorScheme });
+const openPage = (path, viewport, { colorScheme = 'light' } = {}) =>
+  openDemoPage(browser, `${demo.origin}${path}`, viewport, { colorScheme });
 
 /** axe-core's violations for the whole page, shadow roots included, as readable lines. */
 async function accessibilityViolations(page) {
@@ -79,7 +84,10 @@ describe('the demo page', { timeout: 180_000 }, () => {
         );
       }
       assert.match(await page.$eval('#status', (status) => status.textContent), /just created/);
-      assert.equal(await page.$eval('#transport-note', (note) => note.textContent), 'This tab reaches the API through the service worker.');
+      assert.equal(
+        await page.$eval('#transport-note', (note) => note.textContent),
+        'This tab reaches the API through the service worker.',
+      );
       assert.ok((await page.$$('#fragment-slot .qb-lb__row')).length > 0, 'the fragment panel shows leaderboard rows');
       assert.ok((await page.$$eval('#member-names option', (options) => options.length)) >= 400, 'every member can be picked');
       assert.ok(
@@ -138,7 +146,9 @@ describe('the demo page', { timeout: 180_000 }, () => {
 
       const fileInput = await page.$('#import-file');
       await fileInput.uploadFile(join(downloads, exported[0]));
-      await page.waitForFunction(() => /^Restored/.test(document.querySelector('#data-result')?.textContent ?? ''), { timeout: 30_000 });
+      await page.waitForFunction(() => /^Restored/.test(document.querySelector('#data-result')?.textContent ?? ''), {
+        timeout: 30_000,
+      });
       await page.waitForFunction(
         (text) => {
           const row = document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight');
@@ -161,12 +171,16 @@ describe('the demo page', { timeout: 180_000 }, () => {
       await untilDashboardReady(page);
       assert.equal(await page.$eval('#treasury-balance', (balance) => balance.textContent), '10,000');
       await page.click('#airdrop-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'ok', {
+        timeout: 10_000,
+      });
       assert.match(
         await page.$eval('#airdrop-form output', (output) => output.textContent),
         /^Sent 2\.5 coins to 0\.0\.2002\. Transaction 0\.0\.1001-\d+-\d+$/,
       );
-      await page.waitForFunction(() => document.querySelector('#treasury-balance')?.textContent === '9,997.5', { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('#treasury-balance')?.textContent === '9,997.5', {
+        timeout: 10_000,
+      });
 
       await page.click('#airdrop-too-much');
       await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'error', {
@@ -206,8 +220,16 @@ describe('the demo page', { timeout: 180_000 }, () => {
     const { page, problems, close } = await openPage('/?worker=none', DESKTOP);
     try {
       const states = await untilDashboardReady(page);
-      assert.ok(Object.values(states).flat().every((state) => state === 'loaded'), JSON.stringify(states));
-      assert.match(await page.$eval('#transport-note', (note) => note.textContent), /in-page handler \(service worker disabled\)/);
+      assert.ok(
+        Object.values(states)
+          .flat()
+          .every((state) => state === 'loaded'),
+        JSON.stringify(states),
+      );
+      assert.match(
+        await page.$eval('#transport-note', (note) => note.textContent),
+        /in-page handler \(service worker disabled\)/,
+      );
       assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null);
       assert.deepEqual(problems, []);
     } finally {
@@ -238,12 +260,18 @@ describe('the demo page', { timeout: 180_000 }, () => {
       const hostile = '"><img src=x onerror=alert(1)>';
       await page.click(`#featured-members button[title='${hostile.replace(/'/g, "\\'")}']`);
       await page.waitForFunction(
-        (name) => document.querySelector('qb-user-card')?.shadowRoot?.querySelector('[part~="name"]')?.textContent?.trim() === name,
+        (name) =>
+          document.querySelector('qb-user-card')?.shadowRoot?.querySelector('[part~="name"]')?.textContent?.trim() === name,
         { timeout: 10_000 },
         hostile,
       );
       const states = await untilComponentsSettled(page);
-      assert.ok(Object.values(states).flat().every((state) => state !== 'error'), JSON.stringify(states));
+      assert.ok(
+        Object.values(states)
+          .flat()
+          .every((state) => state !== 'error'),
+        JSON.stringify(states),
+      );
       const injected = await page.evaluate(() => {
         const found = [];
         const collect = (root) => {
@@ -281,10 +309,21 @@ describe('the script-tag embed page', { timeout: 180_000 }, () => {
       );
       const states = await untilComponentsSettled(page);
       assert.deepEqual(Object.keys(states).sort(), ['qb-challenge', 'qb-task-progress', 'qb-user-card']);
-      assert.ok(Object.values(states).flat().every((state) => state === 'loaded'), JSON.stringify(states));
+      assert.ok(
+        Object.values(states)
+          .flat()
+          .every((state) => state === 'loaded'),
+        JSON.stringify(states),
+      );
       assert.equal(await page.evaluate(() => typeof window.Questboard?.configure), 'function');
       assert.deepEqual(transportLines, ['[questboard] transport: service-worker (worker controls this page)']);
-      assert.equal(await page.$$eval('[data-questboard-leaderboard] script, [data-questboard-leaderboard] [onerror]', (found) => found.length), 0);
+      assert.equal(
+        await page.$$eval(
+          '[data-questboard-leaderboard] script, [data-questboard-leaderboard] [onerror]',
+          (found) => found.length,
+        ),
+        0,
+      );
       assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
       assert.deepEqual(await accessibilityViolations(page), []);
       await screenshot(page, 'embed-desktop');
@@ -303,7 +342,10 @@ describe('the framework page', { timeout: 180_000 }, () => {
       await page.waitForSelector('#app[aria-busy="false"]', { timeout: 60_000 });
       const states = await untilComponentsSettled(page);
       for (const tag of ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-endorse-button']) {
-        assert.ok(states[tag]?.every((state) => state === 'loaded'), `<${tag}>: ${states[tag]}`);
+        assert.ok(
+          states[tag]?.every((state) => state === 'loaded'),
+          `<${tag}>: ${states[tag]}`,
+        );
       }
       assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
       await page.click('qb-endorse-button >>> button');

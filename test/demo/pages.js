@@ -130,8 +130,8 @@ export async function connectHandle(page, handle) {
   await page.click('qb-connect-social >>> button');
   await page.waitForFunction(
     () =>
-      [...(document.querySelector('qb-challenge')?.shadowRoot?.querySelectorAll('qb-task-progress') ?? [])].some(
-        (element) => /Connect your X account\s*✓\s*Completed/.test(element.shadowRoot?.textContent ?? ''),
+      [...(document.querySelector('qb-challenge')?.shadowRoot?.querySelectorAll('qb-task-progress') ?? [])].some((element) =>
+        /Connect your X account\s*✓\s*Completed/.test(element.shadowRoot?.textContent ?? ''),
       ),
     { timeout: 10_000 },
   );

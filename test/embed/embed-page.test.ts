@@ -12,7 +12,8 @@ interface PageRecord {
   console: string[];
 }
 
-type PageWindow = Window & typeof globalThis & { pageRecord: PageRecord; Questboard?: Record<string, unknown>; __qbPwned?: number };
+type PageWindow = Window &
+  typeof globalThis & { pageRecord: PageRecord; Questboard?: Record<string, unknown>; __qbPwned?: number };
 
 const frames: HTMLIFrameElement[] = [];
 
@@ -32,7 +33,11 @@ async function openPage(name: string): Promise<{ frame: HTMLIFrameElement; win: 
 const rowNames = (container: Element) => [...container.querySelectorAll('tbody th[scope="row"]')].map((cell) => cell.textContent);
 
 async function filled(container: Element) {
-  await waitUntil(() => container.querySelector('table') || /unavailable/.test(container.textContent ?? ''), 'container never filled', { timeout: 10_000 });
+  await waitUntil(
+    () => container.querySelector('table') || /unavailable/.test(container.textContent ?? ''),
+    'container never filled',
+    { timeout: 10_000 },
+  );
   expect(container.textContent).not.to.match(/unavailable/);
 }
 
@@ -46,7 +51,9 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     expect(available.ok, 'run npm run build before the embed tests').to.equal(true);
     // The pages share this origin's default database with the worker and the in-page handler.
     const seeder = inPageTransport();
-    await new QuestboardClient({ transport: seeder, apiKey: ADMIN_KEY }).admin.importDataset(guildDataset([...HOSTILE_NAMES]), { mode: 'replace' });
+    await new QuestboardClient({ transport: seeder, apiKey: ADMIN_KEY }).admin.importDataset(guildDataset([...HOSTILE_NAMES]), {
+      mode: 'replace',
+    });
     await seeder.close();
   });
 
@@ -80,7 +87,11 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     const { win, doc } = await openPage('no-worker');
     const board = doc.getElementById('board')!;
     await filled(board);
-    expect([...board.querySelectorAll('*')].map((element) => element.localName).filter((name) => !['div', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'bdi', 'p'].includes(name))).to.deep.equal([]);
+    expect(
+      [...board.querySelectorAll('*')]
+        .map((element) => element.localName)
+        .filter((name) => !['div', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'bdi', 'p'].includes(name)),
+    ).to.deep.equal([]);
     expect(board.querySelector('style')).to.equal(null);
     expect(win.getComputedStyle(board.querySelector('table')!).tableLayout).to.equal('fixed');
     expect(win.__qbPwned).to.equal(undefined);
@@ -135,7 +146,9 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     const { win, doc } = await openPage('worker');
     const board = doc.getElementById('board')!;
     await filled(board);
-    await waitUntil(() => win.pageRecord.console.some((line) => line.includes('[questboard]')), 'no transport line', { timeout: 10_000 });
+    await waitUntil(() => win.pageRecord.console.some((line) => line.includes('[questboard]')), 'no transport line', {
+      timeout: 10_000,
+    });
     expect(win.pageRecord.console.filter((line) => line.includes('[questboard]'))).to.deep.equal([
       'info: [questboard] transport: service-worker (worker controls this page)',
     ]);

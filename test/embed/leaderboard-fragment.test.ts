@@ -22,9 +22,7 @@ describe('renderLeaderboardFragment', () => {
     const root = parse(renderLeaderboardFragment([entry(1, 'alice', 1200), entry(2, 'bob', 900)], { totalUsers: 7 }));
     const table = root.querySelector('table')!;
     expect(table.querySelector('caption')!.textContent).to.equal('Leaderboard by score');
-    expect([...table.querySelectorAll('thead th')].map((th) => th.getAttribute('scope'))).to.deep.equal(
-      Array(6).fill('col'),
-    );
+    expect([...table.querySelectorAll('thead th')].map((th) => th.getAttribute('scope'))).to.deep.equal(Array(6).fill('col'));
     const rows = [...table.querySelectorAll('tbody tr')];
     expect(rows.map((row) => row.querySelector('th[scope=row]')!.textContent)).to.deep.equal(['alice', 'bob']);
     expect(rows[0]!.querySelectorAll('td')[1]!.textContent).to.equal('1,200');

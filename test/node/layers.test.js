@@ -25,7 +25,9 @@ const rank = new Map(LAYERS.flatMap((names, index) => names.map((name) => [name,
 
 async function sourceFiles(directory) {
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 /** The part of src/ a path belongs to: its first folder, or the file itself at the top. */
@@ -36,7 +38,9 @@ it('every import in src/ points down the layers', async () => {
   for (const file of await sourceFiles(src)) {
     const text = await readFile(file, 'utf8');
     // `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')`.
-    for (const match of text.matchAll(/\b(?:import|export)\s[^'";]*?from\s+'([^']+)'|\bimport\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g)) {
+    for (const match of text.matchAll(
+      /\b(?:import|export)\s[^'";]*?from\s+'([^']+)'|\bimport\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g,
+    )) {
       const specifier = match[1] ?? match[2] ?? match[3];
       if (!specifier.startsWith('.')) continue;
       const from = layerOf(file);

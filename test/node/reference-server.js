@@ -72,7 +72,9 @@ export async function openConnection(port) {
     if (end === -1) return null;
     const head = received.subarray(0, end).toString('latin1');
     const [statusLine, ...lines] = head.split('\r\n');
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length'] ?? 0);
     if (received.length < end + 4 + length) return null;
     const body = received.subarray(end + 4, end + 4 + length).toString('utf8');
@@ -90,7 +92,8 @@ export async function openConnection(port) {
           const check = () => {
             const answer = takeAnswer();
             if (answer) resolve(answer);
-            else if (closed) reject(new Error(`the connection closed without a whole answer: ${JSON.stringify(received.toString('latin1'))}`));
+            else if (closed)
+              reject(new Error(`the connection closed without a whole answer: ${JSON.stringify(received.toString('latin1'))}`));
             else wake = check;
           };
           check();

@@ -68,7 +68,9 @@ describe('the remote setting of the pages', () => {
   it('is cleared by a page of the site that configures no remote, and set again by the next that configures one (worker)', async () => {
     const served = () => fetch('/v1/health', { headers: { Authorization: `Bearer ${API_KEY}` } });
 
-    expect((await loadPage({ serviceWorker: '/questboard-sw.js', remote })).reason).to.equal(`worker controls this page, remote ${remote} first`);
+    expect((await loadPage({ serviceWorker: '/questboard-sw.js', remote })).reason).to.equal(
+      `worker controls this page, remote ${remote} first`,
+    );
     await served();
     expect(await remotePaths()).to.deep.equal(['/v1/health']);
 

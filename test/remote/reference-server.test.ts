@@ -64,12 +64,16 @@ describe('reference server', () => {
   it('writes quantities with four decimals on Node, whose JSON has no rawJSON', async () => {
     const task_id = 'f0000000-0000-4000-8000-000000000002';
     const dataset = {
-      apps: [{
-        app_id: 'formats',
-        api_keys: [{ key: 'pk_formats', scopes: ['read'] }],
-        users: [{ account_name: 'ann' }],
-        challenges: [{ name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [{ task_id, name: 't', quantity: 3, operator: 0 }] }],
-      }],
+      apps: [
+        {
+          app_id: 'formats',
+          api_keys: [{ key: 'pk_formats', scopes: ['read'] }],
+          users: [{ account_name: 'ann' }],
+          challenges: [
+            { name: 'c', start_date: '2026-01-01T00:00:00Z', tasks: [{ task_id, name: 't', quantity: 3, operator: 0 }] },
+          ],
+        },
+      ],
     };
     const imported = await fetch(`${remote}/v1/admin/import`, {
       method: 'POST',

@@ -94,7 +94,9 @@ describe('remote-first strategy with a faulty remote', () => {
     remoteAnswers(() => HttpResponse.json({ ...goodUserInfo, current_xp: 'five' }));
     const answer = await strategy.handle(userInfo());
     expect(answer.status).to.equal(502);
-    expect((await answer.json()).message).to.contain('wrong shape').and.to.contain('current_xp');
+    expect((await answer.json()).message)
+      .to.contain('wrong shape')
+      .and.to.contain('current_xp');
   });
 
   it('answers 502 for a 4xx that is not the API’s failure shape', async () => {
@@ -140,7 +142,10 @@ describe('remote-first strategy with a faulty remote', () => {
     handlers = [
       http.post(`${REMOTE}/v1/endorse_account`, ({ request }) => {
         endorsements.push(request);
-        return HttpResponse.json(endorseStatus === 200 ? { is_valid: true, message: null } : { is_valid: false, message: 'boom' }, { status: endorseStatus });
+        return HttpResponse.json(
+          endorseStatus === 200 ? { is_valid: true, message: null } : { is_valid: false, message: 'boom' },
+          { status: endorseStatus },
+        );
       }),
       http.get(`${REMOTE}/v1/get_userinfo`, () => HttpResponse.json(goodUserInfo)),
     ];
@@ -179,7 +184,12 @@ describe('remote-first strategy with a faulty remote', () => {
   });
 
   it('refuses an http: remote other than this machine, saying https: is needed', async () => {
-    for (const remote of ['http://api.example.com', 'http://127.0.0.1.example.com', 'http://localhost.example.com', 'http://[::2]']) {
+    for (const remote of [
+      'http://api.example.com',
+      'http://127.0.0.1.example.com',
+      'http://localhost.example.com',
+      'http://[::2]',
+    ]) {
       let refused: unknown = null;
       await strategy.configure({ remote }).catch((error: unknown) => (refused = error));
       expect(refused, remote).to.be.instanceOf(TypeError);

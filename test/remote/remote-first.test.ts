@@ -4,14 +4,7 @@ import { MAX_KEPT_ANSWERS } from '../../src/remote/answer-cache.js';
 import { MAX_FAILED_REPLAYS, MAX_QUEUED_AGE_MS, MAX_QUEUED_WRITES } from '../../src/remote/outbox.js';
 import { remoteFirst, type RemoteFirst, type SyncErrorMessage } from '../../src/remote/remote-first.js';
 import { deleteDatabase, localHandler, type LocalHandler } from './local-handler.js';
-import {
-  injectFault,
-  receivedRequests,
-  remoteUrl,
-  resetRemote,
-  startRemote,
-  stopRemote,
-} from './remote-server.js';
+import { injectFault, receivedRequests, remoteUrl, resetRemote, startRemote, stopRemote } from './remote-server.js';
 
 const LOCAL_DB = 'qb-test-remote-first-local';
 const REMOTE_DB = 'qb-test-remote-first-remote';
@@ -47,10 +40,19 @@ describe('remote-first strategy against the reference server', () => {
   /** The strategy telling `dropped` of every write it drops, rather than the questboard channel. */
   function openCollectingDrops(dropped: SyncErrorMessage[]): void {
     strategy.close();
-    strategy = remoteFirst(local.handle, { databaseName: REMOTE_DB, now: () => clock, onSyncError: (error) => dropped.push(error) });
+    strategy = remoteFirst(local.handle, {
+      databaseName: REMOTE_DB,
+      now: () => clock,
+      onSyncError: (error) => dropped.push(error),
+    });
   }
-  const endorsement = (from: string) => post('/v1/endorse_account', { app_id: 'guild', from_account: from, to_account: 'alice', endorsement_id: 'mentor' });
-  const rejection = (replay: Promise<void>) => replay.then(() => null, (error: unknown) => String(error));
+  const endorsement = (from: string) =>
+    post('/v1/endorse_account', { app_id: 'guild', from_account: from, to_account: 'alice', endorsement_id: 'mentor' });
+  const rejection = (replay: Promise<void>) =>
+    replay.then(
+      () => null,
+      (error: unknown) => String(error),
+    );
 
   before(async () => {
     remote = await remoteUrl();
@@ -165,7 +167,9 @@ describe('remote-first strategy against the reference server', () => {
 
   it('queues a member write while the server is down and replays it exactly once, before the next read, even across a restart', async () => {
     await stopRemote();
-    const write = await strategy.handle(post('/v1/endorse_account', { app_id: 'guild', from_account: 'carol', to_account: 'alice', endorsement_id: 'mentor' }));
+    const write = await strategy.handle(
+      post('/v1/endorse_account', { app_id: 'guild', from_account: 'carol', to_account: 'alice', endorsement_id: 'mentor' }),
+    );
     expect(write.status).to.equal(202);
     expect(await write.json()).to.deep.equal({ is_valid: true, message: null, queued: true });
 
@@ -188,9 +192,13 @@ describe('remote-first strategy against the reference server', () => {
 
   it('replays queued writes in the order they were made when asked (the online event)', async () => {
     await stopRemote();
-    await strategy.handle(post('/v1/endorse_account', { app_id: 'guild', from_account: 'carol', to_account: 'alice', endorsement_id: 'mentor' }));
+    await strategy.handle(
+      post('/v1/endorse_account', { app_id: 'guild', from_account: 'carol', to_account: 'alice', endorsement_id: 'mentor' }),
+    );
     await strategy.handle(post('/v1/connect_social', { app_id: 'guild', account_name: 'carol', twitter_name: '@carol_c' }));
-    await strategy.handle(post('/v1/endorse_account', { app_id: 'guild', from_account: 'alice', to_account: 'carol', endorsement_id: 'mentor' }));
+    await strategy.handle(
+      post('/v1/endorse_account', { app_id: 'guild', from_account: 'alice', to_account: 'carol', endorsement_id: 'mentor' }),
+    );
     await startRemote();
 
     await strategy.replayOutbox();
@@ -256,7 +264,9 @@ describe('remote-first strategy against the reference server', () => {
 
   it('drops a queued write the remote refuses, and reports it on the questboard channel', async () => {
     await stopRemote();
-    await strategy.handle(post('/v1/endorse_account', { app_id: 'guild', from_account: 'carol', to_account: 'nobody', endorsement_id: 'mentor' }));
+    await strategy.handle(
+      post('/v1/endorse_account', { app_id: 'guild', from_account: 'carol', to_account: 'nobody', endorsement_id: 'mentor' }),
+    );
     await startRemote();
 
     const reported = nextSyncError();
@@ -266,7 +276,12 @@ describe('remote-first strategy against the reference server', () => {
     expect(error.operation).to.equal('endorse_account');
     expect(error.status).to.equal(404);
     expect(error.message).to.be.a('string').and.not.equal('');
-    expect(error.request).to.deep.equal({ app_id: 'guild', from_account: 'carol', to_account: 'nobody', endorsement_id: 'mentor' });
+    expect(error.request).to.deep.equal({
+      app_id: 'guild',
+      from_account: 'carol',
+      to_account: 'nobody',
+      endorsement_id: 'mentor',
+    });
 
     await strategy.replayOutbox();
     await strategy.handle(aliceInfo());
@@ -321,7 +336,12 @@ describe('remote-first strategy against the reference server', () => {
     await startRemote();
     await strategy.replayOutbox();
     expect(dropped).to.have.length(1);
-    expect(dropped[0]).to.deep.include({ reason: 'expired', operation: 'endorse_account', status: null, queued_at: new Date(madeAt).toISOString() });
+    expect(dropped[0]).to.deep.include({
+      reason: 'expired',
+      operation: 'endorse_account',
+      status: null,
+      queued_at: new Date(madeAt).toISOString(),
+    });
     expect((await receivedRequests(remote)).map((r) => r.path)).to.deep.equal(['/v1/connect_social']);
   });
 
@@ -331,7 +351,9 @@ describe('remote-first strategy against the reference server', () => {
     await stopRemote();
     for (let write = 0; write <= MAX_QUEUED_WRITES; write += 1) {
       clock += 1_000;
-      const answer = await strategy.handle(post('/v1/connect_social', { app_id: 'guild', account_name: 'carol', twitter_name: `carol_${write}` }));
+      const answer = await strategy.handle(
+        post('/v1/connect_social', { app_id: 'guild', account_name: 'carol', twitter_name: `carol_${write}` }),
+      );
       expect(answer.status).to.equal(202);
     }
     expect(dropped).to.have.length(1);

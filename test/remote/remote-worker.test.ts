@@ -53,7 +53,9 @@ describe('remote-first in the service worker', () => {
 
   it('refuses a remote that is not an http(s) URL, saying why', async () => {
     let refused: unknown = null;
-    await configureWorkerRemote(await startWorker(), { remote: 'javascript:alert(1)' }).catch((error: unknown) => (refused = error));
+    await configureWorkerRemote(await startWorker(), { remote: 'javascript:alert(1)' }).catch(
+      (error: unknown) => (refused = error),
+    );
     expect(String(refused)).to.contain('remote must be');
   });
 
@@ -64,7 +66,10 @@ describe('remote-first in the service worker', () => {
     await configureWorkerRemote(worker, { remote: 'http://api.example.com' }).catch((error: unknown) => (refused = error));
     expect(String(refused)).to.contain('https:');
     await fetch('/v1/health', { headers: KEY });
-    expect((await receivedRequests(remote)).map((r) => r.path), 'the remote in force stays').to.deep.equal(['/v1/health']);
+    expect(
+      (await receivedRequests(remote)).map((r) => r.path),
+      'the remote in force stays',
+    ).to.deep.equal(['/v1/health']);
   });
 
   it('serves the kept answer while the remote is down, queues a write and replays it when it is back', async () => {

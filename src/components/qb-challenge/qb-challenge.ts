@@ -71,11 +71,13 @@ export class QbChallenge extends QuestboardElement {
     return html`<section class="card" part="card" aria-labelledby="name">
       <p class="name" part="name" id="name"><bdi>${challenge.name}</bdi></p>
       ${challenge.description ? html`<p class="description" part="description">${challenge.description}</p>` : null}
-      ${challenge.tasks.length
-        ? html`<ul class="tasks" part="tasks" aria-label="Tasks">
+      ${
+        challenge.tasks.length
+          ? html`<ul class="tasks" part="tasks" aria-label="Tasks">
             ${challenge.tasks.map((task) => html`<li part="task">${this.renderTask(task)}</li>`)}
           </ul>`
-        : renderEmpty('This challenge has no tasks yet.')}
+          : renderEmpty('This challenge has no tasks yet.')
+      }
     </section>`;
   }
 

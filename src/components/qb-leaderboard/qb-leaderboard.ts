@@ -89,7 +89,11 @@ export class QbLeaderboard extends QuestboardElement {
       limit: Math.min(Math.max(shown, this.pageSize), MAX_LIMIT),
       offset: 0,
     });
-    return { entries: board.leaderboard_users, totalUsers: board.total_users, highlighted: await this.loadHighlighted(client, board) };
+    return {
+      entries: board.leaderboard_users,
+      totalUsers: board.total_users,
+      highlighted: await this.loadHighlighted(client, board),
+    };
   }
 
   private async loadHighlighted(client: QuestboardClient, board: Leaderboard): Promise<LeaderboardEntry | null> {
@@ -162,26 +166,32 @@ export class QbLeaderboard extends QuestboardElement {
           </tr>
         </thead>
         <tbody>
-          ${entries.length
-            ? entries.map((entry) => this.renderRow(entry, columns, locale))
-            : html`<tr class=${leaderboardClass.row}>
+          ${
+            entries.length
+              ? entries.map((entry) => this.renderRow(entry, columns, locale))
+              : html`<tr class=${leaderboardClass.row}>
                 <td class=${leaderboardClass.cell} colspan=${columns.length}>${EMPTY_LEADERBOARD_TEXT}</td>
-              </tr>`}
+              </tr>`
+          }
         </tbody>
-        ${pinned
-          ? html`<tbody class=${leaderboardClass.pinnedBody} aria-label="Your position">
+        ${
+          pinned
+            ? html`<tbody class=${leaderboardClass.pinnedBody} aria-label="Your position">
               ${this.renderRow(pinned, columns, locale)}
             </tbody>`
-          : nothing}
+            : nothing
+        }
       </table>
       <p class=${leaderboardClass.summary} part="summary" role="status">
         ${leaderboardSummary(entries.length, 0, totalUsers, locale)}
       </p>
-      ${hasMore || this.loadMoreError
-        ? html`<div class="more">
+      ${
+        hasMore || this.loadMoreError
+          ? html`<div class="more">
             ${this.loadMoreError ? html`<p class="qb-error" role="alert">${this.loadMoreError}</p>` : nothing}
-            ${hasMore
-              ? html`<button
+            ${
+              hasMore
+                ? html`<button
                   class="qb-button qb-button--quiet"
                   part="load-more"
                   type="button"
@@ -190,9 +200,11 @@ export class QbLeaderboard extends QuestboardElement {
                 >
                   ${this.loadingMore ? 'Loading…' : 'Load more'}
                 </button>`
-              : nothing}
+                : nothing
+            }
           </div>`
-        : nothing}
+          : nothing
+      }
     </div>`;
   }
 

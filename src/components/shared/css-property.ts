@@ -8,7 +8,8 @@ import { Directive, directive, PartType, type ElementPart, type PartInfo } from 
 class CssPropertyDirective extends Directive {
   constructor(partInfo: PartInfo) {
     super(partInfo);
-    if (partInfo.type !== PartType.ELEMENT) throw new Error('cssProperty() belongs in an element position: <div ${cssProperty(…)}>');
+    if (partInfo.type !== PartType.ELEMENT)
+      throw new Error('cssProperty() belongs in an element position: <div ${cssProperty(…)}>');
   }
 
   render(_name: string, _value: string) {

@@ -5,7 +5,12 @@ import { numberFormat } from '../../ui/number-format.js';
  * page's, else the browser's (which can be a POSIX name such as `en-US@posix`), else `en`.
  */
 export function languageOf(element: Element): string {
-  const candidates = [element.closest('[lang]')?.getAttribute('lang'), document.documentElement.lang, ...navigator.languages, navigator.language];
+  const candidates = [
+    element.closest('[lang]')?.getAttribute('lang'),
+    document.documentElement.lang,
+    ...navigator.languages,
+    navigator.language,
+  ];
   for (const candidate of candidates) {
     const tag = candidate?.split(/[@.]/)[0]?.replace(/_/g, '-');
     if (!tag) continue;

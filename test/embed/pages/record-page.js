@@ -1,7 +1,9 @@
 // Test pages only: records CSP violations and console lines for the embed tests to read.
 window.pageRecord = { violations: [], console: [] };
 document.addEventListener('securitypolicyviolation', (event) => {
-  window.pageRecord.violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`);
+  window.pageRecord.violations.push(
+    `${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber} ${event.sample}`,
+  );
 });
 for (const level of ['info', 'warn', 'error', 'log']) {
   const original = console[level].bind(console);
