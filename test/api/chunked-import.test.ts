@@ -2,21 +2,11 @@
 // same members and history imported in chunks, some of them returning to
 // members of earlier chunks, give exactly the boards of one import.
 import { expect } from '@open-wc/testing';
-import { ADMIN_KEY, GUIDS, WEDNESDAY, iso, localApi, type Call } from './support.js';
+import { ADMIN_KEY, GUIDS, WEDNESDAY, iso, localApi, type Call, seededRandom as random } from './support.js';
 
 const DAY = 86_400_000;
 const MEMBERS = 1200;
 const CHUNK = 300;
-
-/** mulberry32, so that a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const names = Array.from({ length: MEMBERS }, (_, i) => `m-${String(i).padStart(4, '0')}`);
 const next = random(11);

@@ -1,19 +1,9 @@
 // The leaderboard against a brute-force model: random members and events,
 // every board, every rank policy, pages and windows cut from the whole board.
 import { expect } from '@open-wc/testing';
-import { GUIDS, WEDNESDAY, iso, localApi } from './support.js';
+import { GUIDS, WEDNESDAY, iso, localApi, seededRandom as random } from './support.js';
 
 const DAY = 86_400_000;
-
-/** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const MEMBERS = 400;
 
