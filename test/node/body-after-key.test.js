@@ -86,7 +86,7 @@ describe('an import body is read only after the key', () => {
   });
 
   it('refuses a declared body past the import limit with 413 before reading it', async () => {
-    const answer = await answerBeforeBody(server.port, ADMIN, 17 * MiB);
+    const answer = await answerBeforeBody(server.port, ADMIN, 65 * MiB);
     assert.equal(answer.status, 413, answer.body);
   });
 
@@ -101,7 +101,7 @@ describe('an import body is read only after the key', () => {
       const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
       let answer = null;
       const answered = connection.answer().then((value) => (answer = value));
-      for (let sent = 0; sent < 17 && answer === null; sent++) await connection.write(frame);
+      for (let sent = 0; sent < 65 && answer === null; sent++) await connection.write(frame);
       await answered;
       assert.equal(answer.status, 413, answer.body);
       await connection.write('0\r\n\r\nGET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
@@ -133,7 +133,7 @@ describe('the bootstrap import on an empty store', () => {
   });
 
   it('refuses a declared body past the import limit with 413 before reading it', async () => {
-    const answer = await answerBeforeBody(server.port, 'Bearer sk_stranger', 17 * MiB);
+    const answer = await answerBeforeBody(server.port, 'Bearer sk_stranger', 65 * MiB);
     assert.equal(answer.status, 413, answer.body);
   });
 
