@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import puppeteer from 'puppeteer-core';
 import { findFirefox } from '../../scripts/find-browser.js';
 import {
+  assertAllLoaded,
   connectHandle,
   highlightedLeaderboardRow,
   openPage,
@@ -46,12 +47,7 @@ describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
     const { page, problems, close } = await openPage(browser, `${demo.origin}/`, DESKTOP);
     try {
       const states = await untilDashboardReady(page);
-      assert.ok(
-        Object.values(states)
-          .flat()
-          .every((state) => state === 'loaded'),
-        JSON.stringify(states),
-      );
+      assertAllLoaded(states);
       assert.equal(
         await page.$eval('#transport-note', (note) => note.textContent),
         'This tab reaches the API through the service worker.',

@@ -220,12 +220,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
     const { page, problems, close } = await openPage('/?worker=none', DESKTOP);
     try {
       const states = await untilDashboardReady(page);
-      assert.ok(
-        Object.values(states)
-          .flat()
-          .every((state) => state === 'loaded'),
-        JSON.stringify(states),
-      );
+      assertAllLoaded(states);
       assert.match(
         await page.$eval('#transport-note', (note) => note.textContent),
         /in-page handler \(service worker disabled\)/,
@@ -309,12 +304,7 @@ describe('the script-tag embed page', { timeout: 180_000 }, () => {
       );
       const states = await untilComponentsSettled(page);
       assert.deepEqual(Object.keys(states).sort(), ['qb-challenge', 'qb-task-progress', 'qb-user-card']);
-      assert.ok(
-        Object.values(states)
-          .flat()
-          .every((state) => state === 'loaded'),
-        JSON.stringify(states),
-      );
+      assertAllLoaded(states);
       assert.equal(await page.evaluate(() => typeof window.Questboard?.configure), 'function');
       assert.deepEqual(transportLines, ['[questboard] transport: service-worker (worker controls this page)']);
       assert.equal(

@@ -1,6 +1,7 @@
 // What the demo's page tests share, whatever the engine: the demo served by
 // `npm start`'s Vite config, pages that record every problem, and the reads of
 // the components' states through their documented ::part API.
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,5 +135,15 @@ export async function connectHandle(page, handle) {
         /Connect your X account\s*✓\s*Completed/.test(element.shadowRoot?.textContent ?? ''),
       ),
     { timeout: 10_000 },
+  );
+}
+
+/** Fails unless every Questboard element on the page loaded. */
+export function assertAllLoaded(states) {
+  assert.ok(
+    Object.values(states)
+      .flat()
+      .every((state) => state === 'loaded'),
+    JSON.stringify(states),
   );
 }
