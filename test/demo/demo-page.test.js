@@ -12,10 +12,11 @@ import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findBrowser } from '../../scripts/find-browser.js';
 import {
+  assertAllLoaded,
+  connectHandle,
   highlightedLeaderboardRow,
   openPage as openDemoPage,
   startDemoServer,
-  connectHandle,
   untilComponentsSettled,
   untilDashboardReady,
   untilHighlightShown,
