@@ -1,7 +1,7 @@
 // The leaderboard against a brute-force model: random members and events,
 // every board, every rank policy, pages and windows cut from the whole board.
 import { expect } from '@open-wc/testing';
-import { GUIDS, WEDNESDAY, iso, localApi, seededRandom as random } from './support.js';
+import { GUIDS, WEDNESDAY, iso, localApi, seededRandom as random, checkInApp } from './support.js';
 
 const DAY = 86_400_000;
 
@@ -32,18 +32,7 @@ describe('leaderboard model check', () => {
         admin_keys: ['sk_admin'],
         apps: [
           {
-            app_id: 'model',
-            users: names.map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) })),
-            challenges: [
-              {
-                name: 'c',
-                start_date: '2026-01-01T00:00:00Z',
-                tasks: [
-                  { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
-                  { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
-                ],
-              },
-            ],
+            ...checkInApp('model', names),
             progress,
             endorsements,
           },
@@ -139,18 +128,7 @@ describe('leaderboard counts after a bulk import', () => {
           admin_keys: ['sk_admin'],
           apps: [
             {
-              app_id: 'bulk',
-              users: names.map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) })),
-              challenges: [
-                {
-                  name: 'c',
-                  start_date: '2026-01-01T00:00:00Z',
-                  tasks: [
-                    { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
-                    { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
-                  ],
-                },
-              ],
+              ...checkInApp('bulk', names),
             },
           ],
         },

@@ -1,6 +1,6 @@
 // Leaderboard order, ranks, paging and the period boards.
 import { expect } from '@open-wc/testing';
-import { GUIDS, WEDNESDAY, iso, localApi } from './support.js';
+import { GUIDS, WEDNESDAY, iso, localApi, checkInApp } from './support.js';
 
 const MINUTE = 60_000;
 
@@ -167,18 +167,7 @@ describe('the unranked tail of a period board', () => {
           admin_keys: ['sk_admin'],
           apps: [
             {
-              app_id: 'tail',
-              users: names.map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) })),
-              challenges: [
-                {
-                  name: 'c',
-                  start_date: '2026-01-01T00:00:00Z',
-                  tasks: [
-                    { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
-                    { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
-                  ],
-                },
-              ],
+              ...checkInApp('tail', names),
               progress: names
                 .filter((_, i) => i % 5 !== 0)
                 .map((account_name) => ({ task_id: GUIDS.checkIn, account_name, quantity: 1, at: iso(WEDNESDAY - 3_600_000) })),

@@ -194,3 +194,24 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * An app whose members are named `names`, with a repeatable 5-point check-in and a task nobody
+ * does (it keeps the challenge's own points out of the boards): the leaderboard tests' usual app.
+ */
+export function checkInApp(app_id: string, names: string[]) {
+  return {
+    app_id,
+    users: names.map((account_name) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1)) })),
+    challenges: [
+      {
+        name: 'c',
+        start_date: '2026-01-01T00:00:00Z',
+        tasks: [
+          { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
+          { task_id: GUIDS.posts, name: 'Never', quantity: 1, operator: 0 },
+        ],
+      },
+    ],
+  };
+}
