@@ -1,14 +1,14 @@
 import { announceChange } from './changes.js';
 import type { Transport } from './transport.js';
 import type { createHandler, Handle } from '../server/handler.js';
-import type { openStore } from '../store/index.js';
+import type { openIndexedDbStore } from '../store/indexeddb/index.js';
 import type { RemoteConfiguration } from '../remote/remote-first.js';
 import type { remoteFirstInPage } from '../remote/remote-first-page.js';
 
 /** The server side the in-page transport runs: what src/embed/in-page-server.ts exports. */
 export interface InPageServer {
   createHandler: typeof createHandler;
-  openStore: typeof openStore;
+  openIndexedDbStore: typeof openIndexedDbStore;
   remoteFirstInPage: typeof remoteFirstInPage;
 }
 
@@ -39,7 +39,7 @@ export function createInPageTransport(loadServer: InPageServerLoader, options: I
   let loaded: Promise<{ handle: Handle; close(): void }> | undefined;
   const load = async () => {
     const server = await loadServer();
-    const store = server.openStore(options.dbName === undefined ? {} : { name: options.dbName });
+    const store = server.openIndexedDbStore(options.dbName === undefined ? {} : { name: options.dbName });
     const local = server.createHandler({ store, onChange: announceChange });
     const remote = server.remoteFirstInPage(local, {
       onChange: announceChange,
@@ -50,7 +50,8 @@ export function createInPageTransport(loadServer: InPageServerLoader, options: I
       handle: remote.handle,
       close() {
         remote.close();
-        store.close();
+        // IndexedDB closes at once; the promise is for adapters that close a connection.
+        void store.close();
       },
     };
   };

@@ -7,15 +7,15 @@ import {
 
 /** The handler, store and remote-first strategy from this package, imported on first use (a separate chunk for bundlers). */
 export async function loadBundledServer(): Promise<InPageServer> {
-  const [{ createHandler }, { openStore }, { remoteFirstInPage }] = await Promise.all([
+  const [{ createHandler }, { openIndexedDbStore }, { remoteFirstInPage }] = await Promise.all([
     import('../server/handler.js'),
-    import('../store/index.js'),
+    import('../store/indexeddb/index.js'),
     import('../remote/remote-first-page.js'),
   ]);
-  return { createHandler, openStore, remoteFirstInPage };
+  return { createHandler, openIndexedDbStore, remoteFirstInPage };
 }
 
-/** The in-page transport with this package's own handler: `createHandler({ store: openStore() })`. */
+/** The in-page transport with this package's own handler: `createHandler({ store: openIndexedDbStore() })`. */
 export function inPageTransport(options: InPageTransportOptions = {}): InPageTransport {
   return createInPageTransport(loadBundledServer, options);
 }

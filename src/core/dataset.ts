@@ -4,16 +4,7 @@
 import { ApiError } from '../api/errors.js';
 import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
-import {
-  challengeMembers,
-  deleteAppData,
-  deleteTask,
-  readAppData,
-  takeMemberHistory,
-  type ApiKeyRecord,
-  type AppRecord,
-  type Transaction,
-} from '../store/index.js';
+import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
 import { ADMIN_KEYS } from './access.js';
 import { endorse } from './endorsements.js';
 import { earnXp, newMember } from './members.js';
@@ -29,7 +20,7 @@ const toIso = (epochMs: number) => new Date(epochMs).toISOString();
 /** Whether the store is empty, when a dataset may bring its own admin keys. */
 export async function isEmpty(tx: Transaction): Promise<boolean> {
   const adminKeys = (await tx.getMeta<string[]>(ADMIN_KEYS)) ?? [];
-  return adminKeys.length === 0 && (await tx.raw.objectStore('apps').count()) === 0;
+  return adminKeys.length === 0 && !(await tx.hasApps());
 }
 
 export async function importDataset(
@@ -51,7 +42,7 @@ export async function importDataset(
     const path = `apps[${index}]`;
     if (seen.has(app.app_id)) throw new ApiError(400, `${path}.app_id: '${app.app_id}' appears twice.`);
     seen.add(app.app_id);
-    if (mode === 'replace') await deleteAppData(tx, app.app_id);
+    if (mode === 'replace') await tx.deleteAppData(app.app_id);
     await importApp(tx, app, path, adminKeys, now);
   }
   return [...seen];
@@ -170,8 +161,8 @@ async function importChallenge(
   // that nothing counts it and an export holds nothing an import would refuse.
   const removed = (existing?.task_ids ?? []).filter((task_id) => !task_ids.includes(task_id));
   if (removed.length === 0) return [];
-  const affected = await challengeMembers(tx, challenge_id);
-  for (const task_id of removed) affected.push(...(await deleteTask(tx, task_id)));
+  const affected = await tx.challengeMembers(challenge_id);
+  for (const task_id of removed) affected.push(...(await tx.deleteTask(task_id)));
   return affected;
 }
 
@@ -182,7 +173,7 @@ async function importChallenge(
  * Logs on removed tasks are dropped.
  */
 async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>): Promise<void> {
-  const history = await takeMemberHistory(tx, app.app_id, names);
+  const history = await tx.takeMemberHistory(app.app_id, names);
   for (const name of names) {
     const user = (await tx.get('users', [app.app_id, name]))!;
     const { is_active, twitter_name, joined_at, id } = user;
@@ -234,7 +225,7 @@ async function rethrowAt(path: string, work: () => Promise<unknown>): Promise<vo
 }
 
 export async function exportApp(tx: Transaction, app: AppRecord): Promise<Dataset> {
-  const data = await readAppData(tx, app.app_id);
+  const data = await tx.readAppData(app.app_id);
   const tasks = new Map(data.tasks.map((task) => [task.task_id, task]));
   const exported: DatasetApp = {
     app_id: app.app_id,

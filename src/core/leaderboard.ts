@@ -1,20 +1,7 @@
 // The leaderboard: a page of one board in order, with ranks by the app's policy.
 import type { LeaderboardType } from '../api/schemas.js';
 import type { Leaderboard, LeaderboardEntry } from '../api/responses.js';
-import {
-  boardPage,
-  countDistinctHigher,
-  countHigher,
-  countOnBoard,
-  countUnrankedBefore,
-  isRanked,
-  positionOf,
-  unrankedPage,
-  type AppRecord,
-  type BoardRef,
-  type Listed,
-  type Transaction,
-} from '../store/index.js';
+import { isRanked, type AppRecord, type BoardRef, type Listed, type Transaction } from '../store/index.js';
 import { findMember } from './membership.js';
 import { monthOf, weekOf } from './periods.js';
 
@@ -35,13 +22,13 @@ function boardOf(type: LeaderboardType, app_id: string, now: number): BoardRef {
 
 export async function readLeaderboard(tx: Transaction, app: AppRecord, query: BoardQuery, now: number): Promise<Leaderboard> {
   const board = boardOf(query.type, app.app_id, now);
-  const rankedCount = board.period === null ? app.member_count : await countOnBoard(tx, board);
+  const rankedCount = board.period === null ? app.member_count : await tx.countOnBoard(board);
   const offset =
     query.around === undefined ? query.offset : await windowAround(tx, app, board, rankedCount, query.around, query.limit);
 
-  const members = offset < rankedCount ? await boardPage(tx, board, offset, query.limit) : [];
+  const members = offset < rankedCount ? await tx.boardPage(board, offset, query.limit) : [];
   if (members.length < query.limit && board.period !== null) {
-    members.push(...(await unrankedPage(tx, board, Math.max(0, offset - rankedCount), query.limit - members.length)));
+    members.push(...(await tx.unrankedPage(board, Math.max(0, offset - rankedCount), query.limit - members.length)));
   }
   return {
     leaderboard_users: await rankEntries(tx, app, board, members, offset),
@@ -63,10 +50,10 @@ async function windowAround(
   const user = await findMember(tx, app.app_id, account_name, 'around');
   let position: number;
   if (isRanked(board, user)) {
-    position = await positionOf(tx, board, user);
+    position = await tx.positionOf(board, user);
   } else {
     // Members without points in the period follow the ranked ones, by name.
-    position = ranked + (await countUnrankedBefore(tx, board, account_name));
+    position = ranked + (await tx.countUnrankedBefore(board, account_name));
   }
   const centred = position - Math.floor((limit - 1) / 2);
   return Math.max(0, Math.min(centred, app.member_count - limit));
@@ -88,8 +75,7 @@ async function rankEntries(
     else if (position === 1) rank = 1;
     else if (previous === undefined) {
       // Only the first row of a page needs counting: the rest follow from it.
-      rank =
-        1 + (app.rank_policy === 'dense' ? await countDistinctHigher(tx, board, value) : await countHigher(tx, board, value));
+      rank = 1 + (app.rank_policy === 'dense' ? await tx.countDistinctHigher(board, value) : await tx.countHigher(board, value));
     } else if (value !== previous) rank = app.rank_policy === 'dense' ? rank + 1 : position;
     previous = value;
     entries.push({

@@ -2,5 +2,5 @@
 // module, which the embed imports from beside itself only on pages that no service worker
 // serves. Kept out of dist/questboard.js so the embed stays within its size budget.
 export { createHandler } from '../server/handler.js';
-export { openStore } from '../store/index.js';
+export { openIndexedDbStore } from '../store/indexeddb/index.js';
 export { remoteFirstInPage } from '../remote/remote-first-page.js';

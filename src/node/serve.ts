@@ -1,7 +1,7 @@
 // The store runs on an in-memory IndexedDB: this must be set up before any store code opens it.
 import 'fake-indexeddb/auto';
 import { createHandler } from '../server/handler.js';
-import { openStore } from '../store/index.js';
+import { openIndexedDbStore } from '../store/indexeddb/index.js';
 import { startHttpHost } from './http-host.js';
 import { loadDataset } from './load-dataset.js';
 import { parseServeOptions, USAGE } from './options.js';
@@ -19,14 +19,14 @@ async function serve(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const store = openStore();
+  const store = openIndexedDbStore();
   const handle = createHandler({ store });
   if (options.dataPath !== null) await loadDataset(handle, options.dataPath);
   const host = await startHttpHost(options.testHooks ? withTestHooks(handle) : handle, options);
   const stop = async (signal: string) => {
     console.log(`${signal}: stopping`);
     await host.close();
-    store.close();
+    await store.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -41,16 +41,9 @@ export async function once(
   }
   const outcome = await run();
   const status = outcome.status ?? 200;
-  await forgetExpired(tx, expired);
+  await tx.forgetIdempotency(expired, SWEEP_BATCH);
   tx.put('idempotency', { api_key, idempotency_key, fingerprint, status, body: toJsonText(outcome.body), created_at: now });
   return outcome;
-}
-
-/** Deletes the oldest few records created at or before `expired`. */
-async function forgetExpired(tx: Transaction, expired: number): Promise<void> {
-  const records = tx.raw.objectStore('idempotency');
-  const keys = await records.index('by_created').getAllKeys(IDBKeyRange.upperBound(expired), SWEEP_BATCH);
-  await Promise.all(keys.map((key) => records.delete(key)));
 }
 
 /** JSON with sorted keys, so equal inputs give equal fingerprints. */

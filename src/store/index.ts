@@ -1,8 +1,4 @@
-// The IndexedDB store, as the rules see it: open it, run work in a transaction,
-// and the queries over boards and app data. Only re-exports.
-export type { StoreName } from './schema.js';
+// The store as the rules see it: the port and the records. Each adapter is
+// opened from its own folder (indexeddb/, sql/), so a bundle carries only its own.
+export * from './port.js';
 export * from './records.js';
-export { Transaction } from './transaction.js';
-export { openStore, type Store, type StoreOptions } from './open-store.js';
-export * from './boards.js';
-export * from './app-data.js';

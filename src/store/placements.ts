@@ -4,7 +4,7 @@
 // of the app, and those with points in a week or a month, so that the members
 // a period board lists after its ranked ones can be counted too.
 import type { LeaderboardType } from '../api/schemas.js';
-import type { BoardRow, GroupKey, RunKey, Tie, UserRecord } from './records.js';
+import type { BoardRow, GroupKey, Tie, UserRecord } from './records.js';
 
 export type NameList = 'names' | 'weekly_names' | 'monthly_names';
 export type Ordering = LeaderboardType | NameList;
@@ -16,7 +16,7 @@ export interface Placement {
 
 /**
  * Values are negated so that ascending keys list the highest first.
- * Never -0: IndexedDB here stores -0 and 0 as different keys.
+ * Never -0: IndexedDB stores -0 and 0 as different keys.
  */
 export const negated = (value: number) => (value === 0 ? 0 : -value);
 
@@ -61,21 +61,6 @@ export const rowTie = (row: BoardRow): Tie => [row.at, row.account_name];
 export function compareTies([at, name]: Tie, [otherAt, otherName]: Tie): number {
   if (at !== otherAt) return at < otherAt ? -1 : 1;
   return name === otherName ? 0 : name < otherName ? -1 : 1;
-}
-
-/** The key of the run that starts at `start` (null: the group's first run). */
-export const runKey = (group: GroupKey, start: Tie | null): RunKey => (start === null ? group : [...group, ...start]);
-
-/** Orders placements exactly as IndexedDB orders their run keys. */
-export function comparePlacements(a: Placement, b: Placement): number {
-  const parts = [...a.group, ...a.tie];
-  const others = [...b.group, ...b.tie];
-  for (let i = 0; i < parts.length; i++) {
-    const x = parts[i]!;
-    const y = others[i]!;
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
 }
 
 export const placementText = (placement: Placement) => JSON.stringify([...placement.group, ...placement.tie]);

@@ -1,5 +1,5 @@
-// What IndexedDB holds. Totals are maintained on write so that every read is
-// a keyed get or an index range, never a scan.
+// The records every store keeps, whatever holds them. Totals are maintained on
+// write so that every read is a keyed get or a range, never a scan.
 import type { LeaderboardType, RankPolicy, Scope } from '../api/schemas.js';
 
 export interface AppRecord {
@@ -7,7 +7,7 @@ export interface AppRecord {
   name: string;
   endorsement_xp: number;
   rank_policy: RankPolicy;
-  /** Kept here because IndexedDB count() walks the whole range. */
+  /** Kept here because counting members would walk them (IndexedDB count() does). */
   member_count: number;
   treasury: TreasuryRecord | null;
 }
@@ -124,35 +124,6 @@ export interface IdempotencyRecord {
 export type GroupKey = [string, LeaderboardType | 'names' | 'weekly_names' | 'monthly_names', string, number];
 /** [reached_at, account_name]: who got to the value first, then by name. */
 export type Tie = [number, string];
-/** A run's key: its group, then the tie it starts at (none for the group's first run). */
-export type RunKey = GroupKey | [...GroupKey, ...Tie];
-
-/** How many members of one board hold one value (see board-positions.ts). */
-export interface BoardCountRecord {
-  key: GroupKey;
-  count: number;
-}
-
-/** A run of members of one value group, from its start up to the next run's. */
-export interface RunBounds {
-  /** The tie the run starts at; null for the group's first run, which starts at the group. */
-  start: Tie | null;
-  count: number;
-}
-
-/**
- * One value group's runs, in board order. Packed into typed arrays and one
- * string: a large group has thousands of runs, and decoding as many small
- * objects costs a millisecond where these cost a few microseconds.
- */
-export interface RunsRecord {
-  key: GroupKey;
-  counts: Uint16Array;
-  /** reached_at of each run's start (the first run's is unused). */
-  starts_at: Float64Array;
-  /** JSON array of each run's starting account_name ('' for the first run). */
-  starts_name: string;
-}
 
 /** A member as a board lists them: what an entry shows, and the tie that orders them. */
 export interface BoardRow {
@@ -166,14 +137,4 @@ export interface BoardRow {
   /** The member's latest week and month with points: a period board's unranked tail skips its ranked members. */
   week: string;
   month: string;
-}
-
-/**
- * The members of one run, in board order: a page of a board is a read of a few
- * of these. Rows of the period name lists are only counted, so only their ties
- * are kept current.
- */
-export interface RowsRecord {
-  key: RunKey;
-  rows: BoardRow[];
 }

@@ -5,7 +5,7 @@
 import { BROADCAST_CHANNEL, type ChangeNotice } from '../api/broadcast.js';
 import { remoteFirstInWorker } from '../remote/remote-first-worker.js';
 import { createHandler } from '../server/handler.js';
-import { openStore } from '../store/index.js';
+import { openIndexedDbStore } from '../store/indexeddb/index.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -20,7 +20,7 @@ const askForUpdate = () => {
     updating = null;
   });
 };
-const local = createHandler({ store: openStore({ onNewerVersion: askForUpdate }), onChange: announce });
+const local = createHandler({ store: openIndexedDbStore({ onNewerVersion: askForUpdate }), onChange: announce });
 // With a remote configured, it answers first; the local store stands in when it cannot.
 const { handle } = remoteFirstInWorker(self, local, { onChange: announce });
 const apiPrefix = new URL('v1/', self.registration.scope).href;

@@ -6,8 +6,8 @@ import { configure } from '../../src/client/config.js';
 import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import '../../src/components/qb-user-card/qb-user-card.js';
 import { createHandler } from '../../src/server/handler.js';
-import { openStore } from '../../src/store/index.js';
-import { DATABASE_VERSION } from '../../src/store/migrations.js';
+import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
+import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
 import { localApi, registerWorker, seed, unregisterWorker, workerCall } from './support.js';
 
 const OLDER_OPEN = /another tab holds an older version of Questboard's database open; close or reload it/;
@@ -85,7 +85,7 @@ describe('database versions held by other tabs', () => {
     const name = `questboard-test-${crypto.randomUUID()}`;
     (await openNewer(name)).close();
     let told = 0;
-    const store = openStore({ name, onNewerVersion: () => told++ });
+    const store = openIndexedDbStore({ name, onNewerVersion: () => told++ });
     const handle = createHandler({ store });
     const request = () =>
       new Request('https://questboard.test/v1/get_leaderboard?app_id=guild', { headers: { authorization: 'Bearer sk_admin' } });

@@ -11,7 +11,8 @@ const failingStore: Store = {
   write: async () => {
     throw new TypeError('secret internals at store.ts:42');
   },
-  close: () => undefined,
+  ping: async () => undefined,
+  close: async () => undefined,
 };
 
 describe('handler', () => {

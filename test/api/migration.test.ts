@@ -4,8 +4,8 @@ import { expect } from '@open-wc/testing';
 import { deleteDB, openDB } from 'idb';
 import { weekOf } from '../../src/core/periods.js';
 import { createHandler } from '../../src/server/handler.js';
-import { openStore } from '../../src/store/index.js';
-import { DATABASE_VERSION } from '../../src/store/migrations.js';
+import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
+import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
 import { WEDNESDAY } from './support.js';
 
 /** A version-3 database as that version wrote it: members carried their board keys in indexes. */
@@ -78,7 +78,7 @@ describe('upgrade from version 3', () => {
 
   it('keeps the members, drops their old index keys and lays the boards out anew', async () => {
     await createVersion3(name);
-    const store = openStore({ name });
+    const store = openIndexedDbStore({ name });
     const handle = createHandler({ store, now: () => new Date(WEDNESDAY) });
     const board = async (type: string) => {
       const response = await handle(
@@ -158,7 +158,7 @@ describe('upgrade from version 4', () => {
   it('dates the idempotency records at the upgrade: they answer for 24 hours from then', async () => {
     await createVersion4(name);
     const clock = { now: Date.now() };
-    const store = openStore({ name });
+    const store = openIndexedDbStore({ name });
     const handle = createHandler({ store, now: () => new Date(clock.now) });
     const connect = async () => {
       const response = await handle(

@@ -3,7 +3,7 @@
 import { deleteDB } from 'idb';
 import type { ChangeNotice } from '../../src/api/broadcast.js';
 import { createHandler } from '../../src/server/handler.js';
-import { openStore } from '../../src/store/index.js';
+import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 
 export interface Answer {
   status: number;
@@ -47,7 +47,7 @@ async function read(response: Response): Promise<Answer> {
 /** The API in the page: same handler, pinned clock, a database of its own. */
 export function localApi(clock: { now: number } = { now: Date.now() }) {
   const name = `questboard-test-${crypto.randomUUID()}`;
-  const store = openStore({ name });
+  const store = openIndexedDbStore({ name });
   const changes: ChangeNotice[] = [];
   const handle = createHandler({ store, now: () => new Date(clock.now), onChange: (change) => changes.push(change) });
   const call: Call = async (method, path, options = {}) =>

@@ -52,3 +52,16 @@ it('every import in src/ points down the layers', async () => {
   }
   assert.deepEqual(wrong, []);
 });
+
+it('the rules and the handler reach the store through its port only', async () => {
+  const wrong = [];
+  for (const file of await sourceFiles(src)) {
+    if (!['core', 'server'].includes(layerOf(file))) continue;
+    const text = await readFile(file, 'utf8');
+    for (const match of text.matchAll(/from\s+'([^']+)'/g)) {
+      const target = relative(src, resolve(dirname(file), match[1]));
+      if (target.startsWith('store/') && target !== 'store/index.js') wrong.push(`${relative(src, file)}: ${match[1]}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});

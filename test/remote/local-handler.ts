@@ -1,7 +1,7 @@
 // The local side in the remote tests: the real handler over a real IndexedDB store holding
 // local-dataset.json, whose data differs from the remote's, so a test can tell who answered.
 import { createHandler, type Handle } from '../../src/server/handler.js';
-import { openStore } from '../../src/store/index.js';
+import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 
 export interface LocalHandler {
   handle: Handle;
@@ -10,7 +10,7 @@ export interface LocalHandler {
 }
 
 export async function localHandler(databaseName: string): Promise<LocalHandler> {
-  const store = openStore({ name: databaseName });
+  const store = openIndexedDbStore({ name: databaseName });
   const handle = createHandler({ store });
   const dataset = await (await fetch(new URL('./local-dataset.json', import.meta.url))).text();
   const imported = await handle(

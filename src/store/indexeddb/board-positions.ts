@@ -9,8 +9,9 @@
 import type { IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import { comparePlacements, compareTies, placements, rowOf, rowTie, runKey, type Placement } from './placements.js';
-import type { BoardRow, GroupKey, RunsRecord, RunBounds, Tie } from './records.js';
+import { compareTies, placements, rowOf, rowTie, type Placement } from '../placements.js';
+import type { BoardRow, GroupKey, Tie } from '../records.js';
+import type { RunBounds, RunKey, RunsRecord } from './board-records.js';
 
 /** A run past this many members splits in two. */
 const RUN_SPLIT = 96;
@@ -18,6 +19,21 @@ const RUN_SPLIT = 96;
 export const RUN_FILL = 48;
 
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
+
+/** The key of the run that starts at `start` (null: the group's first run). */
+export const runKey = (group: GroupKey, start: Tie | null): RunKey => (start === null ? group : [...group, ...start]);
+
+/** Orders placements exactly as IndexedDB orders their run keys. */
+export function comparePlacements(a: Placement, b: Placement): number {
+  const parts = [...a.group, ...a.tie];
+  const others = [...b.group, ...b.tie];
+  for (let i = 0; i < parts.length; i++) {
+    const x = parts[i]!;
+    const y = others[i]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
 
 const groupText = (group: GroupKey) => JSON.stringify(group);
 

@@ -2,50 +2,34 @@
 // changed record once when the work is done, so a replay of many events on the
 // same member costs one put, not one per event; and it moves the board rows of
 // exactly the members it wrote.
-import type { IDBPTransaction, StoreKey, StoreValue } from 'idb';
+import { deleteAppData, deleteTask, challengeMembers, readAppData, takeMemberHistory } from './app-data.js';
 import { moveRows, type RowChange } from './board-positions.js';
-import { isShown, placements, placementText, rowOf, type Placement } from './placements.js';
-import type { UserRecord } from './records.js';
-import type { QuestboardSchema, StoreName } from './schema.js';
+import {
+  boardPage,
+  countDistinctHigher,
+  countHigher,
+  countOnBoard,
+  countUnrankedBefore,
+  positionOf,
+  unrankedPage,
+} from './boards.js';
+import type { RawTransaction } from './schema.js';
+import { isShown, placements, placementText, rowOf, type Placement } from '../placements.js';
+import { PRIMARY_KEY, type BoardRef, type RecordKeys, type RecordKind, type Records, type Transaction } from '../port.js';
+import type { LogRecord, UserRecord } from '../records.js';
 
-/** The stores `put` writes: meta's keys are out of line (getMeta, putMeta), logs are appended. */
-type PutStore = Exclude<StoreName, 'meta' | 'logs'>;
-
-const PRIMARY_KEY: { [N in PutStore]: (value: StoreValue<QuestboardSchema, N>) => StoreKey<QuestboardSchema, N> } = {
-  apps: (app) => app.app_id,
-  api_keys: (key) => key.key,
-  users: (user) => [user.app_id, user.account_name],
-  challenges: (challenge) => challenge.challenge_id,
-  tasks: (task) => task.task_id,
-  progress: (progress) => [progress.task_id, progress.account_name],
-  member_challenges: (record) => [record.challenge_id, record.account_name],
-  endorsements: (e) => [e.app_id, e.from_account, e.to_account, e.endorsement_id],
-  idempotency: (record) => [record.api_key, record.idempotency_key],
-  board_counts: (record) => record.key,
-  board_runs: (record) => record.key,
-  board_rows: (record) => record.key,
-};
-
-export const ALL_STORES: StoreName[] = [...(Object.keys(PRIMARY_KEY) as PutStore[]), 'meta', 'logs'];
-
-// Typed as readwrite so writes type-check; IndexedDB itself refuses them in a read.
-export type RawTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite'>;
-
-export class Transaction {
+export class IndexedDbTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
-  private readonly dirty = new Map<string, [StoreName, unknown]>();
+  private readonly dirty = new Map<string, [RecordKind, unknown]>();
   /** Where each member stood on the boards when first read, and as what row, to keep the boards right. */
   private readonly boardsAtRead = new Map<string, OnBoards>();
 
   constructor(readonly raw: RawTransaction) {}
 
-  async get<N extends StoreName>(
-    store: N,
-    key: StoreKey<QuestboardSchema, N>,
-  ): Promise<StoreValue<QuestboardSchema, N> | undefined> {
+  async get<K extends RecordKind>(store: K, key: RecordKeys[K]): Promise<Records[K] | undefined> {
     const cacheKey = `${store} ${JSON.stringify(key)}`;
-    if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as StoreValue<QuestboardSchema, N> | undefined;
-    const value = await this.raw.objectStore(store).get(key);
+    if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as Records[K] | undefined;
+    const value = (await this.raw.objectStore(store).get(key as never)) as Records[K] | undefined;
     this.cache.set(cacheKey, value);
     if (store === 'users') {
       const user = value as UserRecord | undefined;
@@ -55,8 +39,8 @@ export class Transaction {
   }
 
   /** Records the value; it is written when the transaction's work is done. */
-  put<N extends PutStore>(store: N, value: StoreValue<QuestboardSchema, N>): void {
-    const cacheKey = `${store} ${JSON.stringify(PRIMARY_KEY[store](value))}`;
+  put<K extends RecordKind>(store: K, value: Records[K]): void {
+    const cacheKey = `${store} ${JSON.stringify((PRIMARY_KEY[store] as (record: Records[K]) => unknown)(value))}`;
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, [store, value]);
     // A member put without a read is new: on no board yet.
@@ -64,7 +48,7 @@ export class Transaction {
   }
 
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
-  forgetReads(): void {
+  private forgetReads(): void {
     for (const key of this.cache.keys()) {
       if (!this.dirty.has(key)) {
         this.cache.delete(key);
@@ -81,8 +65,45 @@ export class Transaction {
     await this.raw.objectStore('meta').put(value, key);
   }
 
-  async append(log: StoreValue<QuestboardSchema, 'logs'>): Promise<void> {
+  async append(log: LogRecord): Promise<void> {
     await this.raw.objectStore('logs').add(log);
+  }
+
+  async hasApps(): Promise<boolean> {
+    return (await this.raw.objectStore('apps').openKeyCursor()) !== null;
+  }
+
+  async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {
+    const records = this.raw.objectStore('idempotency');
+    const keys = await records.index('by_created').getAllKeys(IDBKeyRange.upperBound(createdAtMost), limit);
+    await Promise.all(keys.map((key) => records.delete(key)));
+  }
+
+  countOnBoard = (board: BoardRef) => countOnBoard(this.raw, board);
+  countHigher = (board: BoardRef, value: number) => countHigher(this.raw, board, value);
+  countDistinctHigher = (board: BoardRef, value: number) => countDistinctHigher(this.raw, board, value);
+  positionOf = (board: BoardRef, user: UserRecord) => positionOf(this.raw, board, user);
+  boardPage = (board: BoardRef, offset: number, limit: number) => boardPage(this.raw, board, offset, limit);
+  countUnrankedBefore = (board: BoardRef, name: string) => countUnrankedBefore(this.raw, board, name);
+  unrankedPage = (board: BoardRef, skip: number, limit: number) => unrankedPage(this.raw, board, skip, limit);
+  readAppData = (app_id: string) => readAppData(this.raw, app_id);
+  challengeMembers = (challenge_id: string) => challengeMembers(this.raw, challenge_id);
+
+  async deleteAppData(app_id: string): Promise<void> {
+    await deleteAppData(this.raw, app_id);
+    this.forgetReads();
+  }
+
+  async deleteTask(task_id: string): Promise<string[]> {
+    const members = await deleteTask(this.raw, task_id);
+    this.forgetReads();
+    return members;
+  }
+
+  async takeMemberHistory(app_id: string, names: Set<string>) {
+    const history = await takeMemberHistory(this.raw, app_id, names);
+    this.forgetReads();
+    return history;
   }
 
   async flush(): Promise<void> {

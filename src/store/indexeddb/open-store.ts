@@ -1,17 +1,11 @@
-// Opening the store: a connection kept across requests, and one IndexedDB
-// transaction per request, committed whole or not at all.
+// Opening the IndexedDB store: a connection kept across requests, and one
+// IndexedDB transaction per request, committed whole or not at all.
 import { connection } from './connection.js';
-import { DATABASE_NAME } from './schema.js';
-import { ALL_STORES, Transaction, type RawTransaction } from './transaction.js';
+import { ALL_STORES, DATABASE_NAME, type RawTransaction } from './schema.js';
+import { IndexedDbTransaction } from './transaction.js';
+import type { Store } from '../port.js';
 
-export interface Store {
-  read<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
-  /** Runs the work in one readwrite transaction: all of it commits, or none. */
-  write<T>(work: (tx: Transaction) => Promise<T>, options?: { durability?: 'strict' | 'default' }): Promise<T>;
-  close(): void;
-}
-
-export interface StoreOptions {
+export interface IndexedDbStoreOptions {
   /** The database name; tests use their own. */
   name?: string;
   /** Told when the database on disk is newer than this code: a newer Questboard opened it in another tab. */
@@ -19,17 +13,17 @@ export interface StoreOptions {
 }
 
 /** Opens the Questboard database of this origin on first use. */
-export function openStore({ name = DATABASE_NAME, onNewerVersion }: StoreOptions = {}): Store {
+export function openIndexedDbStore({ name = DATABASE_NAME, onNewerVersion }: IndexedDbStoreOptions = {}): Store {
   const database = connection(name, onNewerVersion);
 
   async function run<T>(
     mode: IDBTransactionMode,
-    work: (tx: Transaction) => Promise<T>,
+    work: (tx: IndexedDbTransaction) => Promise<T>,
     durability: 'strict' | 'default' = 'default',
   ): Promise<T> {
     const db = await database.get();
     const raw = db.transaction(ALL_STORES, mode, { durability }) as unknown as RawTransaction;
-    const tx = new Transaction(raw);
+    const tx = new IndexedDbTransaction(raw);
     try {
       const result = await work(tx);
       if (mode === 'readwrite') await tx.flush();
@@ -50,6 +44,10 @@ export function openStore({ name = DATABASE_NAME, onNewerVersion }: StoreOptions
   return {
     read: (work) => run('readonly', work),
     write: (work, options) => run('readwrite', work, options?.durability),
-    close: () => database.close(),
+    // The database is opened by the first request and answers while this page or worker lives.
+    ping: async () => {
+      await database.get();
+    },
+    close: async () => database.close(),
   };
 }

@@ -1,14 +1,10 @@
 // The database layout: its stores, their keys and indexes, as the current version has them.
 // How each version came to be is migrations.ts.
-import type { DBSchema, StoreNames } from 'idb';
+import type { DBSchema, IDBPTransaction, StoreNames } from 'idb';
 import type {
   ApiKeyRecord,
   AppRecord,
-  BoardCountRecord,
   GroupKey,
-  RowsRecord,
-  RunKey,
-  RunsRecord,
   ChallengeRecord,
   EndorsementRecord,
   IdempotencyRecord,
@@ -17,7 +13,8 @@ import type {
   ProgressRecord,
   TaskRecord,
   UserRecord,
-} from './records.js';
+} from '../records.js';
+import type { BoardCountRecord, RowsRecord, RunKey, RunsRecord } from './board-records.js';
 
 export const DATABASE_NAME = 'questboard';
 
@@ -42,3 +39,23 @@ export interface QuestboardSchema extends DBSchema {
 }
 
 export type StoreName = StoreNames<QuestboardSchema>;
+
+export const ALL_STORES: StoreName[] = [
+  'meta',
+  'apps',
+  'api_keys',
+  'users',
+  'challenges',
+  'tasks',
+  'progress',
+  'member_challenges',
+  'endorsements',
+  'logs',
+  'idempotency',
+  'board_counts',
+  'board_runs',
+  'board_rows',
+];
+
+// Typed as readwrite so writes type-check; IndexedDB itself refuses them in a read.
+export type RawTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite'>;

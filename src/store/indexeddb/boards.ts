@@ -2,25 +2,15 @@
 // (board-positions.ts): a position is a sum over group counts and run sizes
 // plus a search inside one run, and a page is a read of the few runs it
 // spans, never a walk over the board.
-import type { LeaderboardType } from '../api/schemas.js';
-import { decodeRuns, rowsBefore, RUN_FILL, runIndexOf } from './board-positions.js';
-import type { Transaction } from './transaction.js';
+import { decodeRuns, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
+import type { BoardCountRecord, RowsRecord, RunBounds } from './board-records.js';
 import { prefixRange } from './key-ranges.js';
-import { compareTies, negated, placements, runKey } from './placements.js';
-import type { BoardCountRecord, BoardRow, GroupKey, RowsRecord, RunBounds, Tie, UserRecord } from './records.js';
+import type { RawTransaction } from './schema.js';
+import { compareTies, negated, placements } from '../placements.js';
+import { isRanked, type BoardRef, type Listed } from '../port.js';
+import type { BoardRow, GroupKey, Tie, UserRecord } from '../records.js';
 
-export interface BoardRef {
-  type: LeaderboardType;
-  app_id: string;
-  /** The week or month of a period board; null for score and xp. */
-  period: string | null;
-}
-
-/** A member as a board lists them, with their value on it. */
-export interface Listed {
-  row: BoardRow;
-  value: number;
-}
+type Transaction = RawTransaction;
 
 const boardPrefix = (board: BoardRef) => [board.app_id, board.type, board.period ?? ''];
 
@@ -41,7 +31,7 @@ function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Tr
 /** The board's value groups, highest first, down to (not including) `negatedBelow`. */
 async function groups(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
   const prefix = boardPrefix(board);
-  const all = await readOnce(groupsRead, tx, prefix, () => tx.raw.objectStore('board_counts').getAll(prefixRange(prefix)));
+  const all = await readOnce(groupsRead, tx, prefix, () => tx.objectStore('board_counts').getAll(prefixRange(prefix)));
   return all.filter((record) => record.key[3] < negatedBelow);
 }
 
@@ -64,13 +54,13 @@ export async function countDistinctHigher(tx: Transaction, board: BoardRef, valu
 
 /** A group's runs, empty when the group has no members. */
 const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
-  readOnce(runsRead, tx, group, async () => decodeRuns(await tx.raw.objectStore('board_runs').get(group)));
+  readOnce(runsRead, tx, group, async () => decodeRuns(await tx.objectStore('board_runs').get(group)));
 
 /** Runs in key order within `range`, read `batch()` records at a time. */
 async function* runsIn(tx: Transaction, range: IDBKeyRange, batch: () => number): AsyncGenerator<RowsRecord> {
   for (let lower = range.lower as IDBValidKey, open = range.lowerOpen; ; open = true) {
     const size = batch();
-    const records = await tx.raw.objectStore('board_rows').getAll(IDBKeyRange.bound(lower, range.upper, open), size);
+    const records = await tx.objectStore('board_rows').getAll(IDBKeyRange.bound(lower, range.upper, open), size);
     yield* records;
     if (records.length < size) return;
     lower = records.at(-1)!.key;
@@ -86,7 +76,7 @@ async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, ru
   if (runBounds.length === 0) return 0;
   const own = runIndexOf(runBounds, tie);
   const key = runKey(group, runBounds[own]!.start);
-  const rows = await readOnce(rowsRead, tx, key, async () => (await tx.raw.objectStore('board_rows').get(key))?.rows ?? []);
+  const rows = await readOnce(rowsRead, tx, key, async () => (await tx.objectStore('board_rows').get(key))?.rows ?? []);
   return total(runBounds.slice(0, own)) + rowsBefore(rows, tie);
 }
 
@@ -106,10 +96,6 @@ const periodNamesGroup = (board: BoardRef): GroupKey => [
   board.period!,
   0,
 ];
-/** Whether the member is ranked on the board: has points in its period, or it has none. */
-export const isRanked = (board: BoardRef, member: { week: string; month: string }) =>
-  board.period === null || (board.type === 'weekly' ? member.week : member.month) === board.period;
-
 /**
  * How many members without points in a period board's period sort before
  * `name` by name: all members before it, less those with points in the period.

@@ -3,7 +3,7 @@
 // waits forever for an older one to let go and refuses a newer one with a bare
 // VersionError.
 import { openDB, type IDBPDatabase } from 'idb';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { DATABASE_VERSION, migrate } from './migrations.js';
 import type { QuestboardSchema } from './schema.js';
 

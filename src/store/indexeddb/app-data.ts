@@ -1,22 +1,15 @@
 // Everything one app owns, for export and for import's replace mode, and
-// the history of some of its members, for import's removal of tasks.
-import type { Transaction } from './transaction.js';
+// the history of some of its members, for import's removal of tasks. What is
+// deleted here is deleted behind the transaction's cache: the caller forgets
+// what it read (Transaction.forgetReads).
 import { prefixRange } from './key-ranges.js';
-import type { ApiKeyRecord, ChallengeRecord, EndorsementRecord, LogRecord, TaskRecord, UserRecord } from './records.js';
-
-export interface AppData {
-  api_keys: ApiKeyRecord[];
-  users: UserRecord[];
-  challenges: ChallengeRecord[];
-  tasks: TaskRecord[];
-  logs: LogRecord[];
-  endorsements: EndorsementRecord[];
-}
+import type { RawTransaction as Transaction } from './schema.js';
+import type { AppData, MemberHistory } from '../port.js';
 
 const appPrefix = (app_id: string) => prefixRange([app_id]);
 
 export async function readAppData(tx: Transaction, app_id: string): Promise<AppData> {
-  const store = tx.raw.objectStore.bind(tx.raw);
+  const store = tx.objectStore.bind(tx);
   const [api_keys, users, challenges, tasks, logs, endorsements] = await Promise.all([
     store('api_keys').index('by_app').getAll(app_id),
     store('users').getAll(appPrefix(app_id)),
@@ -30,20 +23,19 @@ export async function readAppData(tx: Transaction, app_id: string): Promise<AppD
 
 /** Deletes the app and everything it owns (import's replace mode). */
 export async function deleteAppData(tx: Transaction, app_id: string): Promise<void> {
-  tx.forgetReads();
   const byApp = ['api_keys', 'challenges', 'tasks', 'progress', 'member_challenges', 'logs'] as const;
   await Promise.all([
-    tx.raw.objectStore('apps').delete(app_id),
-    tx.raw.objectStore('users').delete(appPrefix(app_id)),
-    tx.raw.objectStore('endorsements').delete(appPrefix(app_id)),
-    tx.raw.objectStore('board_counts').delete(appPrefix(app_id)),
-    tx.raw.objectStore('board_runs').delete(appPrefix(app_id)),
-    tx.raw.objectStore('board_rows').delete(appPrefix(app_id)),
+    tx.objectStore('apps').delete(app_id),
+    tx.objectStore('users').delete(appPrefix(app_id)),
+    tx.objectStore('endorsements').delete(appPrefix(app_id)),
+    tx.objectStore('board_counts').delete(appPrefix(app_id)),
+    tx.objectStore('board_runs').delete(appPrefix(app_id)),
+    tx.objectStore('board_rows').delete(appPrefix(app_id)),
     ...byApp.map(async (name) => {
-      let cursor = await tx.raw.objectStore(name).index('by_app').openKeyCursor(app_id);
+      let cursor = await tx.objectStore(name).index('by_app').openKeyCursor(app_id);
       const deletions: Promise<void>[] = [];
       while (cursor) {
-        deletions.push(tx.raw.objectStore(name).delete(cursor.primaryKey as never));
+        deletions.push(tx.objectStore(name).delete(cursor.primaryKey as never));
         cursor = await cursor.continue();
       }
       await Promise.all(deletions);
@@ -56,25 +48,17 @@ export async function deleteAppData(tx: Transaction, app_id: string): Promise<vo
  * Their logs on it go with the rest of their history (takeMemberHistory).
  */
 export async function deleteTask(tx: Transaction, task_id: string): Promise<string[]> {
-  const progress = tx.raw.objectStore('progress');
+  const progress = tx.objectStore('progress');
   const range = prefixRange([task_id]);
   const keys = await progress.getAllKeys(range);
-  await Promise.all([tx.raw.objectStore('tasks').delete(task_id), progress.delete(range)]);
-  tx.forgetReads();
+  await Promise.all([tx.objectStore('tasks').delete(task_id), progress.delete(range)]);
   return keys.map(([, account_name]) => account_name);
 }
 
 /** The members who completed a task of the challenge. */
 export async function challengeMembers(tx: Transaction, challenge_id: string): Promise<string[]> {
-  const keys = await tx.raw.objectStore('member_challenges').getAllKeys(prefixRange([challenge_id]));
+  const keys = await tx.objectStore('member_challenges').getAllKeys(prefixRange([challenge_id]));
   return keys.map(([, account_name]) => account_name);
-}
-
-export interface MemberHistory {
-  /** In the order they were logged. */
-  logs: LogRecord[];
-  /** Received, by receiver. */
-  endorsements: EndorsementRecord[];
 }
 
 /**
@@ -83,7 +67,7 @@ export interface MemberHistory {
  * indexed by member; this runs only when an import removes tasks.
  */
 export async function takeMemberHistory(tx: Transaction, app_id: string, names: Set<string>): Promise<MemberHistory> {
-  const store = tx.raw.objectStore.bind(tx.raw);
+  const store = tx.objectStore.bind(tx);
   const [logs, endorsements, tasks, challenges] = await Promise.all([
     store('logs').index('by_app').getAll(app_id),
     store('endorsements').getAll(appPrefix(app_id)),
@@ -97,6 +81,5 @@ export async function takeMemberHistory(tx: Transaction, app_id: string, names: 
     deletions.push(...challenges.map((challenge_id) => store('member_challenges').delete([challenge_id, name])));
   }
   await Promise.all(deletions);
-  tx.forgetReads();
   return { logs: theirs, endorsements: endorsements.filter((e) => names.has(e.to_account)) };
 }

@@ -1,0 +1,42 @@
+// How the IndexedDB store lays out its boards (board-positions.ts).
+import type { BoardRow, GroupKey, Tie } from '../records.js';
+
+/** A run's key: its group, then the tie it starts at (none for the group's first run). */
+export type RunKey = GroupKey | [...GroupKey, ...Tie];
+
+/** How many members of one board hold one value (see board-positions.ts). */
+export interface BoardCountRecord {
+  key: GroupKey;
+  count: number;
+}
+
+/** A run of members of one value group, from its start up to the next run's. */
+export interface RunBounds {
+  /** The tie the run starts at; null for the group's first run, which starts at the group. */
+  start: Tie | null;
+  count: number;
+}
+
+/**
+ * One value group's runs, in board order. Packed into typed arrays and one
+ * string: a large group has thousands of runs, and decoding as many small
+ * objects costs a millisecond where these cost a few microseconds.
+ */
+export interface RunsRecord {
+  key: GroupKey;
+  counts: Uint16Array;
+  /** reached_at of each run's start (the first run's is unused). */
+  starts_at: Float64Array;
+  /** JSON array of each run's starting account_name ('' for the first run). */
+  starts_name: string;
+}
+
+/**
+ * The members of one run, in board order: a page of a board is a read of a few
+ * of these. Rows of the period name lists are only counted, so only their ties
+ * are kept current.
+ */
+export interface RowsRecord {
+  key: RunKey;
+  rows: BoardRow[];
+}

@@ -1,0 +1,156 @@
+// The store as the rules see it: everything src/core and src/server may ask of
+// it, and nothing of how it is kept. Two adapters implement it: IndexedDB
+// (indexeddb/, in the worker and the page) and SQL (sql/, PostgreSQL or PGlite,
+// in the Node server). Both keep boards countable without walking them, so a
+// deep page or a rank costs about what the first page costs.
+import type { LeaderboardType } from '../api/schemas.js';
+import type {
+  ApiKeyRecord,
+  AppRecord,
+  BoardRow,
+  ChallengeRecord,
+  EndorsementRecord,
+  IdempotencyRecord,
+  LogRecord,
+  MemberChallengeRecord,
+  ProgressRecord,
+  TaskRecord,
+  UserRecord,
+} from './records.js';
+
+/** The records kept by key, by kind. */
+export interface Records {
+  apps: AppRecord;
+  api_keys: ApiKeyRecord;
+  users: UserRecord;
+  challenges: ChallengeRecord;
+  tasks: TaskRecord;
+  progress: ProgressRecord;
+  member_challenges: MemberChallengeRecord;
+  endorsements: EndorsementRecord;
+  idempotency: IdempotencyRecord;
+}
+
+/** Each kind's key, as its record's fields in this order (PRIMARY_KEY). */
+export interface RecordKeys {
+  apps: string;
+  api_keys: string;
+  users: [app_id: string, account_name: string];
+  challenges: string;
+  tasks: string;
+  progress: [task_id: string, account_name: string];
+  member_challenges: [challenge_id: string, account_name: string];
+  endorsements: [app_id: string, from_account: string, to_account: string, endorsement_id: string];
+  idempotency: [api_key: string, idempotency_key: string];
+}
+
+export type RecordKind = keyof Records;
+
+/** A record's key, read from the record: one home for what identifies each kind. */
+export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKeys[K] } = {
+  apps: (app) => app.app_id,
+  api_keys: (key) => key.key,
+  users: (user) => [user.app_id, user.account_name],
+  challenges: (challenge) => challenge.challenge_id,
+  tasks: (task) => task.task_id,
+  progress: (progress) => [progress.task_id, progress.account_name],
+  member_challenges: (record) => [record.challenge_id, record.account_name],
+  endorsements: (e) => [e.app_id, e.from_account, e.to_account, e.endorsement_id],
+  idempotency: (record) => [record.api_key, record.idempotency_key],
+};
+
+export interface BoardRef {
+  type: LeaderboardType;
+  app_id: string;
+  /** The week or month of a period board; null for score and xp. */
+  period: string | null;
+}
+
+/** A member as a board lists them, with their value on it. */
+export interface Listed {
+  row: BoardRow;
+  value: number;
+}
+
+/** Everything one app owns, for export and for import's replace mode. */
+export interface AppData {
+  api_keys: ApiKeyRecord[];
+  users: UserRecord[];
+  challenges: ChallengeRecord[];
+  tasks: TaskRecord[];
+  logs: LogRecord[];
+  endorsements: EndorsementRecord[];
+}
+
+export interface MemberHistory {
+  /** In the order they were logged. */
+  logs: LogRecord[];
+  /** Received, by receiver. */
+  endorsements: EndorsementRecord[];
+}
+
+/**
+ * One request's work: all of it commits, or none. Reads see the records as this
+ * transaction left them; puts are written when the work is done, each changed
+ * record once, and move the members written on every board.
+ */
+export interface Transaction {
+  get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined>;
+  /** Records the value; it is written when the work is done. */
+  put<K extends RecordKind>(kind: K, value: Records[K]): void;
+  getMeta<T>(key: string): Promise<T | undefined>;
+  putMeta(key: string, value: unknown): Promise<void>;
+  /** Appends to the log of quantities, which the export replays in order. */
+  append(log: LogRecord): Promise<void>;
+  /** Whether any app exists: an empty store may take a dataset's own admin keys. */
+  hasApps(): Promise<boolean>;
+  /** Deletes up to `limit` idempotency records created at or before `createdAtMost`, oldest first. */
+  forgetIdempotency(createdAtMost: number, limit: number): Promise<void>;
+
+  /** Members on the board (for a period board: members with points in the period). */
+  countOnBoard(board: BoardRef): Promise<number>;
+  /** How many members hold a value strictly above `value`. */
+  countHigher(board: BoardRef, value: number): Promise<number>;
+  /** How many distinct values lie strictly above `value`. */
+  countDistinctHigher(board: BoardRef, value: number): Promise<number>;
+  /** The member's 0-based position on the board; the member must be on it. */
+  positionOf(board: BoardRef, user: UserRecord): Promise<number>;
+  /** `limit` members from position `offset`, in board order. */
+  boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]>;
+  /** How many members without points in a period board's period sort before `name` by name. */
+  countUnrankedBefore(board: BoardRef, name: string): Promise<number>;
+  /** `limit` members without points in the period board's period, in name order, from the `skip`-th. */
+  unrankedPage(board: BoardRef, skip: number, limit: number): Promise<Listed[]>;
+
+  readAppData(app_id: string): Promise<AppData>;
+  /** Deletes the app and everything it owns (import's replace mode). */
+  deleteAppData(app_id: string): Promise<void>;
+  /** Deletes a task and the progress on it; returns the members who had any. */
+  deleteTask(task_id: string): Promise<string[]>;
+  /** The members who completed a task of the challenge. */
+  challengeMembers(challenge_id: string): Promise<string[]>;
+  /** Takes the members' progress away, logs included, and returns their history, to be replayed anew. */
+  takeMemberHistory(app_id: string, names: Set<string>): Promise<MemberHistory>;
+}
+
+export interface WriteOptions {
+  /** 'strict' where a write must reach the disk before it is answered (IndexedDB's durability hint). */
+  durability?: 'strict' | 'default';
+}
+
+export interface Store {
+  read<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs the work in one transaction: all of it commits, or none. An adapter
+   * may run it again after a conflict with a concurrent write, so the work
+   * must not act outside the transaction.
+   */
+  write<T>(work: (tx: Transaction) => Promise<T>, options?: WriteOptions): Promise<T>;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Whether the member is ranked on the board: has points in its period, or it has none. */
+export const isRanked = (board: BoardRef, member: { week: string; month: string }) =>
+  board.period === null || (board.type === 'weekly' ? member.week : member.month) === board.period;
