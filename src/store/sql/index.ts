@@ -1,0 +1,4 @@
+// The SQL adapter of the store port (../port.ts): PostgreSQL, or PGlite in
+// this process. Only the Node server opens it.
+export { openSqlStore, type SqlStoreOptions } from './open-store.js';
+export { migrate, MIGRATIONS } from './migrations.js';

@@ -1,0 +1,110 @@
+// The schema, one step per version from the one before, each applied in a
+// transaction of its own and recorded in schema_migrations. Several server
+// processes may start at once on one database: an advisory lock lets one
+// migrate while the others wait, then find nothing left to do.
+//
+// Text columns compare by code point (COLLATE "C"), as IndexedDB compares keys,
+// so every adapter lists names in the same order whatever the server's locale.
+import type { SqlDriver } from './sql.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'records',
+    statements: [
+      `CREATE TABLE meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL)`,
+      `CREATE TABLE apps (app_id text COLLATE "C" PRIMARY KEY, record text NOT NULL)`,
+      `CREATE TABLE api_keys (key text COLLATE "C" PRIMARY KEY, app_id text COLLATE "C", record text NOT NULL)`,
+      `CREATE INDEX api_keys_by_app ON api_keys (app_id)`,
+      `CREATE TABLE users (
+        app_id text COLLATE "C", account_name text COLLATE "C",
+        total_score float8 NOT NULL, score_at float8 NOT NULL, xp float8 NOT NULL, xp_at float8 NOT NULL,
+        week text COLLATE "C" NOT NULL, week_score float8 NOT NULL, week_at float8 NOT NULL,
+        month text COLLATE "C" NOT NULL, month_score float8 NOT NULL, month_at float8 NOT NULL,
+        record text NOT NULL,
+        PRIMARY KEY (app_id, account_name))`,
+      // One index per board, in board order: a page is a range of one of them.
+      `CREATE INDEX users_by_score ON users (app_id, total_score DESC, score_at, account_name)`,
+      `CREATE INDEX users_by_xp ON users (app_id, xp DESC, xp_at, account_name)`,
+      `CREATE INDEX users_by_week ON users (app_id, week, week_score DESC, week_at, account_name)`,
+      `CREATE INDEX users_by_month ON users (app_id, month, month_score DESC, month_at, account_name)`,
+      `CREATE TABLE challenges (challenge_id text COLLATE "C" PRIMARY KEY, app_id text COLLATE "C" NOT NULL, record text NOT NULL)`,
+      `CREATE INDEX challenges_by_app ON challenges (app_id)`,
+      `CREATE TABLE tasks (task_id text COLLATE "C" PRIMARY KEY, app_id text COLLATE "C" NOT NULL, record text NOT NULL)`,
+      `CREATE INDEX tasks_by_app ON tasks (app_id)`,
+      `CREATE TABLE progress (
+        task_id text COLLATE "C", account_name text COLLATE "C", app_id text COLLATE "C" NOT NULL, record text NOT NULL,
+        PRIMARY KEY (task_id, account_name))`,
+      `CREATE INDEX progress_by_app ON progress (app_id, account_name)`,
+      `CREATE TABLE member_challenges (
+        challenge_id text COLLATE "C", account_name text COLLATE "C", app_id text COLLATE "C" NOT NULL, record text NOT NULL,
+        PRIMARY KEY (challenge_id, account_name))`,
+      `CREATE INDEX member_challenges_by_app ON member_challenges (app_id, account_name)`,
+      `CREATE TABLE endorsements (
+        app_id text COLLATE "C", from_account text COLLATE "C", to_account text COLLATE "C", endorsement_id text COLLATE "C",
+        record text NOT NULL,
+        PRIMARY KEY (app_id, from_account, to_account, endorsement_id))`,
+      `CREATE TABLE logs (
+        seq bigserial PRIMARY KEY, app_id text COLLATE "C" NOT NULL, account_name text COLLATE "C" NOT NULL, record text NOT NULL)`,
+      `CREATE INDEX logs_by_app ON logs (app_id, account_name)`,
+      `CREATE TABLE idempotency (
+        api_key text COLLATE "C", idempotency_key text COLLATE "C", created_at float8 NOT NULL, record text NOT NULL,
+        PRIMARY KEY (api_key, idempotency_key))`,
+      `CREATE INDEX idempotency_by_created ON idempotency (created_at)`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'board counts',
+    statements: [
+      // How many members hold each value on each board, so that an offset or a
+      // rank is a sum over values, never a count of members.
+      `CREATE TABLE board_counts (
+        app_id text COLLATE "C", board text COLLATE "C", period text COLLATE "C", value float8, count integer NOT NULL,
+        PRIMARY KEY (app_id, board, period, value))`,
+      // Members written before this version are counted once, here.
+      `INSERT INTO board_counts (app_id, board, period, value, count)
+        SELECT app_id, 'score', '', total_score, count(*) FROM users GROUP BY app_id, total_score
+        UNION ALL SELECT app_id, 'xp', '', xp, count(*) FROM users GROUP BY app_id, xp
+        UNION ALL SELECT app_id, 'weekly', week, week_score, count(*) FROM users WHERE week <> '' GROUP BY app_id, week, week_score
+        UNION ALL SELECT app_id, 'monthly', month, month_score, count(*) FROM users WHERE month <> '' GROUP BY app_id, month, month_score`,
+    ],
+  },
+];
+
+/** Any fixed number: the lock that one migrating process holds. */
+const MIGRATION_LOCK = 0x5142_0001;
+
+/** Brings the schema up to `upTo` (every migration by default); returns the version found before. */
+export async function migrate(driver: SqlDriver, upTo = MIGRATIONS.length): Promise<number> {
+  let found = 0;
+  for (const migration of MIGRATIONS.slice(0, upTo)) {
+    await driver.transaction('write', async (session) => {
+      await session.query({ text: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`, values: [] });
+      await session.query({
+        text: 'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+        values: [],
+      });
+      const applied = await session.query({
+        text: 'SELECT 1 FROM schema_migrations WHERE version = $1',
+        values: [migration.version],
+      });
+      if (applied.length > 0) {
+        found = migration.version;
+        return;
+      }
+      for (const statement of migration.statements) await session.query({ text: statement, values: [] });
+      await session.query({
+        text: 'INSERT INTO schema_migrations (version, name) VALUES ($1, $2)',
+        values: [migration.version, migration.name],
+      });
+    });
+  }
+  return found;
+}

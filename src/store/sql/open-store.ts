@@ -1,0 +1,109 @@
+// Opening the SQL store: a driver for the engine asked for, the schema brought
+// up to date, and one SQL transaction per request. A write that conflicts
+// with a concurrent one (a serialization failure, a deadlock, a row inserted
+// first elsewhere) is run again, a few times, before the request is refused.
+import { ApiError } from '../../api/errors.js';
+import type { Store } from '../port.js';
+import { migrate } from './migrations.js';
+import { pgliteDriver } from './pglite-driver.js';
+import { postgresDriver } from './postgres-driver.js';
+import { textSafe, type SqlDriver, type SqlSession, type TransactionMode } from './sql.js';
+import { SqlTransaction } from './transaction.js';
+
+export type SqlStoreOptions = (
+  | { databaseUrl: string }
+  /** PGlite kept in this directory. */
+  | { dataDir: string }
+  /** PGlite in memory: everything is gone when the process ends. */
+  | { memory: true }
+  | { driver: SqlDriver }
+) & {
+  /** A schema of its own in the database (tests give each store one); created when missing. */
+  schema?: string;
+};
+
+/** SQLSTATEs after which the same work may succeed when run again. */
+const RETRYABLE = new Set(['40001', '40P01', '23505']);
+const ATTEMPTS = 8;
+
+/** Errors of a database that cannot be reached, from either driver. */
+const UNREACHABLE =
+  /ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_(CLOSED|ENDED|DESTROYED)|57P0[1-3]/;
+
+export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
+  const base =
+    'driver' in options
+      ? options.driver
+      : 'databaseUrl' in options
+        ? postgresDriver({ url: options.databaseUrl })
+        : await pgliteDriver('dataDir' in options ? options.dataDir : undefined);
+  const driver = options.schema === undefined ? base : inSchema(base, options.schema);
+  try {
+    await migrate(driver);
+  } catch (error) {
+    await base.close().catch(() => undefined);
+    throw error;
+  }
+
+  async function run<T>(mode: TransactionMode, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await driver.transaction(mode, async (session) => {
+          const tx = new SqlTransaction(textSafe(session), mode);
+          const result = await work(tx);
+          if (mode === 'write') await tx.flush();
+          return result;
+        });
+      } catch (error) {
+        const code = codeOf(error);
+        if (RETRYABLE.has(code) && attempt < ATTEMPTS) {
+          // A short random wait, so that two conflicting requests do not meet again.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+          continue;
+        }
+        throw asApiError(error, code);
+      }
+    }
+  }
+
+  return {
+    read: (work) => run('read', work),
+    write: (work) => run('write', work),
+    ping: () => run('read', (tx) => tx.hasApps()).then(() => undefined),
+    close: () => base.close(),
+  };
+}
+
+const codeOf = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+};
+
+/** What the caller is told when the database, not the request, failed. */
+function asApiError(error: unknown, code: string): unknown {
+  if (error instanceof ApiError) return error;
+  if (RETRYABLE.has(code)) return new ApiError(503, 'The server is busy with conflicting writes; try again.');
+  if (UNREACHABLE.test(code) || UNREACHABLE.test(String((error as Error | null)?.message))) {
+    return new ApiError(503, 'The database does not answer; try again shortly.');
+  }
+  return error;
+}
+
+/** Every transaction runs in the schema (search_path), which the first one creates. */
+function inSchema(driver: SqlDriver, schema: string): SqlDriver {
+  const quoted = `"${schema.replaceAll('"', '""')}"`;
+  let created = false;
+  const enter = async (session: SqlSession) => {
+    if (!created) await session.query({ text: `CREATE SCHEMA IF NOT EXISTS ${quoted}`, values: [] });
+    created = true;
+    await session.query({ text: `SET LOCAL search_path TO ${quoted}`, values: [] });
+  };
+  return {
+    transaction: (mode: TransactionMode, work) =>
+      driver.transaction(mode, async (session) => {
+        await enter(session);
+        return work(session);
+      }),
+    close: () => driver.close(),
+  };
+}

@@ -1,0 +1,18 @@
+// PGlite: PostgreSQL compiled to WebAssembly, in this process, kept in a
+// directory (or in memory). The embedded default: durable with nothing else
+// installed. It runs one statement at a time, so transactions queue.
+import { PGlite } from '@electric-sql/pglite';
+import { BEGIN_STATEMENT, type SqlDriver } from './sql.js';
+
+/** `dataDir` undefined: in memory, gone when the process ends. */
+export async function pgliteDriver(dataDir?: string): Promise<SqlDriver> {
+  const db = await PGlite.create(dataDir === undefined ? {} : { dataDir });
+  return {
+    transaction: (mode, work) =>
+      db.transaction(async (tx) => {
+        await tx.query(BEGIN_STATEMENT[mode]);
+        return work({ query: async ({ text, values }) => (await tx.query(text, values)).rows as never });
+      }),
+    close: () => db.close(),
+  };
+}

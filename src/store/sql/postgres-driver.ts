@@ -1,0 +1,34 @@
+// PostgreSQL through postgres.js: a pool of connections, so requests from
+// many members run side by side; several server processes may share one database.
+import postgres from 'postgres';
+import { BEGIN_STATEMENT, type SqlDriver, type SqlSession } from './sql.js';
+
+export interface PostgresDriverOptions {
+  /** postgres://user:password@host:port/database */
+  url: string;
+  /** Connections in the pool. */
+  max?: number;
+}
+
+export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDriver {
+  const client = postgres(url, {
+    max,
+    // A database that does not answer is reported, not waited on for ever.
+    connect_timeout: 10,
+    onnotice: () => undefined,
+    // Our statements are few and fixed: prepared once per connection.
+    prepare: true,
+  });
+  const session = (tx: postgres.Sql | postgres.TransactionSql): SqlSession => ({
+    query: async <Row>({ text, values }: { text: string; values: unknown[] }) =>
+      (await tx.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as Row[],
+  });
+  return {
+    transaction: async (mode, work) =>
+      (await client.begin(async (tx) => {
+        await tx.unsafe(BEGIN_STATEMENT[mode]);
+        return work(session(tx));
+      })) as never,
+    close: () => client.end({ timeout: 5 }),
+  };
+}

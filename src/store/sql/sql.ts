@@ -1,0 +1,89 @@
+// SQL as tagged templates, as postgres.js writes it: values become numbered
+// parameters, never text in the statement. The one driver interface both
+// engines (PostgreSQL through postgres.js, PGlite in this process) implement.
+
+export interface Query {
+  text: string;
+  values: unknown[];
+}
+
+/** A fragment spliced into a statement as it is, for names this code chose (tables, columns), never input. */
+export class Identifier {
+  constructor(readonly text: string) {}
+}
+
+/** A statement, or a fragment of one: a Query among the values is spliced in with its own values. */
+export function sql(strings: TemplateStringsArray, ...values: unknown[]): Query {
+  let text = strings[0]!;
+  const params: unknown[] = [];
+  values.forEach((value, index) => {
+    if (value instanceof Identifier) text += value.text;
+    else if (value instanceof Fragment) {
+      const offset = params.length;
+      text += value.text.replace(/\$(\d+)/g, (_, number: string) => `$${Number(number) + offset}`);
+      params.push(...value.values);
+    } else {
+      params.push(value);
+      text += `$${params.length}`;
+    }
+    text += strings[index + 1]!;
+  });
+  return new Fragment(text, params);
+}
+
+class Fragment implements Query {
+  constructor(
+    readonly text: string,
+    readonly values: unknown[],
+  ) {}
+}
+
+/** One open transaction: statements run one after the other. */
+export interface SqlSession {
+  query<Row = Record<string, unknown>>(query: Query): Promise<Row[]>;
+}
+
+export type TransactionMode = 'read' | 'write';
+
+export interface SqlDriver {
+  /**
+   * Runs the work in one transaction: reads at REPEATABLE READ, so a request
+   * sees one snapshot; writes at READ COMMITTED, with the rows they read locked
+   * (SqlTransaction). Commits if the work returns, rolls back if it throws.
+   */
+  transaction<T>(mode: TransactionMode, work: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const BEGIN_STATEMENT: Record<TransactionMode, string> = {
+  read: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY',
+  write: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED',
+};
+
+/**
+ * PostgreSQL text cannot hold U+0000, which the API takes in ids. Strings go
+ * in with U+0000 and U+0001 escaped behind U+0001, a code that keeps equality
+ * and order (COLLATE "C"), and come out unescaped. Records travel as JSON
+ * text, which escapes both already.
+ */
+// oxlint-disable-next-line no-control-regex -- the control characters are the point
+const escapeText = (text: string) => text.replace(/[\0\x01]/g, (c) => (c === '\0' ? '\x01\x01' : '\x01\x02'));
+// oxlint-disable-next-line no-control-regex -- as above
+const unescapeText = (text: string) => text.replace(/\x01([\x01\x02])/g, (_, c: string) => (c === '\x01' ? '\0' : '\x01'));
+
+const escapeValue = (value: unknown): unknown =>
+  typeof value === 'string' ? escapeText(value) : Array.isArray(value) ? value.map(escapeValue) : value;
+
+export function textSafe(session: SqlSession): SqlSession {
+  return {
+    async query<Row>({ text, values }: Query) {
+      const rows = await session.query<Record<string, unknown>>({ text, values: values.map(escapeValue) });
+      for (const row of rows) {
+        for (const [column, value] of Object.entries(row)) {
+          if (typeof value === 'string' && value.includes('\x01')) row[column] = unescapeText(value);
+        }
+      }
+      return rows as Row[];
+    },
+  };
+}

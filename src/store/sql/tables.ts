@@ -1,0 +1,55 @@
+// How each kind of record sits in its table: the whole record as JSON text
+// (`record`), and beside it the columns that key, index or order it, read from
+// the record when it is written. Text, not json or jsonb: PostgreSQL's JSON
+// types refuse some strings a record may hold (\u0000).
+import type { RecordKind, Records } from '../port.js';
+import type { UserRecord } from '../records.js';
+
+type SqlType = 'text' | 'float8' | 'boolean';
+
+export interface Column<R> {
+  name: string;
+  type: SqlType;
+  of: (record: R) => unknown;
+}
+
+export interface Table<R> {
+  /** The key's columns, in the order of RecordKeys. */
+  key: Column<R>[];
+  /** Other columns read from the record. */
+  columns: Column<R>[];
+}
+
+const text = <R>(name: keyof R & string): Column<R> => ({ name, type: 'text', of: (record) => record[name] });
+const float = <R>(name: keyof R & string): Column<R> => ({ name, type: 'float8', of: (record) => record[name] });
+
+const users: Table<UserRecord> = {
+  key: [text('app_id'), text('account_name')],
+  columns: [
+    float('total_score'),
+    float('score_at'),
+    float('xp'),
+    float('xp_at'),
+    text('week'),
+    float('week_score'),
+    float('week_at'),
+    text('month'),
+    float('month_score'),
+    float('month_at'),
+  ],
+};
+
+export const TABLES: { [K in RecordKind]: Table<Records[K]> } = {
+  apps: { key: [text('app_id')], columns: [] },
+  api_keys: { key: [text('key')], columns: [text('app_id')] },
+  users,
+  challenges: { key: [text('challenge_id')], columns: [text('app_id')] },
+  tasks: { key: [text('task_id')], columns: [text('app_id')] },
+  progress: { key: [text('task_id'), text('account_name')], columns: [text('app_id')] },
+  member_challenges: { key: [text('challenge_id'), text('account_name')], columns: [text('app_id')] },
+  endorsements: {
+    key: [text('app_id'), text('from_account'), text('to_account'), text('endorsement_id')],
+    columns: [],
+  },
+  idempotency: { key: [text('api_key'), text('idempotency_key')], columns: [float('created_at')] },
+};

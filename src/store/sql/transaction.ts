@@ -1,0 +1,261 @@
+// A transaction of the SQL store. Like the IndexedDB one it caches what it
+// reads and writes each changed record once when the work is done, in one
+// statement per kind; and it keeps the board counts of the members it wrote.
+//
+// Concurrency: several requests, from one server process or many, write at
+// once. In a write every record read is locked (FOR UPDATE) until commit, so
+// no two requests read-modify-write the same row (a treasury cannot be spent
+// twice); and every request first reads its API key, so the writes of one app
+// queue there and cannot deadlock each other. A record read as absent is
+// inserted, never upserted: a concurrent request that inserted it first makes
+// this one fail with a unique violation, and the store runs it again.
+import { PRIMARY_KEY, type BoardRef, type MemberHistory, type RecordKeys, type RecordKind, type Records } from '../port.js';
+import type { Transaction } from '../port.js';
+import { placements, placementText } from '../placements.js';
+import type { LogRecord, UserRecord } from '../records.js';
+import { boardQueries } from './boards.js';
+import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
+import { TABLES, type Table } from './tables.js';
+
+const name = (text: string) => new Identifier(text);
+const parse = <T>(row: { record: string }) => JSON.parse(row.record) as T;
+
+export class SqlTransaction implements Transaction {
+  private readonly cache = new Map<string, unknown>();
+  /** What waits to be written, by cache key: whether it was read as absent (insert) or not (upsert). */
+  private readonly dirty = new Map<string, { kind: RecordKind; value: unknown; insert: boolean }>();
+  /** Each member's board fields as first read (null: absent), to move them on the boards. */
+  private readonly usersAtRead = new Map<string, UserRecord | null>();
+  private readonly absent = new Set<string>();
+  private pendingLogs: LogRecord[] = [];
+  private readonly boards;
+
+  constructor(
+    private readonly session: SqlSession,
+    private readonly mode: TransactionMode,
+  ) {
+    this.boards = boardQueries(session);
+  }
+
+  async get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined> {
+    const cacheKey = `${kind} ${JSON.stringify(key)}`;
+    if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as Records[K] | undefined;
+    const table = TABLES[kind] as Table<unknown>;
+    const keys = Array.isArray(key) ? key : [key];
+    const where = table.key.map((column, index) => `${column.name} = $${index + 1}`).join(' AND ');
+    const lock = this.mode === 'write' ? ' FOR UPDATE' : '';
+    const [row] = await this.session.query<{ record: string }>({
+      text: `SELECT record FROM ${kind} WHERE ${where}${lock}`,
+      values: keys,
+    });
+    const value = row ? parse<Records[K]>(row) : undefined;
+    this.cache.set(cacheKey, value);
+    if (value === undefined) this.absent.add(cacheKey);
+    // A copy: the rules change the record they read in place before putting it back.
+    if (kind === 'users') this.usersAtRead.set(cacheKey, value === undefined ? null : { ...(value as UserRecord) });
+    return value;
+  }
+
+  put<K extends RecordKind>(kind: K, value: Records[K]): void {
+    const cacheKey = `${kind} ${JSON.stringify((PRIMARY_KEY[kind] as (record: Records[K]) => unknown)(value))}`;
+    this.cache.set(cacheKey, value);
+    this.dirty.set(cacheKey, { kind, value, insert: this.absent.has(cacheKey) });
+    // A member put without a read is new: on no board yet.
+    if (kind === 'users' && !this.usersAtRead.has(cacheKey)) this.usersAtRead.set(cacheKey, null);
+  }
+
+  async getMeta<T>(key: string): Promise<T | undefined> {
+    const [row] = await this.session.query<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${key}::text`);
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  async putMeta(key: string, value: unknown): Promise<void> {
+    await this.session.query(sql`
+      INSERT INTO meta (key, value) VALUES (${key}::text, ${JSON.stringify(value)}::text)
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  }
+
+  async append(log: LogRecord): Promise<void> {
+    // Written in one statement with the rest: an import appends thousands.
+    this.pendingLogs.push(log);
+  }
+
+  async hasApps(): Promise<boolean> {
+    return (await this.session.query(sql`SELECT 1 FROM apps LIMIT 1`)).length > 0;
+  }
+
+  async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {
+    await this.session.query(sql`
+      DELETE FROM idempotency WHERE (api_key, idempotency_key) IN (
+        SELECT api_key, idempotency_key FROM idempotency WHERE created_at <= ${createdAtMost}::float8
+        ORDER BY created_at LIMIT ${limit}::integer)`);
+  }
+
+  countOnBoard = (board: BoardRef) => this.boards.countOnBoard(board);
+  countHigher = (board: BoardRef, value: number) => this.boards.countHigher(board, value);
+  countDistinctHigher = (board: BoardRef, value: number) => this.boards.countDistinctHigher(board, value);
+  positionOf = (board: BoardRef, user: UserRecord) => this.boards.positionOf(board, user);
+  boardPage = (board: BoardRef, offset: number, limit: number) => this.boards.boardPage(board, offset, limit);
+  countUnrankedBefore = (board: BoardRef, name: string) => this.boards.countUnrankedBefore(board, name);
+  unrankedPage = (board: BoardRef, skip: number, limit: number) => this.boards.unrankedPage(board, skip, limit);
+
+  async readAppData(app_id: string) {
+    await this.writeLogs();
+    const all = async <K extends RecordKind>(kind: K, order: string) =>
+      (
+        await this.session.query<{ record: string }>({
+          text: `SELECT record FROM ${kind} WHERE app_id = $1 ORDER BY ${order}`,
+          values: [app_id],
+        })
+      ).map((row) => parse<Records[K]>(row));
+    const [api_keys, users, challenges, tasks, endorsements, logs] = await Promise.all([
+      all('api_keys', 'key'),
+      all('users', 'account_name'),
+      all('challenges', 'challenge_id'),
+      all('tasks', 'task_id'),
+      all('endorsements', 'from_account, to_account, endorsement_id'),
+      this.session.query<{ record: string }>(sql`SELECT record FROM logs WHERE app_id = ${app_id}::text ORDER BY seq`),
+    ]);
+    return { api_keys, users, challenges, tasks, endorsements, logs: logs.map((row) => parse<LogRecord>(row)) };
+  }
+
+  async deleteAppData(app_id: string): Promise<void> {
+    await this.writeLogs();
+    const tables = ['apps', 'api_keys', 'users', 'challenges', 'tasks', 'progress', 'member_challenges'];
+    for (const table of [...tables, 'endorsements', 'logs', 'board_counts']) {
+      await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
+    }
+    this.forgetReads();
+  }
+
+  async deleteTask(task_id: string): Promise<string[]> {
+    await this.session.query(sql`DELETE FROM tasks WHERE task_id = ${task_id}::text`);
+    const rows = await this.session.query<{ account_name: string }>(sql`
+      WITH deleted AS (DELETE FROM progress WHERE task_id = ${task_id}::text RETURNING account_name)
+      SELECT account_name FROM deleted ORDER BY account_name`);
+    this.forgetReads();
+    return rows.map((row) => row.account_name);
+  }
+
+  async challengeMembers(challenge_id: string): Promise<string[]> {
+    const rows = await this.session.query<{ account_name: string }>(sql`
+      SELECT account_name FROM member_challenges WHERE challenge_id = ${challenge_id}::text ORDER BY account_name`);
+    return rows.map((row) => row.account_name);
+  }
+
+  async takeMemberHistory(app_id: string, names: Set<string>): Promise<MemberHistory> {
+    await this.writeLogs();
+    const members = [...names];
+    const logs = await this.session.query<{ record: string }>(sql`
+      WITH deleted AS (
+        DELETE FROM logs WHERE app_id = ${app_id}::text AND account_name = ANY(${members}::text[]) RETURNING seq, record)
+      SELECT record FROM deleted ORDER BY seq`);
+    await this.session.query(sql`DELETE FROM progress WHERE app_id = ${app_id}::text AND account_name = ANY(${members}::text[])`);
+    await this.session.query(
+      sql`DELETE FROM member_challenges WHERE app_id = ${app_id}::text AND account_name = ANY(${members}::text[])`,
+    );
+    const endorsements = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM endorsements WHERE app_id = ${app_id}::text AND to_account = ANY(${members}::text[])
+      ORDER BY from_account, to_account, endorsement_id`);
+    this.forgetReads();
+    return { logs: logs.map((row) => parse(row)), endorsements: endorsements.map((row) => parse(row)) };
+  }
+
+  /** Writes what waits: the records, each kind in one statement, then the logs and the board counts. */
+  async flush(): Promise<void> {
+    const byKind = new Map<string, { kind: RecordKind; values: unknown[]; insert: boolean }>();
+    for (const { kind, value, insert } of this.dirty.values()) {
+      const group = `${kind} ${insert}`;
+      if (!byKind.has(group)) byKind.set(group, { kind, values: [], insert });
+      byKind.get(group)!.values.push(value);
+    }
+    for (const { kind, values, insert } of byKind.values()) await this.writeRecords(kind, values, insert);
+    await this.writeLogs();
+    await this.writeBoardCounts();
+    this.dirty.clear();
+  }
+
+  /** Drops what was read (not what waits to be written), after deleting behind the cache. */
+  private forgetReads(): void {
+    for (const key of this.cache.keys()) {
+      if (!this.dirty.has(key)) {
+        this.cache.delete(key);
+        this.usersAtRead.delete(key);
+        this.absent.delete(key);
+      }
+    }
+  }
+
+  private async writeRecords(kind: RecordKind, values: unknown[], insert: boolean): Promise<void> {
+    const table = TABLES[kind] as Table<unknown>;
+    const columns = [...table.key, ...table.columns];
+    const names = [...columns.map((column) => column.name), 'record'];
+    const arrays = [...columns.map((column) => values.map(column.of)), values.map((value) => JSON.stringify(value))];
+    const casts = [...columns.map((column, index) => `$${index + 1}::${column.type}[]`), `$${columns.length + 1}::text[]`];
+    const keyNames = table.key.map((column) => column.name).join(', ');
+    const update = names
+      .filter((column) => !table.key.some((key) => key.name === column))
+      .map((column) => `${column} = excluded.${column}`)
+      .join(', ');
+    const conflict = insert ? '' : ` ON CONFLICT (${keyNames}) DO UPDATE SET ${update}`;
+    await this.session.query({
+      text: `INSERT INTO ${kind} (${names.join(', ')}) SELECT * FROM unnest(${casts.join(', ')})${conflict}`,
+      values: arrays,
+    });
+  }
+
+  private async writeLogs(): Promise<void> {
+    if (this.pendingLogs.length === 0) return;
+    const logs = this.pendingLogs;
+    this.pendingLogs = [];
+    // WITH ORDINALITY: the sequence follows the order they were appended in.
+    await this.session.query(sql`
+      INSERT INTO logs (app_id, account_name, record)
+      SELECT app_id, account_name, record FROM unnest(
+        ${logs.map((log) => log.app_id)}::text[], ${logs.map((log) => log.account_name)}::text[],
+        ${logs.map((log) => JSON.stringify(log))}::text[]) WITH ORDINALITY AS log(app_id, account_name, record, position)
+      ORDER BY position`);
+  }
+
+  /** Each member written leaves the values it held and joins those it holds now. */
+  private async writeBoardCounts(): Promise<void> {
+    const deltas = new Map<string, { group: [string, string, string, number]; delta: number }>();
+    const add = (user: UserRecord, delta: number) => {
+      for (const { group } of placements(user)) {
+        const [app_id, board, period, negatedValue] = group;
+        if (board === 'names' || board === 'weekly_names' || board === 'monthly_names') continue;
+        const text = placementText({ group, tie: [0, ''] });
+        const entry = deltas.get(text) ?? { group: [app_id, board, period, negatedValue === 0 ? 0 : -negatedValue], delta: 0 };
+        entry.delta += delta;
+        deltas.set(text, entry);
+      }
+    };
+    for (const [cacheKey, before] of this.usersAtRead) {
+      const written = this.dirty.get(cacheKey);
+      if (!written) continue;
+      if (before) add(before, -1);
+      add(written.value as UserRecord, 1);
+    }
+    // In key order, so that two writes touching the same counts lock them in the same order.
+    const changed = [...deltas.values()].filter((entry) => entry.delta !== 0).sort((a, b) => compareGroups(a.group, b.group));
+    if (changed.length === 0) return;
+    const column = (index: number) => changed.map((entry) => entry.group[index]);
+    const [apps, boards, periods, values] = [column(0), column(1), column(2), column(3)];
+    await this.session.query(sql`
+      INSERT INTO board_counts (app_id, board, period, value, count)
+      SELECT * FROM unnest(${apps}::text[], ${boards}::text[], ${periods}::text[], ${values}::float8[],
+        ${changed.map((entry) => entry.delta)}::integer[])
+      ON CONFLICT (app_id, board, period, value) DO UPDATE SET count = board_counts.count + excluded.count`);
+    await this.session.query(sql`
+      DELETE FROM board_counts WHERE count <= 0 AND (app_id, board, period, value) IN (
+        SELECT * FROM unnest(${apps}::text[], ${boards}::text[], ${periods}::text[], ${values}::float8[]))`);
+  }
+}
+
+function compareGroups(a: unknown[], b: unknown[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i] as string | number, b[i] as string | number];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
