@@ -4,6 +4,7 @@ import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
 import { launchOptions } from './scripts/find-browser.js';
 import { remoteServerPlugin } from './scripts/wtr-remote-server.js';
+import { apiAdapterPlugin } from './scripts/wtr-api-adapter.js';
 import { SHIPPED_SCRIPTS } from './scripts/shipped-scripts.js';
 import { summaryReporter } from './scripts/summary-reporter.js';
 
@@ -41,6 +42,8 @@ function fuzzSettings() {
 
 /** Which engine this run tests: QB_ENGINE=chromium (the default) or firefox. */
 const engine = process.env.QB_ENGINE ?? 'chromium';
+/** Which store the API suite's in-page handler is swapped for: indexeddb (none), pglite or postgres. */
+const apiAdapter = apiAdapterPlugin();
 if (engine !== 'chromium' && engine !== 'firefox') throw new Error(`QB_ENGINE must be chromium or firefox, not ${engine}`);
 
 export default {
@@ -51,7 +54,14 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 300_000,
   // The summary counts a file that fails to load as a failure; .ci/run reads it.
-  reporters: [defaultReporter(), summaryReporter({ file: process.env.TEST_SUMMARY_FILE, engine })],
+  reporters: [
+    defaultReporter(),
+    summaryReporter({
+      file: process.env.TEST_SUMMARY_FILE,
+      engine: process.env.QB_API_ADAPTER ? `${engine}+${process.env.QB_API_ADAPTER}` : engine,
+    }),
+  ],
+  middleware: [apiAdapter.forward],
   testFramework: { config: { timeout: 20_000 } },
   plugins: [
     serviceWorkerBundle(),
@@ -59,6 +69,7 @@ export default {
     fuzzSettings(),
     // The reference server on a port of its own: remote tests are really cross-origin.
     remoteServerPlugin({ dataset: 'test/remote/remote-dataset.json' }),
+    apiAdapter,
   ],
   // One engine per run (scripts/test-browsers.js runs each in turn): the
   // reference server is one process that tests stop and start, so two engines

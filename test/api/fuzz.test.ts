@@ -7,7 +7,7 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import fc from 'fast-check';
-import { ADMIN_KEY, GUIDS, HOSTILE_NAME, WEDNESDAY, localApi, seed, type Answer, type Call } from './support.js';
+import { ADMIN_KEY, API_ADAPTER, GUIDS, HOSTILE_NAME, WEDNESDAY, localApi, seed, type Answer, type Call } from './support.js';
 
 const OPERATIONS = [
   'health',
@@ -277,10 +277,14 @@ describe('fuzz: every operation, generated requests', () => {
           const before = await snapshot();
           const answer = await send(api.call, generated);
           expect(answer.status, answer.text).to.be.below(500);
+          // Over HTTP (the server adapters) an answer to HEAD carries no body, by the protocol.
+          const bodiless = generated.method === 'HEAD' && API_ADAPTER.base !== null;
           if (answer.status >= 400) {
-            expect(answer.body, answer.text).to.be.an('object');
-            expect(answer.body.is_valid, answer.text).to.equal(false);
-            expect(answer.body.message, answer.text).to.be.a('string').and.not.equal('');
+            if (!bodiless) {
+              expect(answer.body, answer.text).to.be.an('object');
+              expect(answer.body.is_valid, answer.text).to.equal(false);
+              expect(answer.body.message, answer.text).to.be.a('string').and.not.equal('');
+            }
             expect(
               await snapshot(),
               `${generated.method} ${generated.path} changed state but answered ${answer.status}`,

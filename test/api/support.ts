@@ -1,6 +1,9 @@
 // Test support: the API through the real service worker, or through the same
-// handler in the page with a pinned clock and a database of its own.
-import { deleteDB } from 'idb';
+// handler in the page with a pinned clock and a database of its own; or, when
+// the run names a SQL adapter (QB_API_ADAPTER, scripts/wtr-api-adapter.js),
+// through the Questboard server over HTTP on a database of its own.
+import { executeServerCommand } from '@web/test-runner-commands';
+import { deleteDB, openDB } from 'idb';
 import type { ChangeNotice } from '../../src/api/broadcast.js';
 import { createHandler } from '../../src/server/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
@@ -44,8 +47,20 @@ async function read(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, text, body };
 }
 
+/** The store the API runs on in this run: the page's IndexedDB, or the server's PGlite or PostgreSQL. */
+export const API_ADAPTER = (await executeServerCommand<
+  { adapter: 'indexeddb' | 'pglite' | 'postgres'; base: string | null },
+  void
+>('api-adapter'))!;
+/** Tests of the IndexedDB adapter itself: skipped, by name, where the API runs on the server's SQL store. */
+export const itOnIndexedDb = API_ADAPTER.adapter === 'indexeddb' ? it : it.skip;
+
 /** The API in the page: same handler, pinned clock, a database of its own. */
 export function localApi(clock: { now: number } = { now: Date.now() }) {
+  return API_ADAPTER.base === null ? inPageApi(clock) : serverApi(API_ADAPTER.base, clock);
+}
+
+function inPageApi(clock: { now: number }) {
   const name = `questboard-test-${crypto.randomUUID()}`;
   const store = openIndexedDbStore({ name });
   const changes: ChangeNotice[] = [];
@@ -58,9 +73,46 @@ export function localApi(clock: { now: number } = { now: Date.now() }) {
     clock,
     /** The database's name, for tests that look at what it holds. */
     name,
+    /** How many idempotency records the store holds. */
+    async countIdempotencyRecords() {
+      const db = await openDB(name);
+      try {
+        return await db.count('idempotency');
+      } finally {
+        db.close();
+      }
+    },
     async close() {
-      store.close();
+      await store.close();
       await deleteDB(name);
+    },
+  };
+}
+
+/** The same API through the Questboard server: a database of its own, the clock sent with each request. */
+function serverApi(proxy: string, clock: { now: number }) {
+  const changes: ChangeNotice[] = [];
+  const database = fetch(`${proxy}/_test/databases`, { method: 'POST' }).then(async (response) => {
+    const { base } = (await response.json()) as { base: string };
+    return `${location.origin}${proxy}${base}/`;
+  });
+  const call: Call = async (method, path, options = {}) => {
+    const base = await database;
+    const headers = { 'x-questboard-test-now': String(clock.now), ...options.headers };
+    const answer = await read(await fetch(buildRequest(base, method, path.replace(/^\//, ''), { ...options, headers })));
+    changes.push(...((await (await fetch(`${base}_test/changes`)).json()) as ChangeNotice[]));
+    return answer;
+  };
+  return {
+    call,
+    changes,
+    clock,
+    name: '',
+    async countIdempotencyRecords() {
+      return ((await (await fetch(`${await database}_test/idempotency-records`)).json()) as { count: number }).count;
+    },
+    async close() {
+      await fetch(await database, { method: 'DELETE' });
     },
   };
 }

@@ -1,0 +1,71 @@
+// For the browser tests only: the API suite runs against the Questboard server
+// on a SQL store exactly as it runs against the handler in the page, one
+// database per test. The server holds many such databases, each a schema of
+// one PostgreSQL database (--database-url) or of one PGlite in memory:
+//   POST   /_test/databases            → { base } a fresh database; its API is at <base>/v1/…
+//   GET    <base>/_test/changes         the change notices since the last call, for tests that check them
+//   GET    <base>/_test/idempotency-records   { count } of the idempotency records it holds
+//   DELETE <base>                       drops it
+// A request may carry X-Questboard-Test-Now (epoch ms): the clock that request
+// sees, as the in-page tests pin theirs.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { parseArgs } from 'node:util';
+import type { ChangeNotice } from '../api/broadcast.js';
+import { createHandler, type Handle } from '../server/handler.js';
+import { openSqlStore } from '../store/sql/index.js';
+import { pgliteDriver } from '../store/sql/pglite-driver.js';
+import { postgresDriver } from '../store/sql/postgres-driver.js';
+import { startHttpHost } from './http-host.js';
+
+const { values } = parseArgs({ options: { 'database-url': { type: 'string' }, port: { type: 'string' } } });
+const url = values['database-url'];
+const driver = url === undefined ? await pgliteDriver() : postgresDriver({ url });
+const requestNow = new AsyncLocalStorage<number>();
+
+interface TestDatabase {
+  handle: Handle;
+  changes: ChangeNotice[];
+}
+const databases = new Map<string, TestDatabase>();
+let created = 0;
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const handle: Handle = async (request) => {
+  const { pathname } = new URL(request.url);
+  if (pathname === '/_test/databases' && request.method === 'POST') {
+    const schema = `test_${process.pid}_${++created}`;
+    const store = await openSqlStore({ driver, schema });
+    const changes: ChangeNotice[] = [];
+    const now = () => new Date(requestNow.getStore() ?? Date.now());
+    databases.set(schema, { handle: createHandler({ store, now, onChange: (change) => changes.push(change) }), changes });
+    return json({ base: `/_db/${schema}` });
+  }
+  const [, prefix, schema, ...rest] = pathname.split('/');
+  const database = prefix === '_db' ? databases.get(schema!) : undefined;
+  if (!database) return json({ is_valid: false, message: `No test database at ${pathname}.` }, 404);
+  if (request.method === 'DELETE' && rest.length === 0) {
+    databases.delete(schema!);
+    await driver.transaction('write', (session) => session.query({ text: `DROP SCHEMA "${schema}" CASCADE`, values: [] }));
+    return json({ dropped: schema });
+  }
+  if (rest.join('/') === '_test/changes') return json(database.changes.splice(0));
+  if (rest.join('/') === '_test/idempotency-records') {
+    const [row] = await driver.transaction('read', (session) =>
+      session.query<{ count: number }>({ text: `SELECT count(*)::float8 AS count FROM "${schema}".idempotency`, values: [] }),
+    );
+    return json(row);
+  }
+  const pinned = Number(request.headers.get('x-questboard-test-now'));
+  return requestNow.run(Number.isFinite(pinned) && pinned > 0 ? pinned : Date.now(), () => database.handle(request));
+};
+
+const host = await startHttpHost(handle, { port: Number(values.port ?? 0), corsOrigins: ['*'] });
+console.log(`Questboard test databases (${url === undefined ? 'PGlite' : 'PostgreSQL'}) listening on ${host.url}`);
+process.once('SIGTERM', () => {
+  void host
+    .close()
+    .then(() => driver.close())
+    .then(() => process.exit(0));
+});
