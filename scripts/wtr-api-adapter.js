@@ -6,12 +6,10 @@
 // executeServerCommand('api-adapter').
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForNode } from './bundle-node.js';
 import { createDatabase } from './postgres.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -23,27 +21,11 @@ export function apiAdapterPlugin(adapter = process.env.QB_API_ADAPTER ?? 'indexe
   let child = null;
   let url = null;
   let database = null;
-  let directory = null;
+  let bundle = null;
 
   async function start() {
-    // Inside the project, so the bundle finds its packages (PGlite loads its WebAssembly from beside its module).
-    const cache = join(root, 'node_modules', '.cache');
-    await mkdir(cache, { recursive: true });
-    directory = await mkdtemp(join(cache, 'questboard-test-databases-'));
-    const bundle = join(directory, 'server.mjs');
-    await build({
-      absWorkingDir: root,
-      entryPoints: ['src/node/test-database-server.ts'],
-      outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      tsconfig: 'src/node/tsconfig.node.json',
-      logLevel: 'warning',
-    });
-    const args = [bundle];
+    bundle = await bundleForNode('src/node/test-database-server.ts');
+    const args = [bundle.file];
     if (adapter === 'postgres') {
       database = await createDatabase('questboard_api');
       args.push('--database-url', database.url);
@@ -73,7 +55,7 @@ export function apiAdapterPlugin(adapter = process.env.QB_API_ADAPTER ?? 'indexe
         await once(child, 'exit');
       }
       await database?.drop();
-      if (directory) await rm(directory, { recursive: true, force: true });
+      await bundle?.remove();
     },
     executeCommand({ command }) {
       if (command !== 'api-adapter') return undefined;

@@ -2,3 +2,5 @@
 // this process. Only the Node server opens it.
 export { openSqlStore, type SqlStoreOptions } from './open-store.js';
 export { migrate, MIGRATIONS } from './migrations.js';
+export { pgliteDriver } from './pglite-driver.js';
+export { postgresDriver } from './postgres-driver.js';
