@@ -1,6 +1,7 @@
 // Coin transfers from an app's treasury. Balances are integer tinybars and the
 // check and the debit happen in the caller's one readwrite transaction, so
-// parallel transfers are serialised by IndexedDB and can never overdraw.
+// parallel transfers are serialised by the store (an IndexedDB transaction, a
+// locked row in SQL), from one process or many, and can never overdraw.
 import { ApiError } from '../api/errors.js';
 import { parseAccountId, parseCoins } from '../api/formats.js';
 import type { AppRecord, Transaction } from '../store/index.js';

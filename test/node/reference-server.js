@@ -34,6 +34,12 @@ export async function startServer(args = []) {
     port,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
     peakMemory: () => Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
+    /** Kills the process outright (SIGKILL), as a crash or a power cut would. */
+    async crash() {
+      const killed = once(child, 'exit');
+      child.kill('SIGKILL');
+      await killed;
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const stopped = once(child, 'exit');
