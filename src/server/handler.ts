@@ -4,8 +4,7 @@
 import type { ChangeNotice } from '../api/broadcast.js';
 import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
-import { SCOPES } from '../api/schemas.js';
-import { authenticate, bearerKey, requireScope } from '../core/access.js';
+import { adminKeyRecord, authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
 import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
@@ -103,7 +102,7 @@ async function identify(tx: Transaction, key: string, operation: Operation, body
     // The first dataset brings the first admin key: nothing else could.
     const listed = (body as { admin_keys?: unknown }).admin_keys;
     const bootstrap = operation.bootstrap && Array.isArray(listed) && listed.includes(key) && (await isEmpty(tx));
-    if (bootstrap) return { key, app_id: null, scopes: [...SCOPES] };
+    if (bootstrap) return adminKeyRecord(key);
     throw error;
   }
 }
