@@ -23,14 +23,18 @@ export async function adminKeyHashes(tx: Transaction): Promise<Set<string>> {
 
 /**
  * Adds installation admin keys and returns the hashes of them all. One text,
- * one meaning: a key that is already an app's key is a 409 naming it as
- * `<list>[index]`. Always writes the list back when it was kept in clear.
+ * one meaning: a key that is already an app's key is a 409 naming it by
+ * `nameOf` its index. Always writes the list back when it was kept in clear.
  */
-export async function addAdminKeys(tx: Transaction, keys: string[], list = 'admin_keys'): Promise<Set<string>> {
+export async function addAdminKeys(
+  tx: Transaction,
+  keys: string[],
+  nameOf = (index: number) => `admin_keys[${index}]`,
+): Promise<Set<string>> {
   const stored = await tx.getMeta<StoredAdminKeys>(ADMIN_KEYS);
   const hashes = await adminKeyHashes(tx);
   for (const [index, key] of keys.entries()) {
-    if (await tx.get('api_keys', key)) throw new ApiError(409, `${list}[${index}]: this key is already an app's key.`);
+    if (await tx.get('api_keys', key)) throw new ApiError(409, `${nameOf(index)}: this key is already an app's key.`);
     hashes.add(sha256Hex(key));
   }
   if (keys.length > 0 || Array.isArray(stored)) await tx.putMeta(ADMIN_KEYS, { sha256: [...hashes] });
