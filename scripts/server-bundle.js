@@ -1,4 +1,6 @@
-// The Node server (src/node) as one ES module, as `npm run serve` runs it from source.
+// The Node server (src/node) as one ES module: shipped as dist/node/server.js
+// (run by bin/questboard-server.js) and run from source by `npm run serve`.
+// One esbuild configuration for both.
 import { readFileSync } from 'node:fs';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
