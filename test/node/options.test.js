@@ -3,25 +3,12 @@
 // every value it refuses, each refused with a UsageError (exit code 2).
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { importSource } from './source-module.js';
 
 let parseServeOptions;
 let UsageError;
 before(async () => {
-  // Node runs no TypeScript: the module is bundled (it imports only node: modules) and imported from memory.
-  const { outputFiles } = await build({
-    absWorkingDir: root,
-    entryPoints: ['src/node/options.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    write: false,
-    logLevel: 'warning',
-  });
-  ({ parseServeOptions, UsageError } = await import(`data:text/javascript,${encodeURIComponent(outputFiles[0].text)}`));
+  ({ parseServeOptions, UsageError } = await importSource('src/node/options.ts'));
 });
 
 const refused = (argv, pattern, env = {}) =>
