@@ -66,6 +66,8 @@ async function start(options: ServeOptions, logger: Logger): Promise<Running> {
         'This server has no admin key yet, so nothing can be imported: set QUESTBOARD_ADMIN_KEYS or --admin-keys-file.',
       );
     }
+    if (options.testHooks)
+      logger.warn('--test-hooks: whoever reaches this server may slow it down or make it fail (/_test/…): for tests only.');
     const handle = createHandler({ store, ping: () => store.ping(), allowBootstrap: options.allowBootstrap, onUnexpectedError });
     const host = await startHttpHost(options.testHooks ? withTestHooks(handle) : handle, { ...options, logger });
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
