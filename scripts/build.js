@@ -7,12 +7,15 @@
 //   dist/esm/**                ES modules for bundlers (lit, idb, zod external)
 //   dist/types/**              .d.ts for dist/esm
 //   dist/custom-elements.json  the custom elements manifest
+//   dist/node/server.js        the Node server, run by bin/questboard-server.js (package.json "bin")
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { build as esbuild } from 'esbuild';
 import { build } from 'vite';
+import { SERVER_BUNDLE } from './server-bundle.js';
 import { MODULES_ENTRY, SHIPPED_SCRIPTS } from './shipped-scripts.js';
 import { reportSizes } from './size-report.js';
 
@@ -93,6 +96,13 @@ async function buildModules() {
   });
 }
 
+const serverFile = join(dist, 'node', 'server.js');
+
+/** Not a script a site loads (so not in SHIPPED_SCRIPTS): a Node program, its runtime dependencies left as imports. */
+async function buildServer() {
+  await esbuild({ ...SERVER_BUNDLE, absWorkingDir: root, outfile: serverFile });
+}
+
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
@@ -163,6 +173,9 @@ async function main() {
   analyzeCustomElements();
   shipManifest();
   shipped.push({ path: manifestFile });
+
+  await buildServer();
+  shipped.push({ path: serverFile });
 
   const overBudget = reportSizes(shipped, root);
   for (const { path, gzip, budgetKB } of overBudget) {

@@ -9,15 +9,18 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Returns the bundle's path and a function that removes it. */
-export async function bundleForNode(entry) {
+/**
+ * One module with the exports of every entry given (paths relative to the
+ * project root). Returns the bundle's path and a function that removes it.
+ */
+export async function bundleForNode(...entries) {
   const cache = join(root, 'node_modules', '.cache');
   await mkdir(cache, { recursive: true });
   const directory = await mkdtemp(join(cache, 'questboard-'));
   const file = join(directory, 'bundle.mjs');
   await build({
     absWorkingDir: root,
-    entryPoints: [entry],
+    stdin: { contents: entries.map((path) => `export * from './${path}';`).join('\n'), resolveDir: root, loader: 'ts' },
     outfile: file,
     bundle: true,
     platform: 'node',

@@ -4,15 +4,16 @@
 //   'url'    → the server's base URL
 //   'stop'   → stops it (SIGTERM), so calls fail with a network error
 //   'start'  → starts it again on the same port, with the dataset loaded afresh
-// The server runs with --test-hooks: tests count received requests and inject
-// 5xx answers through its /_test endpoints.
+// The server runs in memory with --test-hooks: tests count received requests
+// and inject 5xx answers through its /_test endpoints.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const READY = /listening on (http:\/\/\S+)/;
+/** In the server's JSON log line, which ends the URL with a quote. */
+const READY = /listening on (http:\/\/[^\s"]+)/;
 
 /** @param {{ dataset: string }} options path of the dataset (import shape), relative to the project root */
 export function remoteServerPlugin({ dataset }) {
@@ -24,10 +25,14 @@ export function remoteServerPlugin({ dataset }) {
 
   async function start() {
     if (child) return;
-    const server = spawn(process.execPath, ['scripts/serve.js', '--port', String(port), '--data', dataset, '--test-hooks'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const server = spawn(
+      process.execPath,
+      ['scripts/serve.js', '--port', String(port), '--memory', '--data', dataset, '--test-hooks'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const exited = once(server, 'exit').then(([code]) => {
       throw new Error(`the reference server exited with ${code} before it was ready`);
     });

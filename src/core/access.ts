@@ -2,8 +2,44 @@
 import { ApiError } from '../api/errors.js';
 import { SCOPES, type Scope } from '../api/schemas.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
+import { sha256Hex } from './key-hash.js';
 
-export const ADMIN_KEYS = 'admin_keys';
+/**
+ * The meta entry of the installation admin keys: `{ sha256: [hex, …] }`, their
+ * hashes only, so a copy of the store gives no admin key away. A store written
+ * before keys were hashed holds them in clear, as an array: they are hashed as
+ * read, and stored hashed by the next `addAdminKeys`.
+ */
+const ADMIN_KEYS = 'admin_keys';
+
+type StoredAdminKeys = { sha256: string[] } | string[];
+
+/** The SHA-256 hashes (hex) of the installation admin keys. */
+export async function adminKeyHashes(tx: Transaction): Promise<Set<string>> {
+  const stored = await tx.getMeta<StoredAdminKeys>(ADMIN_KEYS);
+  if (stored === undefined) return new Set();
+  return new Set(Array.isArray(stored) ? stored.map(sha256Hex) : stored.sha256);
+}
+
+/**
+ * Adds installation admin keys and returns the hashes of them all. One text,
+ * one meaning: a key that is already an app's key is a 409 naming it by
+ * `nameOf` its index. Always writes the list back when it was kept in clear.
+ */
+export async function addAdminKeys(
+  tx: Transaction,
+  keys: string[],
+  nameOf = (index: number) => `admin_keys[${index}]`,
+): Promise<Set<string>> {
+  const stored = await tx.getMeta<StoredAdminKeys>(ADMIN_KEYS);
+  const hashes = await adminKeyHashes(tx);
+  for (const [index, key] of keys.entries()) {
+    if (await tx.get('api_keys', key)) throw new ApiError(409, `${nameOf(index)}: this key is already an app's key.`);
+    hashes.add(sha256Hex(key));
+  }
+  if (keys.length > 0 || Array.isArray(stored)) await tx.putMeta(ADMIN_KEYS, { sha256: [...hashes] });
+  return hashes;
+}
 
 /** The key of an `Authorization: Bearer <key>` header, or a 401. */
 export function bearerKey(header: string | null): string {
@@ -15,11 +51,16 @@ export function bearerKey(header: string | null): string {
 export async function authenticate(tx: Transaction, key: string): Promise<ApiKeyRecord> {
   const record = await tx.get('api_keys', key);
   if (record) return record;
-  const adminKeys = (await tx.getMeta<string[]>(ADMIN_KEYS)) ?? [];
   // Installation admin keys carry every scope for every app.
-  if (adminKeys.includes(key)) return { key, app_id: null, scopes: [...SCOPES] };
+  if ((await adminKeyHashes(tx)).has(sha256Hex(key))) return adminKeyRecord(key);
   throw new ApiError(401, 'Invalid API key.');
 }
+
+/**
+ * What an installation admin key may do. Its hash stands for it (idempotency
+ * records are kept under the caller's key), so no record keeps the key itself.
+ */
+export const adminKeyRecord = (key: string): ApiKeyRecord => ({ key: sha256Hex(key), app_id: null, scopes: [...SCOPES] });
 
 export function requireScope(key: ApiKeyRecord, scope: Scope): void {
   if (!key.scopes.includes(scope)) {

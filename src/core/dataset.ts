@@ -5,8 +5,9 @@ import { ApiError } from '../api/errors.js';
 import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
 import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
-import { ADMIN_KEYS } from './access.js';
+import { addAdminKeys, adminKeyHashes } from './access.js';
 import { endorse } from './endorsements.js';
+import { sha256Hex } from './key-hash.js';
 import { earnXp, newMember } from './members.js';
 import { logProgress } from './progress.js';
 
@@ -19,8 +20,7 @@ const toIso = (epochMs: number) => new Date(epochMs).toISOString();
 
 /** Whether the store is empty, when a dataset may bring its own admin keys. */
 export async function isEmpty(tx: Transaction): Promise<boolean> {
-  const adminKeys = (await tx.getMeta<string[]>(ADMIN_KEYS)) ?? [];
-  return adminKeys.length === 0 && !(await tx.hasApps());
+  return (await adminKeyHashes(tx)).size === 0 && !(await tx.hasApps());
 }
 
 export async function importDataset(
@@ -29,13 +29,7 @@ export async function importDataset(
   mode: 'merge' | 'replace',
   now: number,
 ): Promise<string[]> {
-  const adminKeys = new Set((await tx.getMeta<string[]>(ADMIN_KEYS)) ?? []);
-  for (const [index, key] of (dataset.admin_keys ?? []).entries()) {
-    // One text, one meaning: an app key would otherwise shadow an admin key.
-    if (await tx.get('api_keys', key)) throw new ApiError(409, `admin_keys[${index}]: this key is already an app's key.`);
-    adminKeys.add(key);
-  }
-  if (dataset.admin_keys?.length) await tx.putMeta(ADMIN_KEYS, [...adminKeys]);
+  const adminKeys = await addAdminKeys(tx, dataset.admin_keys ?? []);
   const apps = dataset.apps ?? [];
   const seen = new Set<string>();
   for (const [index, app] of apps.entries()) {
@@ -48,6 +42,7 @@ export async function importDataset(
   return [...seen];
 }
 
+/** `adminKeys`: the hashes of the installation admin keys, which no app key may equal. */
 async function importApp(tx: Transaction, data: DatasetApp, path: string, adminKeys: Set<string>, now: number): Promise<void> {
   const existing = await tx.get('apps', data.app_id);
   const app: AppRecord = {
@@ -67,7 +62,7 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, adminK
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
     const owner = await tx.get('api_keys', apiKey.key);
-    if ((owner && owner.app_id !== app.app_id) || adminKeys.has(apiKey.key)) {
+    if ((owner && owner.app_id !== app.app_id) || adminKeys.has(sha256Hex(apiKey.key))) {
       throw new ApiError(409, `${path}.api_keys[${index}].key: this key is not available.`);
     }
     const record: ApiKeyRecord = { key: apiKey.key, app_id: app.app_id, scopes: apiKey.scopes };

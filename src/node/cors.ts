@@ -2,8 +2,8 @@
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
 /** Every method the server takes somewhere. */
 export const ALLOWED_METHODS = 'GET, POST, OPTIONS';
-/** Answer headers a page needs to read besides the CORS-safelisted ones. */
-const EXPOSED_HEADERS = 'Allow, Retry-After';
+/** Answer headers a page needs to read besides the CORS-safelisted ones (the request id, to quote in a report). */
+const EXPOSED_HEADERS = 'Allow, Retry-After, X-Request-Id';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export interface Cors {

@@ -19,7 +19,11 @@ export function notImplemented(method?: string): ApiError {
 
 export interface BridgedRequest {
   request: Request;
-  /** Stops handing the body to the request: what the handler left unread is still to be dropped. */
+  /**
+   * Stops handing the body to the request: a read still waiting fails (the
+   * handler may still be reading when the host has answered for it, after a
+   * timeout); what the handler left unread is still to be dropped.
+   */
   detachBody(): void;
 }
 
@@ -60,6 +64,7 @@ export function toFetchRequest(incoming: IncomingMessage, origin: string): Bridg
  */
 function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Array>; detach(): void } {
   let detach = () => {};
+  let stopReading = () => {};
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -79,6 +84,11 @@ function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Arra
           incoming.off('data', onData).off('end', onEnd).off('error', onError);
           incoming.pause();
         };
+        stopReading = () => {
+          detach();
+          // Does nothing to a stream that has ended already.
+          controller.error(new ApiError(503, 'The request was answered before its body was read.'));
+        };
         incoming.on('data', onData).on('end', onEnd).on('error', onError);
         // A 'data' listener starts the flow; nothing flows until the handler reads.
         incoming.pause();
@@ -92,7 +102,7 @@ function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Arra
     },
     { highWaterMark: 0 },
   );
-  return { body, detach: () => detach() };
+  return { body, detach: () => stopReading() };
 }
 
 export async function sendFetchResponse(response: Response, outgoing: ServerResponse, extraHeaders: Headers): Promise<void> {

@@ -1,62 +1,125 @@
 import type { EventEmitter } from 'node:events';
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../api/errors.js';
 import type { Handle } from '../server/handler.js';
 import { errorResponse } from '../server/http.js';
 import { createCors } from './cors.js';
 import { notImplemented, sendFetchResponse, toFetchRequest } from './http-bridge.js';
+import type { Logger } from './logger.js';
+import { reasonOf, StartupError } from './startup-error.js';
+
+export interface HostOptions {
+  /** The interface to listen on. */
+  host: string;
+  port: number;
+  corsOrigins: string[];
+  /** How long the handler may take to answer before the host answers 503 itself. */
+  requestTimeoutMs: number;
+  logger: Logger;
+}
 
 export interface HttpHost {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://<address>:<port>`, as bound. */
   url: string;
-  /** Stops accepting connections and resolves once the open ones have ended. */
+  /**
+   * Stops accepting connections, lets the requests under way finish (each
+   * answered with `Connection: close`) for up to SHUTDOWN_GRACE_MS, then cuts
+   * what is left; resolves once every connection has ended.
+   */
   close(): Promise<void>;
 }
 
-/** How long requests already running may take to finish once the host is asked to stop. */
-const CLOSE_GRACE_MS = 3_000;
+/** Under the 10 s a container is given between SIGTERM and SIGKILL (docker stop), so the store is still closed cleanly. */
+const SHUTDOWN_GRACE_MS = 8_000;
+/** A client has this long to send a request's head: a slow trickle of headers must not hold a connection. */
+const HEADERS_TIMEOUT_MS = 20_000;
+/** And this long to send all of it: a 64 MiB import over a slow link (Node's own default). */
+const RECEIVE_TIMEOUT_MS = 300_000;
+/**
+ * An idle connection is kept this long for the client's next request: longer
+ * than the 60 s idle timeout of the usual proxies in front (nginx, cloud load
+ * balancers), so the server never closes one just as a proxy reuses it.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** An import runs to its end: answered early, it would seem failed and then commit, and a retry would merge it twice. */
+const RUNS_TO_ITS_END = /\/v1\/admin\/import$/;
+
+/** An X-Request-Id a proxy set is kept when it is a plain token, so one id follows the request through both logs. */
+const SANE_REQUEST_ID = /^[\w.:+=/-]{1,128}$/;
 
 /**
- * Serves `handle` over HTTP on the loopback interface only. Whatever Node's
- * HTTP parser refuses, or would answer by itself with an empty body, is
- * answered here in the API's error shape.
+ * Serves `handle` over HTTP. Whatever Node's HTTP parser refuses, or would
+ * answer by itself with an empty body, is answered here in the API's error
+ * shape. Every request gets an id (X-Request-Id, on the answer and the
+ * request the handler sees) and one access log line, which never holds the
+ * query string: keys and addresses may travel there.
  */
-export async function startHttpHost(handle: Handle, options: { port: number; corsOrigins: string[] }): Promise<HttpHost> {
+export async function startHttpHost(handle: Handle, options: HostOptions): Promise<HttpHost> {
+  const { logger, requestTimeoutMs } = options;
   const cors = createCors(options.corsOrigins);
   let ownOrigin = '';
+  let closing = false;
   /** Each connection's latest response, so a parser error is never written into the middle of one. */
   const responses = new WeakMap<Duplex, ServerResponse>();
   const server = createServer(async (incoming, outgoing) => {
+    const started = performance.now();
     responses.set(incoming.socket, outgoing);
+    const requestId = requestIdOf(incoming.headers['x-request-id']);
+    const method = incoming.method ?? 'GET';
+    const path = (incoming.url ?? '/').split('?')[0]!;
+    outgoing.once('close', () => {
+      const status = outgoing.headersSent ? outgoing.statusCode : null;
+      logger.info({ reqId: requestId, method, path, status, durationMs: elapsedMs(started) }, 'request');
+    });
     const origin = incoming.headers.origin ?? null;
     let detachBody = () => {};
     let response: Response;
     try {
       const bridged = toFetchRequest(incoming, ownOrigin);
       detachBody = bridged.detachBody;
-      response = cors.isPreflight(bridged.request) ? cors.preflight(origin) : await handle(bridged.request);
+      const { request } = bridged;
+      request.headers.set('X-Request-Id', requestId);
+      if (cors.isPreflight(request)) response = cors.preflight(origin);
+      else if (RUNS_TO_ITS_END.test(path)) response = await handle(request);
+      else
+        response = await answerInTime(handle(request), requestTimeoutMs, () =>
+          logger.warn({ reqId: requestId, path }, 'request timed out'),
+        );
     } catch (error) {
-      response = hostError(error);
+      response = hostError(error, logger, requestId);
     }
     detachBody();
     if (!incoming.readableEnded) dropRestOfBody(incoming);
+    const headers = cors.headersFor(origin);
+    headers.set('X-Request-Id', requestId);
+    if (closing) headers.set('Connection', 'close');
     try {
-      await sendFetchResponse(response, outgoing, cors.headersFor(origin));
+      await sendFetchResponse(response, outgoing, headers);
     } catch (error) {
-      console.error(error);
+      logger.error({ err: error, reqId: requestId }, 'the answer could not be sent');
       outgoing.destroy();
     }
   });
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = RECEIVE_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  /** One line for a request answered outside the handler's path, with what is known of it. */
+  const logRefused = (status: number, method: string | null) =>
+    logger.info({ reqId: randomUUID(), method, path: null, status, durationMs: 0 }, 'request');
   // Any Expect but 100-continue; Node would answer an empty 417.
   server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     dropRestOfBody(incoming);
+    logRefused(417, incoming.method ?? null);
     const refusal = new ApiError(417, 'Expect: only 100-continue is understood here.');
     void sendFetchResponse(errorResponse(refusal), outgoing, cors.headersFor(incoming.headers.origin ?? null));
   });
   // Node hands a CONNECT over as a raw socket; without a listener it would drop it.
   server.on('connect', (incoming: IncomingMessage, socket: Duplex) => {
+    logRefused(501, 'CONNECT');
     void answerOnSocket(socket, notImplemented('CONNECT'), cors.headersFor(incoming.headers.origin ?? null));
   });
   const answered = new WeakSet<Duplex>();
@@ -69,17 +132,56 @@ export async function startHttpHost(handle: Handle, options: { port: number; cor
       socket.destroy();
       return;
     }
-    void answerOnSocket(socket, parserError(error), cors.headersFor(null));
+    const refusal = parserError(error);
+    logRefused(refusal.status, null);
+    void answerOnSocket(socket, refusal, cors.headersFor(null));
   });
-  await listen(server, options.port);
-  const { port } = server.address() as AddressInfo;
-  ownOrigin = `http://127.0.0.1:${port}`;
-  return { url: ownOrigin, close: () => close(server) };
+  await listen(server, options.host, options.port);
+  const { address, family, port } = server.address() as AddressInfo;
+  ownOrigin = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  return {
+    url: ownOrigin,
+    close: () => {
+      closing = true;
+      return close(server);
+    },
+  };
 }
 
-function hostError(error: unknown): Response {
+function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+const elapsedMs = (since: number) => Math.round((performance.now() - since) * 10) / 10;
+
+/**
+ * The handler's answer, or a 503 once `timeoutMs` have passed. The work goes
+ * on (a transaction cannot be taken back halfway), so the answer says a write
+ * may still land and how to retry it safely.
+ */
+async function answerInTime(answer: Promise<Response>, timeoutMs: number, onTimeout: () => void): Promise<Response> {
+  // An answer that fails after the 503 has nobody left to tell; before it, the race below sees it.
+  answer.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Response>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      const message =
+        `The request did not finish within ${timeoutMs} ms. ` +
+        'A write may still complete: retry it with the same Idempotency-Key.';
+      resolve(errorResponse(new ApiError(503, message)));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function hostError(error: unknown, logger: Logger, requestId: string): Response {
   if (error instanceof ApiError) return errorResponse(error);
-  console.error(error);
+  logger.error({ err: error, reqId: requestId }, 'unexpected error in the HTTP host');
   return errorResponse(new ApiError(500, 'internal error in the HTTP host'));
 }
 
@@ -142,11 +244,12 @@ function cutAfterLinger(socket: Duplex, stream: EventEmitter, done: string): voi
   stream.once(done, () => clearTimeout(cut));
 }
 
-function listen(server: Server, port: number): Promise<void> {
+function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
+    const refused = (error: Error) => reject(new StartupError(`cannot listen on ${host} port ${port}: ${reasonOf(error)}`));
+    server.once('error', refused);
+    server.listen(port, host, () => {
+      server.off('error', refused);
       resolve();
     });
   });
@@ -154,7 +257,7 @@ function listen(server: Server, port: number): Promise<void> {
 
 function close(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    const forceClose = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    const forceClose = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     server.close(() => {
       clearTimeout(forceClose);
       resolve();

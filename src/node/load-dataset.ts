@@ -1,21 +1,37 @@
 import { readFile } from 'node:fs/promises';
-import type { Handle } from '../server/handler.js';
+import { isEmpty } from '../core/dataset.js';
+import { createHandler, type HandlerOptions } from '../server/handler.js';
+import type { Store } from '../store/index.js';
+import { reasonOf, StartupError } from './startup-error.js';
 
 /**
- * Imports a dataset file through the handler's own POST /v1/admin/import, so
- * it passes the same validation as any import. The store is empty at start,
- * so the dataset's first admin key authorises it (the bootstrap rule).
+ * Loads a dataset file (--data) into an empty store through the handler's own
+ * POST /v1/admin/import, so it passes the same validation as any import,
+ * authorised by the dataset's first admin key: the bootstrap rule, which a
+ * file its operator names may always use. A store that holds data keeps it,
+ * unchanged (a restart must not merge the file in again): returns false.
  */
-export async function loadDataset(handle: Handle, path: string): Promise<void> {
-  const text = await readFile(path, 'utf8');
+export async function loadDataset(
+  store: Store,
+  path: string,
+  onUnexpectedError: HandlerOptions['onUnexpectedError'],
+): Promise<boolean> {
+  if (!(await store.read(isEmpty))) return false;
+  let text;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new StartupError(`cannot read the dataset: ${reasonOf(error)}`);
+  }
   let dataset: unknown;
   try {
     dataset = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${path} is not JSON: ${(error as Error).message}`);
+    throw new StartupError(`${path} is not JSON: ${reasonOf(error)}`);
   }
   const adminKey = firstAdminKey(dataset);
-  if (adminKey === null) throw new Error(`${path} lists no admin_keys, so nothing may import it`);
+  if (adminKey === null) throw new StartupError(`${path} lists no admin_keys, so nothing may import it`);
+  const handle = createHandler({ store, allowBootstrap: true, onUnexpectedError });
   const response = await handle(
     new Request('http://127.0.0.1/v1/admin/import', {
       method: 'POST',
@@ -23,7 +39,11 @@ export async function loadDataset(handle: Handle, path: string): Promise<void> {
       body: text,
     }),
   );
-  if (!response.ok) throw new Error(`importing ${path} failed with ${response.status}: ${await response.text()}`);
+  if (!response.ok) {
+    const { message } = (await response.json()) as { message: string };
+    throw new StartupError(`importing ${path} failed with ${response.status}: ${message}`);
+  }
+  return true;
 }
 
 function firstAdminKey(dataset: unknown): string | null {

@@ -1,50 +1,157 @@
 import { parseArgs } from 'node:util';
 
+/** Where the data lives, in the shape the SQL store opens it. */
+export type StorageOptions = { databaseUrl: string } | { dataDir: string } | { memory: true };
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export interface ServeOptions {
+  /** The interface to listen on. */
+  host: string;
   port: number;
-  /** Path of a dataset in the admin import shape, loaded at start. */
+  storage: StorageOptions;
+  /** Whether an empty store takes an import authorised by a key the dataset itself lists. */
+  allowBootstrap: boolean;
+  /** Installation admin keys given in QUESTBOARD_ADMIN_KEYS. */
+  adminKeys: string[];
+  /** A file of installation admin keys, one a line. */
+  adminKeysFile: string | null;
+  /** How long a request may take before it is answered 503. */
+  requestTimeoutMs: number;
+  logLevel: LogLevel;
+  /** Path of a dataset in the admin import shape, loaded into an empty store at start. */
   dataPath: string | null;
   /** Origins allowed by CORS; `*` allows any. */
   corsOrigins: string[];
-  /** Enables the /_test endpoints the browser tests use to count requests and inject faults. */
+  /** Enables the /_test endpoints the tests use to count requests, slow answers down and inject faults. */
   testHooks: boolean;
   help: boolean;
 }
 
+/** A command line the server cannot run: said with the usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
+export const DEFAULT_DATA_DIR = './questboard-data';
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
-export const USAGE = `Usage: npm run serve -- [--port 8787] [--data dataset.json] [--cors-origin https://site.example]...
-  --port         port on 127.0.0.1 (0 picks a free one; default ${DEFAULT_PORT})
-  --data         dataset in the admin import shape, loaded at start
-  --cors-origin  origin allowed to call the server; repeat or comma-separate for several (default: any)
-  --test-hooks   adds /_test/requests, /_test/fault and /_test/reset for the browser tests
-  --help         prints this`;
+export const USAGE = `Usage: questboard-server [options]     (from a checkout: npm run serve -- [options])
+  --host HOST               interface to listen on (default ${DEFAULT_HOST}; 0.0.0.0 behind a proxy)
+  --port PORT               port (0 picks a free one; default ${DEFAULT_PORT})
+Where the data lives (one of):
+  --data-dir DIR            an embedded PostgreSQL database in DIR (default ${DEFAULT_DATA_DIR})
+  --database-url URL        a PostgreSQL server, postgres://user:password@host:5432/database
+                            (or the environment's DATABASE_URL, when none of these is given)
+  --memory                  in memory, lost when the server stops: for tests
+Keys:
+  --admin-keys-file FILE    installation admin keys, one a line (# starts a comment); also
+                            QUESTBOARD_ADMIN_KEYS=key1,key2 in the environment. Kept hashed.
+  --allow-bootstrap         an empty store takes an import authorised by a key the dataset
+                            itself lists: whoever reaches the server first owns it
+Requests:
+  --request-timeout-ms MS   answer 503 to a request still running after MS (default ${DEFAULT_REQUEST_TIMEOUT_MS});
+                            imports run to their end
+  --cors-origin ORIGIN      origin allowed to call the server; repeat or comma-separate for several (default: any)
+  --log-level LEVEL         ${LOG_LEVELS.join(', ')} (default info): one JSON line per request on stdout
+  --data FILE               dataset in the admin import shape, loaded at start into an empty store
+  --test-hooks              adds /_test/requests, /_test/fault, /_test/delay and /_test/reset for tests
+  --help                    prints this`;
 
-export function parseServeOptions(argv: string[]): ServeOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      data: { type: 'string' },
-      'cors-origin': { type: 'string', multiple: true },
-      'test-hooks': { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  });
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+export function parseServeOptions(argv: string[], env: Record<string, string | undefined> = {}): ServeOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        memory: { type: 'boolean' },
+        'admin-keys-file': { type: 'string' },
+        'allow-bootstrap': { type: 'boolean' },
+        'request-timeout-ms': { type: 'string' },
+        'cors-origin': { type: 'string', multiple: true },
+        'log-level': { type: 'string' },
+        data: { type: 'string' },
+        'test-hooks': { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    // parseArgs says what is wrong with an unknown or incomplete option well; only its class is not ours.
+    throw new UsageError((error as Error).message);
   }
   const corsOrigins = (values['cors-origin'] ?? ['*'])
     .flatMap((list) => list.split(','))
     .map((origin) => origin.trim())
     .filter((origin) => origin !== '');
   return {
-    port,
-    dataPath: values.data ?? null,
+    host: nonEmpty('--host', values.host) ?? DEFAULT_HOST,
+    port: integer('--port', values.port, DEFAULT_PORT, 0, 65535),
+    storage: storage(values, env),
+    allowBootstrap: values['allow-bootstrap'] ?? false,
+    adminKeys: (env.QUESTBOARD_ADMIN_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== ''),
+    adminKeysFile: nonEmpty('--admin-keys-file', values['admin-keys-file']) ?? null,
+    requestTimeoutMs: integer('--request-timeout-ms', values['request-timeout-ms'], DEFAULT_REQUEST_TIMEOUT_MS, 1, 2 ** 31 - 1),
+    logLevel: logLevel(values['log-level']),
+    dataPath: nonEmpty('--data', values.data) ?? null,
     corsOrigins: corsOrigins.length === 0 ? ['*'] : corsOrigins,
     testHooks: values['test-hooks'] ?? false,
     help: values.help ?? false,
   };
+}
+
+/**
+ * One place for the data: two options naming two is a mistake to point out,
+ * not one to pick a winner in. DATABASE_URL comes from the environment, which
+ * a test or a one-off run does not control, so an option given overrides it.
+ */
+function storage(
+  values: { memory?: boolean; 'data-dir'?: string; 'database-url'?: string },
+  env: Record<string, string | undefined>,
+): StorageOptions {
+  const given = [
+    values.memory ? '--memory' : null,
+    values['data-dir'] !== undefined ? '--data-dir' : null,
+    values['database-url'] !== undefined ? '--database-url' : null,
+  ].filter((option) => option !== null);
+  if (given.length > 1) {
+    throw new UsageError(`${given.join(' and ')} each say where the data lives: give one of them.`);
+  }
+  if (values.memory) return { memory: true };
+  const dataDir = nonEmpty('--data-dir', values['data-dir']);
+  if (dataDir !== undefined) return { dataDir };
+  const databaseUrl = nonEmpty('--database-url', values['database-url']) ?? (env.DATABASE_URL || undefined);
+  return databaseUrl === undefined ? { dataDir: DEFAULT_DATA_DIR } : { databaseUrl };
+}
+
+function nonEmpty(option: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '') throw new UsageError(`${option} needs a value, got an empty one.`);
+  return value;
+}
+
+function integer(option: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${text}".`);
+  }
+  return value;
+}
+
+function logLevel(text: string | undefined): LogLevel {
+  if (text === undefined) return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(text)) {
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${text}".`);
+  }
+  return text as LogLevel;
 }

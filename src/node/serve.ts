@@ -1,43 +1,108 @@
-// The store runs on an in-memory IndexedDB: this must be set up before any store code opens it.
-import 'fake-indexeddb/auto';
+// The Questboard server: the /v1 handler on Node's HTTP server, over the
+// server's store. `main` is the questboard-server command (bin/) and
+// `npm run serve` (scripts/serve.js).
+import { isEmpty } from '../core/dataset.js';
 import { createHandler } from '../server/handler.js';
-import { openIndexedDbStore } from '../store/indexeddb/index.js';
-import { startHttpHost } from './http-host.js';
+import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
+import { startHttpHost, type HttpHost } from './http-host.js';
 import { loadDataset } from './load-dataset.js';
-import { parseServeOptions, USAGE } from './options.js';
+import { createLogger, type Logger } from './logger.js';
+import { parseServeOptions, USAGE, UsageError, type ServeOptions } from './options.js';
+import type { Store } from '../store/index.js';
+import { describeStorage, openServerStore } from './server-store.js';
+import { reasonOf, StartupError } from './startup-error.js';
 import { withTestHooks } from './test-hooks.js';
 
-async function serve(): Promise<void> {
-  let options;
+/**
+ * Runs the server until SIGTERM or SIGINT. Exits with 2 for a command line it
+ * cannot run (with the usage), with 1 when it cannot start (one line on
+ * stderr saying why), and with 0 once stopped.
+ */
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<void> {
+  let options: ServeOptions;
   try {
-    options = parseServeOptions(process.argv.slice(2));
+    options = parseServeOptions(argv, env);
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`questboard-server: ${error.message}\n${USAGE}\n`);
     process.exit(2);
   }
   if (options.help) {
-    console.log(USAGE);
+    process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const store = openIndexedDbStore();
-  const handle = createHandler({ store });
-  if (options.dataPath !== null) await loadDataset(handle, options.dataPath);
-  const host = await startHttpHost(options.testHooks ? withTestHooks(handle) : handle, options);
-  const stop = async (signal: string) => {
-    console.log(`${signal}: stopping`);
-    await host.close();
-    await store.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  console.log(
-    `Questboard reference server listening on ${host.url}\n` +
-      '  It keeps its data in memory: for development and tests only; everything is lost when it stops.',
-  );
+  const logger = createLogger(options.logLevel);
+  let running: Running;
+  try {
+    running = await start(options, logger);
+  } catch (error) {
+    // What could not start and why, never a stack: anything but a StartupError is at least said as such.
+    const line = error instanceof StartupError ? error.message : `could not start: ${reasonOf(error)}`;
+    process.stderr.write(`questboard-server: ${line}\n`);
+    process.exit(1);
+  }
+  stopOnSignals(running, logger);
 }
 
-serve().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+interface Running {
+  host: HttpHost;
+  store: Store;
+}
+
+async function start(options: ServeOptions, logger: Logger): Promise<Running> {
+  const installationKeys = await readInstallationKeys(options);
+  const store = await openServerStore(options.storage);
+  try {
+    const onUnexpectedError = (error: unknown, request: Request) =>
+      logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');
+    if (options.dataPath !== null && !(await loadDataset(store, options.dataPath, onUnexpectedError))) {
+      logger.warn(
+        `--data ${options.dataPath}: not loaded, as the store holds data already; ` +
+          'POST it to /v1/admin/import to merge it in.',
+      );
+    }
+    await installAdminKeys(store, installationKeys);
+    if (!options.allowBootstrap && (await store.read(isEmpty))) {
+      logger.warn(
+        'This server has no admin key yet, so nothing can be imported: set QUESTBOARD_ADMIN_KEYS or --admin-keys-file.',
+      );
+    }
+    if (options.testHooks)
+      logger.warn('--test-hooks: whoever reaches this server may slow it down or make it fail (/_test/…): for tests only.');
+    const handle = createHandler({ store, allowBootstrap: options.allowBootstrap, onUnexpectedError });
+    const host = await startHttpHost(options.testHooks ? withTestHooks(handle) : handle, { ...options, logger });
+    logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
+    return { host, store };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/**
+ * The first signal stops the server gracefully: no new connections, the
+ * requests under way finish (within the host's grace), then the store
+ * closes. A second signal ends the process at once.
+ */
+function stopOnSignals({ host, store }: Running, logger: Logger): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'stopping at once');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'stopping: no new connections, finishing the requests under way');
+    await host.close();
+    try {
+      await store.close();
+    } catch (error) {
+      logger.error({ err: error }, 'the store did not close cleanly');
+      process.exit(1);
+    }
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', (signal) => void stop(signal));
+  process.on('SIGTERM', (signal) => void stop(signal));
+}

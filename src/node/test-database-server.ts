@@ -16,6 +16,7 @@ import { openSqlStore } from '../store/sql/index.js';
 import { pgliteDriver } from '../store/sql/pglite-driver.js';
 import { postgresDriver } from '../store/sql/postgres-driver.js';
 import { startHttpHost } from './http-host.js';
+import { createLogger } from './logger.js';
 
 const { values } = parseArgs({ options: { 'database-url': { type: 'string' }, port: { type: 'string' } } });
 const url = values['database-url'];
@@ -61,7 +62,13 @@ const handle: Handle = async (request) => {
   return requestNow.run(Number.isFinite(pinned) && pinned > 0 ? pinned : Date.now(), () => database.handle(request));
 };
 
-const host = await startHttpHost(handle, { port: Number(values.port ?? 0), corsOrigins: ['*'] });
+const host = await startHttpHost(handle, {
+  host: '127.0.0.1',
+  port: Number(values.port ?? 0),
+  corsOrigins: ['*'],
+  requestTimeoutMs: 30_000,
+  logger: createLogger('warn'),
+});
 console.log(`Questboard test databases (${url === undefined ? 'PGlite' : 'PostgreSQL'}) listening on ${host.url}`);
 process.once('SIGTERM', () => {
   void host

@@ -4,8 +4,7 @@
 import type { ChangeNotice } from '../api/broadcast.js';
 import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
-import { SCOPES } from '../api/schemas.js';
-import { authenticate, bearerKey, requireScope } from '../core/access.js';
+import { adminKeyRecord, authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
 import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
@@ -18,23 +17,48 @@ export interface HandlerOptions {
   now?: () => Date;
   /** Called after every write that committed. */
   onChange?: (change: ChangeNotice) => void;
+  /**
+   * Whether an empty store takes an import authorised by a key the dataset
+   * itself lists (the bootstrap rule); default true. Where each browser has a
+   * store of its own (the worker, the page) that is how data first arrives; a
+   * server reachable by others refuses it, or whoever came first would own it.
+   */
+  allowBootstrap?: boolean;
+  /** Told of every error the handler did not expect (answered 500) and of a database that does not answer; default console.error. */
+  onUnexpectedError?: (error: unknown, request: Request) => void;
 }
 
 export type Handle = (request: Request) => Promise<Response>;
 
 const API_PREFIX = '/v1/';
 
-export function createHandler({ store, now = () => new Date(), onChange }: HandlerOptions): Handle {
+export function createHandler({
+  store,
+  now = () => new Date(),
+  onChange,
+  allowBootstrap = true,
+  onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
+}: HandlerOptions): Handle {
   return async (request) => {
     try {
       return await answer(request);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       // A bug: say so plainly and keep the details out of the answer.
-      console.error('questboard: unexpected error', error);
+      onUnexpectedError(error, request);
       return errorResponse(new ApiError(500, 'Internal error: the request could not be completed.'));
     }
   };
+
+  /** The database's own reason stays in the log: the health check is public. */
+  async function databaseAnswers(request: Request): Promise<void> {
+    try {
+      await store.ping();
+    } catch (error) {
+      onUnexpectedError(error, request);
+      throw new ApiError(503, "The database does not answer; the server's log says why.");
+    }
+  }
 
   async function answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -50,17 +74,25 @@ export function createHandler({ store, now = () => new Date(), onChange }: Handl
 
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
     // A body is read only for a caller who may send it: a refused one is never taken in.
-    if (method === 'POST' && keyText !== null) await store.read((tx) => admit(tx, keyText, operation));
+    if (method === 'POST' && keyText !== null) await store.read((tx) => admit(tx, keyText, operation, allowBootstrap));
     const query = Object.fromEntries(url.searchParams);
     const raw = method === 'POST' ? await readJsonBody(request, operation.bodyLimit ?? BODY_LIMIT) : query;
     const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
-      const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw);
+      const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
       if (operation.scope !== null) requireScope(key, operation.scope);
       const input = parse(operation.schema, raw);
-      const call = { input, query: parse(operation.query, query), tx, key, now: now().getTime(), request };
+      const call = {
+        input,
+        query: parse(operation.query, query),
+        tx,
+        key,
+        now: now().getTime(),
+        request,
+        databaseAnswers: () => databaseAnswers(request),
+      };
       if (idempotencyKey === null) return operation.run(call);
       const fingerprint = `${method} ${name}${url.search} ${canonical(raw)}`;
       return once(tx, key.key, idempotencyKey, fingerprint, call.now, () => operation.run(call));
@@ -96,20 +128,38 @@ function parse(schema: z.ZodMiniType, raw: unknown): any {
   return parsed.data;
 }
 
-async function identify(tx: Transaction, key: string, operation: Operation, body: unknown): Promise<ApiKeyRecord> {
+async function identify(
+  tx: Transaction,
+  key: string,
+  operation: Operation,
+  body: unknown,
+  allowBootstrap: boolean,
+): Promise<ApiKeyRecord> {
   try {
     return await authenticate(tx, key);
   } catch (error) {
     // The first dataset brings the first admin key: nothing else could.
     const listed = (body as { admin_keys?: unknown }).admin_keys;
-    const bootstrap = operation.bootstrap && Array.isArray(listed) && listed.includes(key) && (await isEmpty(tx));
-    if (bootstrap) return { key, app_id: null, scopes: [...SCOPES] };
+    const bootstrap =
+      allowBootstrap && operation.bootstrap && Array.isArray(listed) && listed.includes(key) && (await isEmpty(tx));
+    if (bootstrap) return adminKeyRecord(key);
     throw error;
   }
 }
 
-/** Before a body is read: the key is known and carries the scope, or the store is empty for a bootstrap. */
-async function admit(tx: Transaction, key: string, operation: Operation): Promise<void> {
-  if (operation.bootstrap && (await isEmpty(tx))) return;
+/**
+ * Before a body is read: the key is known and carries the scope, or the store
+ * is empty for a bootstrap. On a server that takes none, an empty store knows
+ * no key at all, so its operator is told how to give it one.
+ */
+async function admit(tx: Transaction, key: string, operation: Operation, allowBootstrap: boolean): Promise<void> {
+  if (operation.bootstrap && (await isEmpty(tx))) {
+    if (allowBootstrap) return;
+    throw new ApiError(
+      401,
+      'This server has no admin key yet, and takes none from the dataset itself: its operator gives it one ' +
+        '(QUESTBOARD_ADMIN_KEYS or --admin-keys-file), or starts it once with --allow-bootstrap.',
+    );
+  }
   requireScope(await authenticate(tx, key), operation.scope!);
 }

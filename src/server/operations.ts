@@ -27,6 +27,8 @@ export interface Call<Input, Query = unknown> {
   key: ApiKeyRecord;
   now: number;
   request: Request;
+  /** Throws a 503 when the database does not answer. */
+  databaseAnswers(): Promise<void>;
 }
 
 export interface Outcome {
@@ -82,7 +84,10 @@ export const operations: Record<string, Operation> = {
     scope: null,
     transaction: 'none',
     schema: schemas.healthQuery,
-    run: async () => ({ body: { ...OK, version: VERSION } }),
+    run: async ({ databaseAnswers }) => {
+      await databaseAnswers();
+      return { body: { ...OK, version: VERSION } };
+    },
   }),
 
   get_challenge: define({

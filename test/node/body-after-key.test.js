@@ -120,10 +120,25 @@ describe('an import body is read only after the key', () => {
   });
 });
 
-describe('the bootstrap import on an empty store', () => {
+describe('an empty server, which takes no bootstrap import unless told to', () => {
   let server;
   before(async () => {
     server = await startServer();
+  });
+  after(() => server?.stop());
+
+  it('refuses an import with a key the dataset lists before reading its body, telling the operator what to do', async () => {
+    const answer = await answerBeforeBody(server.port, ADMIN, 32 * MiB);
+    assert.equal(answer.status, 401, answer.body);
+    assert.match(answer.json().message, /no admin key yet.*QUESTBOARD_ADMIN_KEYS or --admin-keys-file.*--allow-bootstrap/);
+    assert.equal((await post(server.port, ADMIN, readFileSync(DATASET, 'utf8'))).status, 401);
+  });
+});
+
+describe('the bootstrap import on an empty store, with --allow-bootstrap', () => {
+  let server;
+  before(async () => {
+    server = await startServer(['--allow-bootstrap']);
   });
   after(() => server?.stop());
 

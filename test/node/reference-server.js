@@ -1,4 +1,4 @@
-// The reference server (`node scripts/serve.js`) as a child process, and raw
+// The Questboard server (`node scripts/serve.js`) as a child process, and raw
 // HTTP/1.1 exchanges with it over node:net, for the tests that must send what
 // no fetch can (odd methods, oversized heads, CONNECT, bodies sent in part).
 import { spawn } from 'node:child_process';
@@ -13,17 +13,41 @@ const READY = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 /** Bound on any wait for the server; a test that reaches it fails instead of hanging. */
 export const WAIT_MS = 20_000;
 
-/** Starts the server on a free port; `args` are passed on (e.g. ['--data', path]). */
-export async function startServer(args = []) {
-  const child = spawn(process.execPath, ['scripts/serve.js', '--port', '0', ...args], {
+/** Runs `node scripts/serve.js …args`: the process, and its exit code, stdout and stderr once it ends. */
+export function spawnServer(args, { env = {} } = {}) {
+  const child = spawn(process.execPath, ['scripts/serve.js', ...args], { cwd: root, env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const ended = Promise.race([once(child, 'close'), bounded('the server to exit')]).then(([code]) => ({ code, stdout, stderr }));
+  return { child, ended };
+}
+
+/** The same, for a server that ends by itself (--help, a command line or a start that fails). */
+export const runServer = (args, options) => spawnServer(args, options).ended;
+
+/**
+ * Starts the server on a free port, in memory unless `args` say where the data
+ * lives (--data-dir, --database-url); `args` are passed on (e.g.
+ * ['--data', path]) and `env` added to this process's environment. Its log
+ * lines (JSON on stdout) are kept, parsed, in `log`.
+ */
+export async function startServer(args = [], { env = {} } = {}) {
+  const storage = args.some((arg) => arg === '--data-dir' || arg === '--database-url') ? [] : ['--memory'];
+  const child = spawn(process.execPath, ['scripts/serve.js', '--port', '0', ...storage, ...args], {
     cwd: root,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const exited = once(child, 'exit').then(([code]) => {
-    throw new Error(`the reference server exited with ${code} before it was ready`);
+  const exit = once(child, 'exit').then(([code]) => code);
+  const exited = exit.then((code) => {
+    throw new Error(`the server exited with ${code} before it was ready`);
   });
+  const log = [];
   const ready = new Promise((resolve) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
+      log.push(JSON.parse(line));
       const match = READY.exec(line);
       if (match) resolve(Number(match[1]));
     });
@@ -32,6 +56,7 @@ export async function startServer(args = []) {
   exited.catch(() => {});
   return {
     port,
+    log,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
     peakMemory: () => Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
     /** Kills the process outright (SIGKILL), as a crash or a power cut would. */
@@ -40,11 +65,10 @@ export async function startServer(args = []) {
       child.kill('SIGKILL');
       await killed;
     },
+    /** Sends SIGTERM (again, if it was already sent) and resolves with the exit code. */
     async stop() {
-      if (child.exitCode !== null) return;
-      const stopped = once(child, 'exit');
-      child.kill('SIGTERM');
-      await stopped;
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return Promise.race([exit, bounded('the server to stop')]);
     },
   };
 }

@@ -2,21 +2,18 @@
 // written at version 1 (before board counts) are on the boards, ranked and
 // paged, once a store of this version opens it. On PGlite in a directory and
 // on PostgreSQL.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleForNode } from '../../scripts/bundle-node.js';
 import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
+import { importSource } from './source-module.js';
 
-let bundle;
 let sql;
 before(async () => {
-  bundle = await bundleForNode('test/node/sql-support.ts');
-  sql = await import(bundle.file);
+  sql = await importSource('src/server/handler.ts', 'src/store/sql/index.ts');
 });
-after(() => bundle?.remove());
 
 const member = (name, total_score, at) => ({
   app_id: 'guild',

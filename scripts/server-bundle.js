@@ -1,0 +1,26 @@
+// The Node server (src/node) as one ES module: shipped as dist/node/server.js
+// (run by bin/questboard-server.js) and run from source by `npm run serve`.
+// One esbuild configuration for both.
+import { readFileSync } from 'node:fs';
+
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/**
+ * What an installed package has beside the bundle, so these stay imports (the
+ * database drivers load files of their own and cannot be bundled anyway).
+ * Everything else is bundled in: the source.
+ */
+export const RUNTIME_DEPENDENCIES = Object.keys(packageJson.dependencies);
+
+/** esbuild's options for the server bundle, less where it is written. */
+export const SERVER_BUNDLE = {
+  entryPoints: ['src/node/serve.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  tsconfig: 'src/node/tsconfig.node.json',
+  // Also marks their subpaths (`pkg/…`) external.
+  external: RUNTIME_DEPENDENCIES,
+  logLevel: 'warning',
+};

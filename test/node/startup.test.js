@@ -1,0 +1,119 @@
+// What the server says when it cannot run: a command line it cannot take is
+// exit code 2 with the usage; anything that stops it from starting is exit
+// code 1 and one line on stderr naming what and why, never a stack trace,
+// and never a password or a key.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runServer, startServer } from './reference-server.js';
+
+/** Exit code 1 and exactly one line on stderr, which `pattern` matches. */
+function assertOneLine({ code, stderr }, pattern) {
+  assert.equal(code, 1, stderr);
+  const lines = stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line on stderr, got:\n${stderr}`);
+  assert.match(lines[0], /^questboard-server: /);
+  assert.match(lines[0], pattern);
+}
+
+describe('the server command line', () => {
+  it('prints its usage for --help and exits with 0', async () => {
+    const { code, stdout } = await runServer(['--help']);
+    assert.equal(code, 0);
+    assert.match(stdout, /^Usage: questboard-server \[options\]/);
+    for (const option of ['--host', '--data-dir', '--database-url', '--memory', '--allow-bootstrap', '--admin-keys-file']) {
+      assert.match(stdout, new RegExp(`^  ${option} `, 'm'));
+    }
+  });
+
+  it('refuses conflicting options with the reason and the usage, exit code 2', async () => {
+    const { code, stderr } = await runServer(['--memory', '--database-url', 'postgres://db/questboard']);
+    assert.equal(code, 2);
+    assert.match(
+      stderr,
+      /^questboard-server: --memory and --database-url each say where the data lives: give one of them\.\nUsage: /,
+    );
+  });
+
+  it('refuses an unknown option with exit code 2', async () => {
+    const { code, stderr } = await runServer(['--memroy']);
+    assert.equal(code, 2);
+    assert.match(stderr, /Unknown option '--memroy'/);
+  });
+});
+
+describe('a server that cannot start', () => {
+  let directory;
+  before(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'questboard-startup-'));
+  });
+  after(() => rm(directory, { recursive: true, force: true }));
+
+  it('says a malformed DATABASE_URL is malformed, without repeating it', async () => {
+    const result = await runServer([], { env: { DATABASE_URL: 'postgres://questboard:s3cret@db:99999/questboard' } });
+    assertOneLine(
+      result,
+      /cannot open the database: its URL is malformed: write it as postgres:\/\/user:password@host:5432\/database$/,
+    );
+    assert.doesNotMatch(result.stderr, /s3cret/);
+  });
+
+  it('says a database URL must be PostgreSQL’s', async () => {
+    const result = await runServer(['--database-url', 'mysql://questboard:s3cret@db/questboard']);
+    assertOneLine(
+      result,
+      /cannot open the database mysql:\/\/questboard:\*\*\*@db\/questboard: its URL must start with postgres:\/\//,
+    );
+    assert.doesNotMatch(result.stderr, /s3cret/);
+  });
+
+  it('names a data directory it cannot write in', async () => {
+    const file = join(directory, 'a-file');
+    await writeFile(file, '');
+    assertOneLine(await runServer(['--data-dir', join(file, 'data')]), /cannot open the data directory .*a-file\/data: ENOTDIR/);
+  });
+
+  it('names an admin keys file it cannot read', async () => {
+    const missing = join(directory, 'missing-keys');
+    assertOneLine(
+      await runServer(['--memory', '--admin-keys-file', missing]),
+      /cannot read the admin keys file: ENOENT.*missing-keys/,
+    );
+  });
+
+  it('refuses an admin key short enough to guess, naming where it was given and not the key', async () => {
+    const result = await runServer(['--memory'], { env: { QUESTBOARD_ADMIN_KEYS: 'sk_long_enough_0123456789,letmein' } });
+    assertOneLine(result, /QUESTBOARD_ADMIN_KEYS key 2: an admin key needs at least 16 characters, this one has 7/);
+    assert.doesNotMatch(result.stderr, /letmein/);
+  });
+
+  it('refuses an admin key that is already an app’s key, naming the line of the file', async () => {
+    const dataset = join(directory, 'dataset.json');
+    const appKey = 'pk_guild_0123456789abcdef';
+    await writeFile(
+      dataset,
+      JSON.stringify({
+        admin_keys: ['sk_dataset_admin'],
+        apps: [{ app_id: 'guild', api_keys: [{ key: appKey, scopes: ['read'] }] }],
+      }),
+    );
+    const keys = join(directory, 'keys');
+    await writeFile(keys, `# installation admin keys\n\nsk_installation_0123456789\n${appKey}\n`);
+    const result = await runServer(['--memory', '--data', dataset, '--admin-keys-file', keys]);
+    assertOneLine(result, /cannot install the admin keys: .*keys line 4: this key is already an app's key\.$/);
+  });
+
+  it('names the address it cannot listen on', async () => {
+    const server = await startServer();
+    try {
+      assertOneLine(
+        await runServer(['--memory', '--port', String(server.port)]),
+        new RegExp(`cannot listen on 127\\.0\\.0\\.1 port ${server.port}: .*EADDRINUSE`),
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+});
