@@ -25,6 +25,8 @@ const CLOSE_GRACE_MS = 3_000;
  */
 export async function startHttpHost(handle: Handle, options: { port: number; corsOrigins: string[] }): Promise<HttpHost> {
   const cors = createCors(options.corsOrigins);
+  /** Aborted on close: answers still streaming (event streams, which never end by themselves) end then. */
+  const closing = new AbortController();
   let ownOrigin = '';
   /** Each connection's latest response, so a parser error is never written into the middle of one. */
   const responses = new WeakMap<Duplex, ServerResponse>();
@@ -43,11 +45,13 @@ export async function startHttpHost(handle: Handle, options: { port: number; cor
     detachBody();
     if (!incoming.readableEnded) dropRestOfBody(incoming);
     try {
-      await sendFetchResponse(response, outgoing, cors.headersFor(origin));
+      await sendFetchResponse(response, outgoing, cors.headersFor(origin), closing.signal);
     } catch (error) {
       console.error(error);
       outgoing.destroy();
     }
+    // Closing, the host takes no next request on this connection: it ends once the answer is out.
+    if (closing.signal.aborted) incoming.socket.end();
   });
   // Any Expect but 100-continue; Node would answer an empty 417.
   server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -74,7 +78,13 @@ export async function startHttpHost(handle: Handle, options: { port: number; cor
   await listen(server, options.port);
   const { port } = server.address() as AddressInfo;
   ownOrigin = `http://127.0.0.1:${port}`;
-  return { url: ownOrigin, close: () => close(server) };
+  return {
+    url: ownOrigin,
+    close() {
+      closing.abort();
+      return close(server);
+    },
+  };
 }
 
 function hostError(error: unknown): Response {

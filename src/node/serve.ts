@@ -1,5 +1,6 @@
 // The store runs on an in-memory IndexedDB: this must be set up before any store code opens it.
 import 'fake-indexeddb/auto';
+import { inProcessChangeFeed } from '../server/change-feed.js';
 import { createHandler } from '../server/handler.js';
 import { openStore } from '../store/index.js';
 import { startHttpHost } from './http-host.js';
@@ -20,9 +21,10 @@ async function serve(): Promise<void> {
     return;
   }
   const store = openStore();
-  const handle = createHandler({ store });
+  const changes = inProcessChangeFeed();
+  const handle = createHandler({ store, changes, onChange: changes.publish });
   if (options.dataPath !== null) await loadDataset(handle, options.dataPath);
-  const host = await startHttpHost(options.testHooks ? withTestHooks(handle) : handle, options);
+  const host = await startHttpHost(options.testHooks ? withTestHooks(handle, changes) : handle, options);
   const stop = async (signal: string) => {
     console.log(`${signal}: stopping`);
     await host.close();
