@@ -79,6 +79,8 @@ export const connectSocialBody = z.object({
 
 export const getTaskProgressQuery = z.object({ task_id: guid, account_name: accountName });
 
+export const eventsQuery = z.object({ app_id: text });
+
 /**
  * Where a body's JSON numbers are kept as their digits (json-text.ts): every amount in the API,
  * which must be exact from the request's own text. The schemas below read them as JsonNumber.

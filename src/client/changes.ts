@@ -24,7 +24,7 @@ function ensureChannel(): BroadcastChannel | undefined {
   if (!channel && typeof BroadcastChannel === 'function') {
     channel = new BroadcastChannel(BROADCAST_CHANNEL);
     channel.addEventListener('message', (event) => {
-      if (isChangeNotice(event.data)) deliver(event.data);
+      if (isChangeNotice(event.data)) deliverChange(event.data);
       // A queued write the remote refused on replay: it is dropped, and the page is told.
       else if (isSyncErrorMessage(event.data)) dispatchEvent(new CustomEvent('qb-sync-error', { detail: event.data }));
     });
@@ -32,11 +32,15 @@ function ensureChannel(): BroadcastChannel | undefined {
   return channel;
 }
 
-function deliver(change: ChangeNotice): void {
+/**
+ * Hands a change to this page's listeners only: one this page made (after announcing it), or
+ * one it heard of from another tab, the worker or a remote server, which every page hears itself.
+ */
+export function deliverChange(change: ChangeNotice): void {
   for (const listener of [...listeners]) listener(change);
 }
 
-/** Calls `listener` for every committed write, from this page, other tabs or the worker. */
+/** Calls `listener` for every committed write, from this page, other tabs, the worker or a remote server's event stream. */
 export function subscribeToChanges(listener: ChangeListener): () => void {
   ensureChannel();
   listeners.add(listener);
@@ -46,7 +50,7 @@ export function subscribeToChanges(listener: ChangeListener): () => void {
 /** Tells this page and every other tab of the origin about a committed write. */
 export function announceChange(change: ChangeNotice): void {
   ensureChannel()?.postMessage(change);
-  deliver(change);
+  deliverChange(change);
 }
 
 /** Whether a change touches data about `accountName` in `appId` (either may be unknown). */

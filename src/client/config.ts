@@ -147,7 +147,7 @@ function transportForBaseUrl(baseUrl: string): Transport {
  * Elements with the same settings share one client, so their identical requests coalesce.
  */
 export async function clientFor(overrides: ClientOverrides = {}): Promise<QuestboardClient> {
-  const apiKey = overrides.apiKey || config.apiKey;
+  const apiKey = apiKeyFor(overrides);
   if (!apiKey) throw new MissingApiKeyError();
   const transport = overrides.baseUrl ? transportForBaseUrl(overrides.baseUrl) : (await resolveTransport()).transport;
   const key = `${transport.id}\n${apiKey}`;
@@ -157,6 +157,21 @@ export async function clientFor(overrides: ClientOverrides = {}): Promise<Questb
     clients.set(key, client);
   }
   return client;
+}
+
+/** The key an element's requests carry: its own, else the page's. */
+export function apiKeyFor(overrides: ClientOverrides): string | undefined {
+  return overrides.apiKey || config.apiKey;
+}
+
+/**
+ * The remote server that answers an element's requests first (through the worker or the in-page
+ * handler), in its stored form, or null: none is configured, or the element's requests go elsewhere.
+ */
+export function remoteFor(overrides: ClientOverrides): string | null {
+  const remote = remoteConfiguration(config);
+  if (!remote || config.transport || config.baseUrl || overrides.baseUrl) return null;
+  return toRemoteSettings(remote).remote;
 }
 
 export class MissingApiKeyError extends Error {

@@ -23,6 +23,7 @@ export {
 } from './in-page-transport.js';
 export { inPageTransport, loadBundledServer } from './local-in-page-transport.js';
 export { subscribeToChanges, announceChange, changeAffects, type ChangeNotice, type ChangeListener } from './changes.js';
+export { followRemoteChanges } from './remote-changes.js';
 export {
   configure,
   currentConfig,

@@ -1,14 +1,20 @@
 import { changeAffects, subscribeToChanges } from '../client/changes.js';
 import { clientFor } from '../client/config.js';
 import { QuestboardError } from '../client/questboard-error.js';
+import { followRemoteChanges } from '../client/remote-changes.js';
 import type { LeaderboardType } from '../api/schemas.js';
 import { adoptLeaderboardStyles } from './document-styles.js';
 import { insertFragment } from './insert-fragment.js';
 
 const CONTAINER_SELECTOR = '[data-questboard-leaderboard]';
 
-/** Containers this embed filled, so it refreshes them and never fills one twice. */
-const filled = new Set<HTMLElement>();
+/**
+ * Containers this embed filled, so it refreshes them and never fills one twice, each with how
+ * it stops following its app's changes on a remote server once it leaves the page.
+ */
+const filled = new Map<HTMLElement, () => void>();
+/** Every container this embed filled: one taken out of the page and put back is claimed again, though not empty. */
+const everFilled = new WeakSet<HTMLElement>();
 
 function isEmpty(element: Element): boolean {
   return element.childElementCount === 0 && (element.textContent ?? '').trim() === '';
@@ -40,10 +46,21 @@ async function fill(container: HTMLElement): Promise<void> {
 }
 
 function claim(container: Element): void {
-  if (!(container instanceof HTMLElement) || filled.has(container) || !isEmpty(container)) return;
-  filled.add(container);
+  if (!(container instanceof HTMLElement) || filled.has(container)) return;
+  if (!isEmpty(container) && !everFilled.has(container)) return;
+  everFilled.add(container);
+  const { appId, apiKey, baseUrl } = container.dataset;
+  filled.set(container, appId ? followRemoteChanges(appId, { apiKey, baseUrl }) : () => {});
   container.setAttribute('aria-busy', 'true');
   void fill(container);
+}
+
+function forgetRemoved(): void {
+  for (const [container, stopFollowing] of filled) {
+    if (container.isConnected) continue;
+    stopFollowing();
+    filled.delete(container);
+  }
 }
 
 function claimWithin(root: ParentNode): void {
@@ -58,6 +75,7 @@ function claimWithin(root: ParentNode): void {
 export function startLeaderboardContainers(): void {
   claimWithin(document);
   new MutationObserver((records) => {
+    if (records.some((record) => record.removedNodes.length > 0)) forgetRemoved();
     for (const record of records) {
       record.addedNodes.forEach((node) => {
         if (node instanceof Element) claimWithin(node);
@@ -65,9 +83,8 @@ export function startLeaderboardContainers(): void {
     }
   }).observe(document.documentElement, { childList: true, subtree: true });
   subscribeToChanges((change) => {
-    for (const container of [...filled]) {
-      if (!container.isConnected) filled.delete(container);
-      else if (changeAffects(change, container.dataset.appId)) void fill(container);
+    for (const container of filled.keys()) {
+      if (container.isConnected && changeAffects(change, container.dataset.appId)) void fill(container);
     }
   });
 }

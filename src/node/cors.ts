@@ -1,5 +1,5 @@
-/** Request headers a Questboard client sends: the key, JSON bodies and retries of writes. */
-const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
+/** Request headers a Questboard client sends: the key, JSON bodies, retries of writes, and where an event stream resumes. */
+const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID';
 /** Every method the server takes somewhere. */
 export const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 /** Answer headers a page needs to read besides the CORS-safelisted ones (the request id, to quote in a report). */

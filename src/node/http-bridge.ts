@@ -105,13 +105,58 @@ function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Arra
   return { body, detach: () => stopReading() };
 }
 
-export async function sendFetchResponse(response: Response, outgoing: ServerResponse, extraHeaders: Headers): Promise<void> {
+/**
+ * Writes the answer, its body as it arrives: an answer that declares its length (every JSON
+ * answer) is sent with it, one that does not (an event stream, which never ends by itself)
+ * goes chunked, never buffered whole. When the client goes away first, or `stop` aborts (the
+ * host is closing), the body is cancelled, which lets go of whatever feeds it. Resolves once
+ * the answer is sent or abandoned.
+ */
+export async function sendFetchResponse(
+  response: Response,
+  outgoing: ServerResponse,
+  extraHeaders: Headers,
+  stop?: AbortSignal,
+): Promise<void> {
   const headers = new Headers(response.headers);
   extraHeaders.forEach((value, name) => headers.set(name, value));
-  const body = Buffer.from(await response.arrayBuffer());
-  headers.set('content-length', String(body.length));
   // An empty statusText (the usual for a constructed Response) lets Node write the standard reason phrase.
   if (response.statusText === '') outgoing.writeHead(response.status, Object.fromEntries(headers));
   else outgoing.writeHead(response.status, response.statusText, Object.fromEntries(headers));
-  outgoing.end(body);
+  if (response.body === null) {
+    outgoing.end();
+    return;
+  }
+  // Headers go out now: an event stream's first event may be a while coming.
+  if (!headers.has('content-length')) outgoing.flushHeaders();
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  let closed = false;
+  const onClose = () => {
+    closed = true;
+    if (!outgoing.writableFinished) cancel();
+  };
+  outgoing.once('close', onClose);
+  stop?.addEventListener('abort', cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!outgoing.write(value) && !closed) await drainedOrClosed(outgoing);
+    }
+    outgoing.end();
+  } finally {
+    outgoing.off('close', onClose);
+    stop?.removeEventListener('abort', cancel);
+  }
+}
+
+function drainedOrClosed(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off('drain', done).off('close', done);
+      resolve();
+    };
+    outgoing.on('drain', done).on('close', done);
+  });
 }

@@ -61,8 +61,9 @@ const SANE_REQUEST_ID = /^[\w.:+=/-]{1,128}$/;
 export async function startHttpHost(handle: Handle, options: HostOptions): Promise<HttpHost> {
   const { logger, requestTimeoutMs } = options;
   const cors = createCors(options.corsOrigins);
+  /** Aborted on close: answers still streaming (event streams, which never end by themselves) end then. */
+  const closing = new AbortController();
   let ownOrigin = '';
-  let closing = false;
   /** Each connection's latest response, so a parser error is never written into the middle of one. */
   const responses = new WeakMap<Duplex, ServerResponse>();
   const server = createServer(async (incoming, outgoing) => {
@@ -96,13 +97,15 @@ export async function startHttpHost(handle: Handle, options: HostOptions): Promi
     if (!incoming.readableEnded) dropRestOfBody(incoming);
     const headers = cors.headersFor(origin);
     headers.set('X-Request-Id', requestId);
-    if (closing) headers.set('Connection', 'close');
+    if (closing.signal.aborted) headers.set('Connection', 'close');
     try {
-      await sendFetchResponse(response, outgoing, headers);
+      await sendFetchResponse(response, outgoing, headers, closing.signal);
     } catch (error) {
       logger.error({ err: error, reqId: requestId }, 'the answer could not be sent');
       outgoing.destroy();
     }
+    // Closing, the host takes no next request on this connection: it ends once the answer is out.
+    if (closing.signal.aborted) incoming.socket.end();
   });
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = RECEIVE_TIMEOUT_MS;
@@ -142,7 +145,7 @@ export async function startHttpHost(handle: Handle, options: HostOptions): Promi
   return {
     url: ownOrigin,
     close: () => {
-      closing = true;
+      closing.abort();
       return close(server);
     },
   };

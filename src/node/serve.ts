@@ -2,6 +2,7 @@
 // server's store. `main` is the questboard-server command (bin/) and
 // `npm run serve` (scripts/serve.js).
 import { isEmpty } from '../core/dataset.js';
+import { inProcessChangeFeed } from '../server/change-feed.js';
 import { createHandler } from '../server/handler.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
@@ -69,8 +70,16 @@ async function start(options: ServeOptions, logger: Logger): Promise<Running> {
     }
     if (options.testHooks)
       logger.warn('--test-hooks: whoever reaches this server may slow it down or make it fail (/_test/…): for tests only.');
-    const handle = createHandler({ store, allowBootstrap: options.allowBootstrap, onUnexpectedError });
-    const host = await startHttpHost(options.testHooks ? withTestHooks(handle) : handle, { ...options, logger });
+    // The clients of this process hear its own writes; see change-feed.ts for several processes.
+    const changes = inProcessChangeFeed();
+    const handle = createHandler({
+      store,
+      changes,
+      onChange: changes.publish,
+      allowBootstrap: options.allowBootstrap,
+      onUnexpectedError,
+    });
+    const host = await startHttpHost(options.testHooks ? withTestHooks(handle, changes) : handle, { ...options, logger });
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
     return { host, store };
   } catch (error) {

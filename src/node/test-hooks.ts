@@ -1,3 +1,4 @@
+import type { InProcessChangeFeed } from '../server/change-feed.js';
 import type { Handle } from '../server/handler.js';
 
 /** One /v1 request as the server received it, for tests that count deliveries. */
@@ -5,6 +6,7 @@ export interface ReceivedRequest {
   method: string;
   path: string;
   idempotency_key: string | null;
+  last_event_id: string | null;
 }
 
 const json = (body: unknown, status = 200) =>
@@ -13,33 +15,46 @@ const json = (body: unknown, status = 200) =>
 /**
  * Wraps the handler with what tests need from a real server and cannot get
  * otherwise: a log of the /v1 requests it received (so a test can tell a
- * replay arrived exactly once), a switch that makes every /v1 call fail with
- * a 5xx, as an overloaded server or a broken proxy would, and one that makes
- * every /v1 call slow (for timeouts, and requests under way at shutdown).
- *   GET  /_test/requests   the log
- *   POST /_test/fault      {"status": 503} makes /v1 answer that
- *   POST /_test/delay      {"ms": 2000} makes /v1 answer that much later (0 ends it)
- *   POST /_test/reset      clears the log and ends the fault and the delay
+ * replay arrived exactly once), a switch that makes every /v1 call (or those
+ * to one path) fail with a 5xx, as an overloaded server or a broken proxy
+ * would, one that makes every /v1 call slow (for timeouts, and requests under
+ * way at shutdown), and a cut of the open event streams, as a proxy's timeout would.
+ *   GET  /_test/requests        the log
+ *   GET  /_test/subscriptions   how many event streams the change feed still serves
+ *   POST /_test/fault           {"status": 503} makes /v1 answer that; {"status": 503, "path": "/v1/events"} only there
+ *   POST /_test/delay           {"ms": 2000} makes /v1 answer that much later (0 ends it)
+ *   POST /_test/end-streams     ends every open event stream
+ *   POST /_test/reset           clears the log and ends the fault and the delay
  * (GET and POST only, which the CORS preflight allows.)
  */
-export function withTestHooks(handle: Handle): Handle {
+export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Handle {
   let received: ReceivedRequest[] = [];
-  let faultStatus: number | null = null;
+  let fault: Fault | null = null;
   let delayMs = 0;
+  let openStreams = new Set<AbortController>();
   return async (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/_test/requests') return json({ requests: received });
+    if (pathname === '/_test/subscriptions') return json({ subscriptions: changes.subscriptionCount() });
     if (pathname === '/_test/reset' && request.method === 'POST') {
       received = [];
-      faultStatus = null;
+      fault = null;
       delayMs = 0;
       return json({ reset: true });
     }
     if (pathname === '/_test/fault' && request.method === 'POST') {
-      const status = await readFaultStatus(request);
-      if (status === null) return json({ is_valid: false, message: 'POST /_test/fault needs {"status": <5xx>}' }, 400);
-      faultStatus = status;
-      return json({ status: faultStatus });
+      const asked = await readFault(request);
+      if (asked === null) {
+        return json({ is_valid: false, message: 'POST /_test/fault needs {"status": <5xx>, "path"?: "/v1/…"}' }, 400);
+      }
+      fault = asked;
+      return json(fault);
+    }
+    if (pathname === '/_test/end-streams' && request.method === 'POST') {
+      for (const stream of openStreams) stream.abort();
+      const ended = openStreams.size;
+      openStreams = new Set();
+      return json({ ended });
     }
     if (pathname === '/_test/delay' && request.method === 'POST') {
       const ms = await readDelay(request);
@@ -48,17 +63,39 @@ export function withTestHooks(handle: Handle): Handle {
       return json({ ms });
     }
     if (pathname.startsWith('/v1/')) {
-      received.push({ method: request.method, path: pathname, idempotency_key: request.headers.get('Idempotency-Key') });
+      received.push({
+        method: request.method,
+        path: pathname,
+        idempotency_key: request.headers.get('Idempotency-Key'),
+        last_event_id: request.headers.get('Last-Event-ID'),
+      });
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      if (faultStatus !== null) return json({ is_valid: false, message: 'fault injected by the test hooks' }, faultStatus);
+      if (fault !== null && (fault.path === undefined || fault.path === pathname)) {
+        return json({ is_valid: false, message: 'fault injected by the test hooks' }, fault.status);
+      }
+    }
+    if (pathname === '/v1/events') {
+      // The handler ends the stream when its request is aborted.
+      const stream = new AbortController();
+      openStreams.add(stream);
+      return handle(new Request(request, { signal: stream.signal }));
     }
     return handle(request);
   };
 }
 
-async function readFaultStatus(request: Request): Promise<number | null> {
-  const status = await readNumber(request, 'status');
-  return status !== null && status >= 500 && status <= 599 ? status : null;
+interface Fault {
+  status: number;
+  /** Only requests to this path fail; all /v1 requests without one. */
+  path?: string;
+}
+
+async function readFault(request: Request): Promise<Fault | null> {
+  const body = (await request.json().catch(() => null)) as { status?: unknown; path?: unknown } | null;
+  const status = body?.status;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 500 || status > 599) return null;
+  if (body?.path === undefined) return { status };
+  return typeof body.path === 'string' && body.path.startsWith('/v1/') ? { status, path: body.path } : null;
 }
 
 const MAX_DELAY_MS = 60_000;

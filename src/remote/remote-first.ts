@@ -184,8 +184,10 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     const { remote, timeout_ms } = await settings();
     const url = new URL(request.url);
     const apiRoot = url.pathname.lastIndexOf('/v1/');
-    if (remote === null || apiRoot < 0) return local(request);
     const apiPath = url.pathname.slice(apiRoot);
+    // A page reads the remote's event stream itself (client/remote-changes.ts): here it would be
+    // held until the timeout and kept as an answer. The local handler says it has none.
+    if (remote === null || apiRoot < 0 || apiPath === '/v1/events') return local(request);
     const authorization = request.headers.get('Authorization');
     const keyHash = await hashAuthorization(authorization);
     if (authorization !== null) authorizations.set(keyHash, authorization);

@@ -7,6 +7,8 @@ import type * as z from 'zod/mini';
 import { adminKeyRecord, authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
 import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
+import type { ChangeFeed } from './change-feed.js';
+import { changeStream } from './change-stream.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
 import { operations, type Operation } from './operations.js';
@@ -26,6 +28,11 @@ export interface HandlerOptions {
   allowBootstrap?: boolean;
   /** Told of every error the handler did not expect (answered 500) and of a database that does not answer; default console.error. */
   onUnexpectedError?: (error: unknown, request: Request) => void;
+  /**
+   * What GET /v1/events streams: a server's feed of committed changes. The service worker and
+   * the in-page handler have none (a page's own writes reach its other tabs on the BroadcastChannel).
+   */
+  changes?: ChangeFeed;
 }
 
 export type Handle = (request: Request) => Promise<Response>;
@@ -36,6 +43,7 @@ export function createHandler({
   store,
   now = () => new Date(),
   onChange,
+  changes: feed,
   allowBootstrap = true,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
 }: HandlerOptions): Handle {
@@ -72,6 +80,8 @@ export function createHandler({
       throw new ApiError(405, `Method ${method} is not allowed here; use ${allow}.`, { allow });
     }
 
+    // Said before the key is read: a worker's store may know no key of the remote's.
+    if (operation.streamsChanges && !feed) throw NO_CHANGE_FEED;
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
     // A body is read only for a caller who may send it: a refused one is never taken in.
     if (method === 'POST' && keyText !== null) await store.read((tx) => admit(tx, keyText, operation, allowBootstrap));
@@ -104,6 +114,7 @@ export function createHandler({
           ? await store.read(work)
           : await work(NO_TRANSACTION);
 
+    if (outcome.changesOf !== undefined) return changeStream(feed!, outcome.changesOf, request);
     if (onChange && outcome.changed) {
       const changes = Array.isArray(outcome.changed) ? outcome.changed : [outcome.changed];
       for (const change of changes) onChange({ type: 'questboard:change', ...change });
@@ -111,6 +122,11 @@ export function createHandler({
     return jsonResponse(outcome.status ?? 200, outcome.body);
   }
 }
+
+const NO_CHANGE_FEED = new ApiError(
+  501,
+  'Live updates (GET /v1/events) are not served here: only a Questboard server has a feed of changes to stream.',
+);
 
 /** What an operation without a transaction gets: any use of it is a bug. */
 const NO_TRANSACTION = new Proxy({} as Transaction, {

@@ -6,10 +6,17 @@ import { EXACT_NUMBER_PATHS } from '../api/schemas.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
+/** A JSON answer, with its length: a host sends a body of unknown length (an event stream) as it comes instead. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(toJsonText(body), {
+  const bytes = new TextEncoder().encode(toJsonText(body));
+  return new Response(bytes, {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(bytes.byteLength),
+      'cache-control': 'no-store',
+      ...headers,
+    },
   });
 }
 

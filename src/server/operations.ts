@@ -36,6 +36,8 @@ export interface Outcome {
   status?: number;
   /** The apps and members a committed write changed, for change notices. */
   changed?: Changed | Changed[];
+  /** The app whose stream of changes answers the request (GET /v1/events), in place of `body`. */
+  changesOf?: string;
 }
 
 export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query extends z.ZodMiniType = z.ZodMiniType> {
@@ -55,6 +57,8 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
   query: Query;
   /** Whether an Idempotency-Key makes a retry answer the first answer. */
   idempotent?: boolean;
+  /** Answers with a stream of changes (`Outcome.changesOf`), which only a handler with a change feed has. */
+  streamsChanges?: boolean;
   run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
@@ -210,6 +214,15 @@ export const operations: Record<string, Operation> = {
       const tx_id = transfer(tx, app, { to_address: input.to_address, quantity: String(input.quantity) }, now);
       return { body: { tx_id, ...OK }, changed: { app_id, scope: 'treasury' } };
     },
+  }),
+
+  events: define({
+    methods: ['GET'],
+    scope: 'read',
+    transaction: 'read',
+    streamsChanges: true,
+    schema: schemas.eventsQuery,
+    run: async (call) => ({ body: null, changesOf: (await appFor(call)).app_id }),
   }),
 
   'admin/log_task': define({

@@ -108,7 +108,9 @@ describe('reference server CORS', () => {
     const answer = cors.preflight('https://site.example');
     expect(answer.status).to.equal(204);
     expect(answer.headers.get('Access-Control-Allow-Origin')).to.equal('*');
-    expect(answer.headers.get('Access-Control-Allow-Headers')).to.equal('Authorization, Content-Type, Idempotency-Key');
+    expect(answer.headers.get('Access-Control-Allow-Headers')).to.equal(
+      'Authorization, Content-Type, Idempotency-Key, Last-Event-ID',
+    );
     expect(answer.headers.get('Access-Control-Allow-Methods')).to.contain('POST');
   });
 

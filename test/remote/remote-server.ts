@@ -25,8 +25,20 @@ export async function resetRemote(remote: string): Promise<void> {
   if (!answer.ok) throw new Error(`resetting the test hooks failed: ${answer.status}`);
 }
 
-/** Every /v1 call answers `status` until resetRemote. */
-export async function injectFault(remote: string, status: number): Promise<void> {
-  const answer = await fetch(`${remote}/_test/fault`, { method: 'POST', body: JSON.stringify({ status }) });
+/** Every /v1 call (or, given `path`, every call to it) answers `status` until resetRemote. */
+export async function injectFault(remote: string, status: number, path?: string): Promise<void> {
+  const answer = await fetch(`${remote}/_test/fault`, { method: 'POST', body: JSON.stringify({ status, path }) });
   if (!answer.ok) throw new Error(`injecting a fault failed: ${answer.status}`);
+}
+
+/** Ends every event stream the server has open, as a proxy that cuts long connections would. */
+export async function endEventStreams(remote: string): Promise<void> {
+  const answer = await fetch(`${remote}/_test/end-streams`, { method: 'POST' });
+  if (!answer.ok) throw new Error(`ending the event streams failed: ${answer.status}`);
+}
+
+/** How many event streams the server's change feed still serves. */
+export async function openSubscriptions(remote: string): Promise<number> {
+  const answer = await fetch(`${remote}/_test/subscriptions`);
+  return ((await answer.json()) as { subscriptions: number }).subscriptions;
 }

@@ -69,6 +69,7 @@ export class QbLeaderboard extends QuestboardElement {
     load: (client) => this.loadBoard(client),
     // Any member's new points can reorder the board.
     affectedBy: (change) => changeAffects(change, this.appId),
+    appId: () => this.appId,
   });
 
   private get pageSize(): number {

@@ -50,6 +50,7 @@ export class QbUserCard extends QuestboardElement {
         throw error;
       }),
     affectedBy: (change) => changeAffects(change, this.appId, this.accountName),
+    appId: () => this.appId,
   });
 
   override render() {

@@ -1,7 +1,8 @@
 import { html, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { QuestboardClient } from '../../client/client.js';
 import { subscribeToChanges, type ChangeNotice } from '../../client/changes.js';
-import { onConfigure } from '../../client/config.js';
+import { onConfigure, type ClientOverrides } from '../../client/config.js';
+import { followRemoteChanges } from '../../client/remote-changes.js';
 import { renderEmpty, renderError, renderKept, renderLoading } from './status.js';
 
 export type QueryState<T> =
@@ -26,21 +27,25 @@ export interface QueryOptions<T> {
   load(client: QuestboardClient): Promise<T>;
   /** Whether a committed write may have changed what this query shows. */
   affectedBy(change: ChangeNotice): boolean;
+  /** The app this query shows, whose changes a configured remote server streams to the page. */
+  appId?(): string;
 }
 
 /**
  * Loads data for an element and keeps it current: again when its inputs change, when
- * Questboard.configure() runs, and when a write anywhere (this page, another tab, the worker)
- * touches it. A refresh keeps showing the previous answer until the new one arrives.
+ * Questboard.configure() runs, and when a write anywhere (this page, another tab, the worker,
+ * or another browser through the remote server) touches it. A refresh keeps showing the
+ * previous answer until the new one arrives.
  */
 export class QueryController<T> implements ReactiveController {
   state: QueryState<T> = { status: 'idle' };
   private lastArgs: string | undefined;
   private generation = 0;
   private unsubscribe: Array<() => void> = [];
+  private stopFollowing = () => {};
 
   constructor(
-    private readonly host: ReactiveControllerHost & { client(): Promise<QuestboardClient> },
+    private readonly host: ReactiveControllerHost & { client(): Promise<QuestboardClient>; clientOverrides(): ClientOverrides },
     private readonly options: QueryOptions<T>,
   ) {
     host.addController(this);
@@ -61,6 +66,8 @@ export class QueryController<T> implements ReactiveController {
   hostDisconnected(): void {
     for (const stop of this.unsubscribe) stop();
     this.unsubscribe = [];
+    this.stopFollowing();
+    this.stopFollowing = () => {};
     this.generation++;
   }
 
@@ -68,7 +75,15 @@ export class QueryController<T> implements ReactiveController {
     const args = JSON.stringify(this.options.args());
     if (args === this.lastArgs) return;
     this.lastArgs = args;
+    this.followRemoteChanges();
     void this.run({ quiet: false });
+  }
+
+  /** Follows the app the inputs now name, if they are complete. */
+  private followRemoteChanges(): void {
+    this.stopFollowing();
+    const appId = this.options.args() === null ? undefined : this.options.appId?.();
+    this.stopFollowing = appId ? followRemoteChanges(appId, this.host.clientOverrides()) : () => {};
   }
 
   /** Loads again now; `quiet` keeps the current answer on screen meanwhile. */

@@ -1,6 +1,6 @@
 import { LitElement } from 'lit';
 import { property } from 'lit/decorators.js';
-import { clientFor } from '../../client/config.js';
+import { clientFor, type ClientOverrides } from '../../client/config.js';
 import type { QuestboardClient } from '../../client/client.js';
 import { languageOf } from './format.js';
 
@@ -12,9 +12,14 @@ export class QuestboardElement extends LitElement {
   /** Overrides the base URL of Questboard.configure() for this element. */
   @property({ attribute: 'base-url' }) baseUrl?: string;
 
+  /** This element's overrides of the page-wide settings. */
+  clientOverrides(): ClientOverrides {
+    return { apiKey: this.apiKey, baseUrl: this.baseUrl };
+  }
+
   /** The client this element talks through (shared with elements of the same settings). */
   client(): Promise<QuestboardClient> {
-    return clientFor({ apiKey: this.apiKey, baseUrl: this.baseUrl });
+    return clientFor(this.clientOverrides());
   }
 
   protected get locale(): string {
