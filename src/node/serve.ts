@@ -3,6 +3,7 @@
 // `npm run serve` (scripts/serve.js).
 import { isEmpty } from '../core/dataset.js';
 import { inProcessChangeFeed } from '../server/change-feed.js';
+import { postgresChangeFeed } from './postgres-change-feed.js';
 import { createHandler } from '../server/handler.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
@@ -70,8 +71,9 @@ async function start(options: ServeOptions, logger: Logger): Promise<Running> {
     }
     if (options.testHooks)
       logger.warn('--test-hooks: whoever reaches this server may slow it down or make it fail (/_test/…): for tests only.');
-    // The clients of this process hear its own writes; see change-feed.ts for several processes.
-    const changes = inProcessChangeFeed();
+    // On PostgreSQL several processes may serve one community: each hears the others' writes.
+    const changes =
+      'databaseUrl' in options.storage ? await postgresChangeFeed(options.storage.databaseUrl, logger) : inProcessChangeFeed();
     const handle = createHandler({
       store,
       changes,

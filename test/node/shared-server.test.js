@@ -165,3 +165,38 @@ for (const engine of ['pglite', 'postgres']) {
     });
   });
 }
+
+describe('live updates across server processes on one PostgreSQL database', () => {
+  it('streams a write made through one process to a page following another', async (t) => {
+    if (!(await requirePostgres(t))) return;
+    const database = await createDatabase('questboard_events');
+    const servers = [];
+    try {
+      servers.push(await startServer(['--database-url', database.url, '--data', DATASET, '--allow-bootstrap']));
+      servers.push(await startServer(['--database-url', database.url]));
+      const [writer, follower] = servers.map((server) => client(server.port));
+      const stream = await fetch(`http://127.0.0.1:${servers[1].port}/v1/events?app_id=guild`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      assert.equal(stream.status, 200);
+      const reader = stream.body.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      const endorsed = await writer('POST', '/v1/endorse_account', {
+        body: { app_id: 'guild', from_account: 'carol', to_account: 'bob', endorsement_id: 'live-1' },
+      });
+      assert.equal(endorsed.status, 200);
+      const deadline = Date.now() + 10_000;
+      while (!text.includes('event: change') && Date.now() < deadline) text += (await reader.read()).value ?? '';
+      await reader.cancel();
+      const data = /event: change\ndata: (.*)\n/.exec(text);
+      assert.ok(data, `no change event in ${JSON.stringify(text)}`);
+      const notice = JSON.parse(data[1]);
+      assert.equal(notice.app_id, 'guild');
+      assert.deepEqual(notice.account_names, ['bob']);
+      assert.equal((await follower('GET', '/v1/get_userinfo?app_id=guild&account_name=bob')).status, 200);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      await database.drop();
+    }
+  });
+});
