@@ -2,6 +2,7 @@
 // generated guild. The dataset lists the admin key that authorises its own
 // import (the API's bootstrap rule); later imports need that key.
 import { QuestboardClient, QuestboardError, type Transport } from '../src/client/index.js';
+import { SHARED_SERVER } from './connection.js';
 import { DEMO_ADMIN_KEY, DEMO_API_KEY, DEMO_APP_ID, generateDataset, type Dataset } from './dataset.js';
 
 export function seedDataset(): Dataset {
@@ -23,7 +24,8 @@ const SEEDED_MARKER = 'questboard-demo:seeded';
 
 /** Imports the guild on the first visit, or again when this origin's data was cleared or replaced. */
 export async function ensureSeeded(transport: Transport): Promise<'seeded' | 'existing'> {
-  if (localStorage.getItem(SEEDED_MARKER)) {
+  // A shared server was seeded when it started: another browser's changes are there to keep.
+  if (localStorage.getItem(SEEDED_MARKER) || SHARED_SERVER !== undefined) {
     try {
       await memberClient(transport).getLeaderboard({ app_id: DEMO_APP_ID, limit: 1 });
       return 'existing';
