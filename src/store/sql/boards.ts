@@ -6,7 +6,8 @@
 // board costs what the first page costs, but for the members of one value
 // skipped to reach the offset.
 import type { BoardRef, Listed } from '../port.js';
-import type { BoardRow, UserRecord } from '../records.js';
+import { rowOf } from '../placements.js';
+import type { UserRecord } from '../records.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** The columns that order one board, and the filter that makes a period board. */
@@ -34,18 +35,7 @@ interface MemberRow {
 }
 
 function listed({ record, value, at }: MemberRow): Listed {
-  const user = JSON.parse(record) as UserRecord;
-  const row: BoardRow = {
-    account_name: user.account_name,
-    at,
-    challenges_completed: user.challenges_completed,
-    tasks_completed: user.tasks_completed,
-    total_score: user.total_score,
-    xp: user.xp,
-    week: user.week,
-    month: user.month,
-  };
-  return { row, value };
+  return { row: { ...rowOf(JSON.parse(record) as UserRecord), at }, value };
 }
 
 export function boardQueries(session: SqlSession) {
