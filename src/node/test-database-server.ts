@@ -4,7 +4,8 @@
 // one PostgreSQL database (--database-url) or of one PGlite in memory:
 //   POST   /_test/databases            → { base } a fresh database; its API is at <base>/v1/…
 //   GET    <base>/_test/changes         the change notices since the last call, for tests that check them
-//   GET    <base>/_test/idempotency-records   { count } of the idempotency records it holds
+//   GET    <base>/_test/idempotency-records   the idempotency records it holds: [{ api_key, idempotency_key }]
+//   GET    <base>/_test/meta?key=K       { value } of a meta record; POST sets it to the JSON body
 //   DELETE <base>                       drops it
 // A request may carry X-Questboard-Test-Now (epoch ms): the clock that request
 // sees, as the in-page tests pin theirs.
@@ -12,6 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { parseArgs } from 'node:util';
 import type { ChangeNotice } from '../api/broadcast.js';
 import { createHandler, type Handle } from '../server/handler.js';
+import type { Store } from '../store/index.js';
 import { openSqlStore } from '../store/sql/index.js';
 import { pgliteDriver } from '../store/sql/pglite-driver.js';
 import { postgresDriver } from '../store/sql/postgres-driver.js';
@@ -24,6 +26,7 @@ const driver = url === undefined ? await pgliteDriver() : postgresDriver({ url }
 const requestNow = new AsyncLocalStorage<number>();
 
 interface TestDatabase {
+  store: Store;
   handle: Handle;
   changes: ChangeNotice[];
 }
@@ -40,7 +43,7 @@ const handle: Handle = async (request) => {
     const store = await openSqlStore({ driver, schema });
     const changes: ChangeNotice[] = [];
     const now = () => new Date(requestNow.getStore() ?? Date.now());
-    databases.set(schema, { handle: createHandler({ store, now, onChange: (change) => changes.push(change) }), changes });
+    databases.set(schema, { store, handle: createHandler({ store, now, onChange: (change) => changes.push(change) }), changes });
     return json({ base: `/_db/${schema}` });
   }
   const [, prefix, schema, ...rest] = pathname.split('/');
@@ -53,10 +56,16 @@ const handle: Handle = async (request) => {
   }
   if (rest.join('/') === '_test/changes') return json(database.changes.splice(0));
   if (rest.join('/') === '_test/idempotency-records') {
-    const [row] = await driver.transaction('read', (session) =>
-      session.query<{ count: number }>({ text: `SELECT count(*)::float8 AS count FROM "${schema}".idempotency`, values: [] }),
-    );
-    return json(row);
+    const text = `SELECT api_key, idempotency_key FROM "${schema}".idempotency ORDER BY created_at`;
+    return json(await driver.transaction('read', (session) => session.query({ text, values: [] })));
+  }
+  if (rest.join('/') === '_test/meta') {
+    const key = new URL(request.url).searchParams.get('key') ?? '';
+    if (request.method === 'POST') {
+      const value: unknown = await request.json();
+      await database.store.write((tx) => tx.putMeta(key, value));
+    }
+    return json({ value: (await database.store.read((tx) => tx.getMeta(key))) ?? null });
   }
   const pinned = Number(request.headers.get('x-questboard-test-now'));
   return requestNow.run(Number.isFinite(pinned) && pinned > 0 ? pinned : Date.now(), () => database.handle(request));

@@ -1,7 +1,6 @@
 // Admin import and export: bootstrap, scopes, validation with paths,
 // all-or-nothing, replace, and import(export()) reproducing every answer.
 import { expect } from '@open-wc/testing';
-import { openDB } from 'idb';
 import { sha256Hex } from '../../src/core/key-hash.js';
 import { ADMIN_KEY, GUIDS, HOSTILE_NAME, WEDNESDAY, dataset, iso, localApi, seed, type Call } from './support.js';
 
@@ -32,30 +31,20 @@ describe('admin import and export', () => {
       headers: { 'idempotency-key': 'once' },
     });
     expect(logged.status, logged.text).to.equal(200);
-    const db = await openDB(api.name);
-    try {
-      expect(await db.get('meta', 'admin_keys')).to.deep.equal({ sha256: [sha256Hex(ADMIN_KEY)] });
-      const idempotency = await db.getAll('idempotency');
-      expect(idempotency.map((record) => record.api_key)).to.deep.equal([sha256Hex(ADMIN_KEY)]);
-    } finally {
-      db.close();
-    }
+    expect(await api.readMeta('admin_keys')).to.deep.equal({ sha256: [sha256Hex(ADMIN_KEY)] });
+    const idempotency = await api.idempotencyRecords();
+    expect(idempotency.map((record) => record.api_key)).to.deep.equal([sha256Hex(ADMIN_KEY)]);
   });
 
   it('takes admin keys a store kept in clear, and keeps them hashed from the next import', async () => {
     await seed(api.call, WEDNESDAY);
-    const db = await openDB(api.name);
-    try {
-      // As a store written before admin keys were hashed holds them.
-      await db.put('meta', [ADMIN_KEY, 'sk_second'], 'admin_keys');
-      expect((await api.call('GET', '/v1/admin/export?app_id=guild')).status).to.equal(200);
-      expect((await api.call('GET', '/v1/admin/export?app_id=guild', { key: 'sk_second' })).status).to.equal(200);
-      expect((await api.call('POST', '/v1/admin/import', { body: { apps: [] } })).status).to.equal(200);
-      expect(await db.get('meta', 'admin_keys')).to.deep.equal({ sha256: [sha256Hex(ADMIN_KEY), sha256Hex('sk_second')] });
-      expect((await api.call('GET', '/v1/admin/export?app_id=guild', { key: 'sk_second' })).status).to.equal(200);
-    } finally {
-      db.close();
-    }
+    // As a store written before admin keys were hashed holds them.
+    await api.writeMeta('admin_keys', [ADMIN_KEY, 'sk_second']);
+    expect((await api.call('GET', '/v1/admin/export?app_id=guild')).status).to.equal(200);
+    expect((await api.call('GET', '/v1/admin/export?app_id=guild', { key: 'sk_second' })).status).to.equal(200);
+    expect((await api.call('POST', '/v1/admin/import', { body: { apps: [] } })).status).to.equal(200);
+    expect(await api.readMeta('admin_keys')).to.deep.equal({ sha256: [sha256Hex(ADMIN_KEY), sha256Hex('sk_second')] });
+    expect((await api.call('GET', '/v1/admin/export?app_id=guild', { key: 'sk_second' })).status).to.equal(200);
   });
 
   it('lets an app admin key load its own app and nothing else', async () => {

@@ -24,7 +24,7 @@ describe('Idempotency-Key', () => {
       headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
     });
   const balance = async () => (await api.call('GET', '/v1/admin/export?app_id=guild')).body.apps[0].treasury.balance;
-  const records = () => api.countIdempotencyRecords();
+  const records = async () => (await api.idempotencyRecords()).length;
 
   it('refuses an empty key, and any key that is not 1–255 visible ASCII characters, before doing anything', async () => {
     for (const key of ['', '   ', 'two words', 'tab\there', 'caf\u00e9', 'k'.repeat(256)]) {

@@ -73,11 +73,29 @@ function inPageApi(clock: { now: number }) {
     clock,
     /** The database's name, for tests that look at what it holds. */
     name,
-    /** How many idempotency records the store holds. */
-    async countIdempotencyRecords() {
+    /** The idempotency records the store holds, oldest first. */
+    async idempotencyRecords(): Promise<{ api_key: string; idempotency_key: string }[]> {
       const db = await openDB(name);
       try {
-        return await db.count('idempotency');
+        return await db.getAllFromIndex('idempotency', 'by_created');
+      } finally {
+        db.close();
+      }
+    },
+    /** A meta record as the store keeps it (admin keys, …). */
+    async readMeta(key: string): Promise<unknown> {
+      const db = await openDB(name);
+      try {
+        return await db.get('meta', key);
+      } finally {
+        db.close();
+      }
+    },
+    /** Overwrites a meta record, as an older version of the store may have written it. */
+    async writeMeta(key: string, value: unknown): Promise<void> {
+      const db = await openDB(name);
+      try {
+        await db.put('meta', value, key);
       } finally {
         db.close();
       }
@@ -108,8 +126,15 @@ function serverApi(proxy: string, clock: { now: number }) {
     changes,
     clock,
     name: '',
-    async countIdempotencyRecords() {
-      return ((await (await fetch(`${await database}_test/idempotency-records`)).json()) as { count: number }).count;
+    async idempotencyRecords(): Promise<{ api_key: string; idempotency_key: string }[]> {
+      return (await fetch(`${await database}_test/idempotency-records`)).json();
+    },
+    async readMeta(key: string): Promise<unknown> {
+      return ((await (await fetch(`${await database}_test/meta?key=${encodeURIComponent(key)}`)).json()) as { value: unknown })
+        .value;
+    },
+    async writeMeta(key: string, value: unknown): Promise<void> {
+      await fetch(`${await database}_test/meta?key=${encodeURIComponent(key)}`, { method: 'POST', body: JSON.stringify(value) });
     },
     async close() {
       await fetch(await database, { method: 'DELETE' });
