@@ -52,9 +52,15 @@ export function formatTable(rows) {
     .join('\n');
 }
 
-export function markdownTable(rows) {
-  const lines = [`| ${HEADER.join(' | ')} |`, '|---|---|--:|--:|--:|---|'];
-  for (const row of tableRows(rows)) lines.push(`| ${row.join(' | ')} |`);
+/** `extra`: more numeric columns, each `{ header, cell(row) }`. */
+export function markdownTable(rows, extra = []) {
+  const lines = [
+    `| ${[...HEADER, ...extra.map((column) => column.header)].join(' | ')} |`,
+    `|---|---|--:|--:|--:|---|${extra.map(() => '--:|').join('')}`,
+  ];
+  for (const [index, cells] of tableRows(rows).entries()) {
+    lines.push(`| ${[...cells, ...extra.map((column) => column.cell(rows[index]))].join(' | ')} |`);
+  }
   return lines.join('\n');
 }
 
