@@ -60,7 +60,8 @@ export function formatSeeding(size, { importSeconds, importRequests, statements 
 
 const cpuText = (cpu) =>
   cpu === null ? '' : `server ${percent(cpu.server)}, client ${percent(cpu.client)}, PostgreSQL ${percent(cpu.postgres)}`;
-const percent = (share) => `${fixed(100 * share, 0)}%`;
+/** A share in percent, with a decimal below 10% so that a small one does not read as none. */
+const percent = (share) => `${fixed(100 * share, 100 * share < 10 ? 1 : 0)}%`;
 
 export function formatLoad({ health, mixed }) {
   const line = (label, run) =>
@@ -69,7 +70,7 @@ export function formatLoad({ health, mixed }) {
   return [
     line('health only', health),
     line('80/20 mixed', mixed),
-    `  mixed ÷ health: ${fixed((100 * mixed.perSecond) / health.perSecond, 0)}% of the requests per second`,
+    `  mixed ÷ health: ${percent(mixed.perSecond / health.perSecond)} of the requests per second`,
   ].join('\n');
 }
 
@@ -101,7 +102,7 @@ export function verdicts(results) {
       (row) =>
         `${row.what}: ${times(row.ratio)} the first page, ${met(row.ratio <= SERVER_TARGETS.deepPage, `≤ ${SERVER_TARGETS.deepPage}×`)}`,
     ),
-    `load: mixed at ${fixed(100 * share, 0)}% of health's requests per second, ${met(share >= SERVER_TARGETS.loadShare, `≥ ${SERVER_TARGETS.loadShare * 100}%`)}; ${errors} errors`,
+    `load: mixed at ${percent(share)} of health's requests per second, ${met(share >= SERVER_TARGETS.loadShare, `≥ ${SERVER_TARGETS.loadShare * 100}%`)}; ${errors} errors`,
   ];
   return { largest, lines };
 }
@@ -151,7 +152,7 @@ function deepTable(rows) {
 
 function loadTable(results) {
   const lines = [
-    '| engine | members | requests | clients | seconds | answered | per second | median ms | p99 ms | errors | × health per second | CPU: server, client, PostgreSQL |',
+    '| engine | members | requests | clients | seconds | answered | per second | median ms | p99 ms | errors | share of health per second | CPU: server, client, PostgreSQL |',
     '|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|',
   ];
   for (const { engine, size, load } of results) {
@@ -162,7 +163,7 @@ function loadTable(results) {
       lines.push(
         `| ${engine} | ${count(size)} | ${label} | ${run.clients} | ${fixed(run.seconds, 1)} | ${count(run.requests)} | ` +
           `${count(Math.round(run.perSecond))} | ${fixed(run.median)} | ${fixed(run.p99)} | ${run.errorCount} | ` +
-          `${times(run.perSecond / load.health.perSecond)} | ${run.cpu ? [run.cpu.server, run.cpu.client, run.cpu.postgres].map(percent).join(', ') : ''} |`,
+          `${percent(run.perSecond / load.health.perSecond)} | ${run.cpu ? [run.cpu.server, run.cpu.client, run.cpu.postgres].map(percent).join(', ') : ''} |`,
       );
     }
   }
@@ -258,7 +259,8 @@ ${outcome}
 ### Machine
 
 - CPU: ${machine.cpuModel}, ${machine.cpus} logical CPUs; ${machine.memoryGiB} GiB; load average ${machine.loadAverage} when the run started
-- Node ${machine.node}, ${machine.platform}; PostgreSQL ${machine.postgres ?? '(not used)'} on the same machine; PGlite ${machine.pglite}
+- Node ${machine.node}, ${machine.platform}; PGlite ${machine.pglite}
+- PostgreSQL ${machine.postgres ?? '(not used)'} on the same machine${machine.postgresSettings ? ` (${machine.postgresSettings})` : ''}
 
 ### Seeding
 

@@ -300,6 +300,13 @@ async function machineDescription() {
     const sql = postgres(SERVER_URL, { max: 1, onnotice: () => undefined });
     try {
       machine.postgres = (await sql`SHOW server_version`)[0].server_version;
+      // Settings that move the figures: with autovacuum off, nothing analyzes or vacuums the seeded tables.
+      const settingsShown = await sql`
+        SELECT name, setting, unit FROM pg_settings
+        WHERE name IN ('autovacuum', 'shared_buffers', 'synchronous_commit', 'max_connections') ORDER BY name`;
+      machine.postgresSettings = settingsShown
+        .map(({ name, setting, unit }) => (unit === '8kB' ? `${name} ${(setting * 8) / 1024} MB` : `${name} ${setting}`))
+        .join(', ');
     } finally {
       await sql.end();
     }
