@@ -35,8 +35,8 @@ export function appFor(size, appIndex, { whole = false } = {}) {
   };
 }
 
-// mulberry32: small, fast and the same everywhere.
-function random(seed) {
+/** mulberry32: small, fast and the same everywhere. Returns numbers in [0, 1). */
+export function random(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -113,4 +113,13 @@ export function memberChunk(app, start, end, nowMs) {
     }
   }
   return { app_id: app.appId, users, progress };
+}
+
+/**
+ * The body of the merge import of members [start, end): the first chunk also
+ * brings the admin key (which bootstraps an empty store) and the app itself.
+ */
+export function importBody(app, start, end, nowMs) {
+  const members = memberChunk(app, start, end, nowMs);
+  return start === 0 ? { admin_keys: [ADMIN_KEY], apps: [{ ...appDefinition(app), ...members }] } : { apps: [members] };
 }

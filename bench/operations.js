@@ -5,8 +5,16 @@ import { ADMIN_KEY, memberName } from './dataset.js';
 
 const query = (params) => new URLSearchParams(params).toString();
 
-/** @returns {{ name: string, kind: 'baseline' | 'read' | 'write', request: (round: number) => object }[]} */
-export function operationsFor(app) {
+/** How deep in the board the deep operations read: at 90% of its members. */
+export const DEEP_FRACTION = 0.9;
+
+/**
+ * `deepMember`, when given, adds two reads deep in the score board: the page at
+ * DEEP_FRACTION of the members, and the page around that member (the caller
+ * finds who is there), to set against the first page.
+ * @returns {{ name: string, kind: 'baseline' | 'read' | 'write', request: (round: number) => object }[]}
+ */
+export function operationsFor(app, { deepMember } = {}) {
   const { appId, apiKey, size } = app;
   // Spread over the whole app so no single record stays hot in a cache.
   const member = (round, salt = 0) => memberName((round * 7919 + salt * 104729) % size);
@@ -45,6 +53,20 @@ export function operationsFor(app) {
       kind: 'read',
       request: () => get('get_leaderboard', { app_id: appId, around: middle, limit: '25' }),
     },
+    ...(deepMember === undefined
+      ? []
+      : [
+          {
+            name: 'get_leaderboard offset 90%',
+            kind: 'read',
+            request: () => get('get_leaderboard', { app_id: appId, offset: String(Math.floor(size * DEEP_FRACTION)) }),
+          },
+          {
+            name: 'get_leaderboard around 90%',
+            kind: 'read',
+            request: () => get('get_leaderboard', { app_id: appId, around: deepMember, limit: '25' }),
+          },
+        ]),
     {
       name: 'get_leaderboard html',
       kind: 'read',

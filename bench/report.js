@@ -4,12 +4,12 @@
 /** Targets at 100k members, as multiples of /v1/health's median in the same run. */
 export const TARGETS = { read: 3, write: 5 };
 
-function percentile(sorted, fraction) {
+export function percentile(sorted, fraction) {
   // Nearest rank: an actual sample, never an interpolation between two.
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))];
 }
 
-function median(sorted) {
+export function median(sorted) {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
@@ -52,13 +52,19 @@ export function formatTable(rows) {
     .join('\n');
 }
 
-function markdownTable(rows) {
-  const lines = [`| ${HEADER.join(' | ')} |`, '|---|---|--:|--:|--:|---|'];
-  for (const row of tableRows(rows)) lines.push(`| ${row.join(' | ')} |`);
+/** `extra`: more numeric columns, each `{ header, cell(row) }`. */
+export function markdownTable(rows, extra = []) {
+  const lines = [
+    `| ${[...HEADER, ...extra.map((column) => column.header)].join(' | ')} |`,
+    `|---|---|--:|--:|--:|---|${extra.map(() => '--:|').join('')}`,
+  ];
+  for (const [index, cells] of tableRows(rows).entries()) {
+    lines.push(`| ${[...cells, ...extra.map((column) => column.cell(rows[index]))].join(' | ')} |`);
+  }
   return lines.join('\n');
 }
 
-const count = (value) => value.toLocaleString('en-US');
+export const count = (value) => value.toLocaleString('en-US');
 
 const seconds = (value) => (value === null ? 'refused (413)' : value.toFixed(1));
 
@@ -75,7 +81,7 @@ function importsTable(results) {
 export function performanceMarkdown({ results, machine, settings, date, minutes }) {
   const sections = results.map(
     ({ size, importSeconds, importRequests, rounds, rows }) =>
-      `### ${count(size)} members\n\nSeeded in ${importSeconds.toFixed(1)} s through ${importRequests} ` +
+      `#### ${count(size)} members\n\nSeeded in ${importSeconds.toFixed(1)} s through ${importRequests} ` +
       `\`POST /v1/admin/import\` requests (merge mode); ${rounds} rounds kept.\n\n${markdownTable(rows)}\n`,
   );
   const largest = results.at(-1);
@@ -86,18 +92,18 @@ export function performanceMarkdown({ results, machine, settings, date, minutes 
       ? `At ${count(largest.size)} members every target is met.`
       : `At ${count(largest.size)} members these miss their target: ${missed.map((row) => `${row.name} (${ratio(row.ratio)})`).join(', ')}.`;
 
-  return `# Performance
+  return `## In the browser: \`npm run bench\`
 
 Figures written by \`npm run bench\` on ${date} (the run took ${minutes.toFixed(1)} min).
-Rerun it to refresh them; the command rewrites this file.
+Rerun it to refresh them; the command rewrites this section.
 
-## Targets
+### Targets
 
 Issue 2 sets them at 100,000 members, relative to \`GET /v1/health\` measured in
 the same run: every read within ${TARGETS.read}× of health's median, every write
 within ${TARGETS.write}×. ${outcome}
 
-## Method
+### Method
 
 - \`bench/run.js\` serves a blank page and the built worker (\`dist/questboard-sw.js\`,
   rebuilt first when \`src/\` is newer) from a local origin, opens it in headless
@@ -120,16 +126,16 @@ within ${TARGETS.write}×. ${outcome}
 - Median and p95 (nearest rank) in milliseconds; "× health" is the median's ratio
   to health's median.
 
-## Machine
+### Machine
 
 - CPU: ${machine.cpuModel}, ${machine.cpus} logical CPUs (\`nproc\`)
 - Memory: ${machine.memoryGiB} GiB; load average ${machine.loadAverage} when the run started
 - Browser: ${machine.browser} (headless); \`performance.now()\` steps of ${machine.timerStep}
 - Node ${machine.node}, ${machine.platform}
 
-## Results
+### Results
 
-### Imports
+#### Imports
 
 ${importsTable(results)}
 

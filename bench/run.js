@@ -2,16 +2,18 @@
 //
 // Seeds apps of each size through the built service worker in headless
 // Chromium, times every operation against /v1/health in the same run, prints
-// one table per size and writes docs/performance.md.
+// one table per size and writes its section of docs/performance.md.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, platform, release, totalmem } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findBrowser } from '../scripts/find-browser.js';
+import { writeSection } from './docs-section.js';
+import { describeMachine } from './machine.js';
 import { formatTable, performanceMarkdown, summarize } from './report.js';
+import { seedInChunks } from './seed.js';
 import { startServer } from './server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,8 +22,6 @@ const docsFile = join(root, 'docs/performance.md');
 
 // The whole run must stay bounded even if a request or an import hangs.
 const RUN_DEADLINE_MS = 20 * 60 * 1000;
-const FIRST_CHUNK_MEMBERS = 5000;
-const SMALLEST_CHUNK_MEMBERS = 25;
 
 const { values: options } = parseArgs({
   options: {
@@ -60,20 +60,6 @@ function ensureWorkerBuilt() {
   if (build.status !== 0) throw new Error('npm run build failed; fix it before benchmarking.');
 }
 
-function describeMachine(browserVersion) {
-  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
-  return {
-    cpuModel: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? 'unknown CPU model',
-    cpus: availableParallelism(),
-    memoryGiB: (totalmem() / 2 ** 30).toFixed(1),
-    // Other work on the machine shows in the figures; say how busy it was.
-    loadAverage: loadavg()[0].toFixed(2),
-    browser: browserVersion,
-    node: process.version,
-    platform: `${platform()} ${release()}`,
-  };
-}
-
 /** Times one import of all the members into the app's twin, to set against the chunked seeding. */
 async function importWhole(page, { size, appIndex, nowMs }) {
   const started = performance.now();
@@ -89,32 +75,13 @@ async function importWhole(page, { size, appIndex, nowMs }) {
   return status === 413 ? null : (performance.now() - started) / 1000;
 }
 
-/** Imports the app's members in merge-mode chunks, halving a chunk the worker refuses as too large (413). */
-async function seed(page, { size, appIndex, nowMs }) {
-  const started = performance.now();
-  let chunk = FIRST_CHUNK_MEMBERS;
-  let start = 0;
-  let requests = 0;
-  let nextTenth = 1;
-  while (start < size) {
-    const end = Math.min(size, start + chunk);
-    const { status } = await page.evaluate((args) => window.bench.importChunk(args), { size, appIndex, start, end, nowMs });
-    requests += 1;
-    if (status === 413) {
-      if (chunk <= SMALLEST_CHUNK_MEMBERS) throw new Error(`the worker refuses an import of ${chunk} members as too large`);
-      chunk = Math.max(SMALLEST_CHUNK_MEMBERS, Math.floor(chunk / 2));
-      continue;
-    }
-    start = end;
-    if (start * 10 >= nextTenth * size) {
-      const seconds = (performance.now() - started) / 1000;
-      console.log(
-        `  seeded ${start.toLocaleString('en-US')} / ${size.toLocaleString('en-US')} members (${seconds.toFixed(1)} s, ${chunk} per import)`,
-      );
-      nextTenth = Math.floor((start * 10) / size) + 1;
-    }
-  }
-  return { importSeconds: (performance.now() - started) / 1000, importRequests: requests };
+/** Imports the app's members in merge-mode chunks (bench/seed.js), each through the page. */
+function seed(page, { size, appIndex, nowMs }) {
+  return seedInChunks({
+    size,
+    importChunk: ({ start, end }) =>
+      page.evaluate((args) => window.bench.importChunk(args), { size, appIndex, start, end, nowMs }),
+  });
 }
 
 async function main() {
@@ -133,7 +100,7 @@ async function main() {
     await page.goto(server.url, { waitUntil: 'load' });
     await page.waitForFunction(() => window.bench !== undefined, { timeout: 20_000 });
     const scriptURL = await page.evaluate(() => window.bench.controlledByWorker());
-    const machine = describeMachine(await browser.version());
+    const machine = { ...describeMachine(), browser: await browser.version() };
     machine.timerStep = (await page.evaluate(() => crossOriginIsolated)) ? '5 µs (cross-origin isolated page)' : '100 µs';
     console.log(`Worker ${scriptURL} controls the page; ${machine.browser}, ${machine.cpus} CPUs (${machine.cpuModel}).`);
 
@@ -159,8 +126,8 @@ async function main() {
     console.log(`\nBenchmark took ${minutes.toFixed(1)} min.`);
     if (!options['no-docs']) {
       const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-      writeFileSync(docsFile, performanceMarkdown({ results, machine, settings, date, minutes }));
-      console.log(`\nWrote ${docsFile}.`);
+      writeSection(docsFile, 'bench', performanceMarkdown({ results, machine, settings, date, minutes }));
+      console.log(`\nWrote its section of ${docsFile}.`);
     }
   } finally {
     await browser.close();

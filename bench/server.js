@@ -15,6 +15,7 @@ export async function startServer({ benchDir, distDir }) {
     ['/bench/page.js', join(benchDir, 'page.js')],
     ['/bench/dataset.js', join(benchDir, 'dataset.js')],
     ['/bench/operations.js', join(benchDir, 'operations.js')],
+    ['/bench/rounds.js', join(benchDir, 'rounds.js')],
     ['/questboard-sw.js', join(distDir, 'questboard-sw.js')],
   ]);
   let apiRequestsSeen = 0;
