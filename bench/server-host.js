@@ -12,6 +12,7 @@
 // say how much of its time the database took.
 import { parseArgs } from 'node:util';
 import { startHttpHost } from '../src/node/http-host.js';
+import { createLogger } from '../src/node/logger.js';
 import { createHandler } from '../src/server/handler.js';
 import { openSqlStore } from '../src/store/sql/index.js';
 import { pgliteDriver } from '../src/store/sql/pglite-driver.js';
@@ -60,7 +61,8 @@ const host = await startHttpHost(
     statements.clear();
     return Response.json(sums);
   },
-  { port: Number(values.port), corsOrigins: ['*'] },
+  // As the server runs by default, but for the access log: a line per request would be measured too.
+  { host: '127.0.0.1', port: Number(values.port), corsOrigins: ['*'], requestTimeoutMs: 30_000, logger: createLogger('warn') },
 );
 console.log(`Questboard bench server (${url === undefined ? 'PGlite' : 'PostgreSQL'}) listening on ${host.url}`);
 

@@ -96,6 +96,8 @@ export interface MemberHistory {
  */
 export interface Transaction {
   get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined>;
+  /** Reads many records at once (an import's members, their progress): later gets of them cost nothing. */
+  getMany<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): Promise<void>;
   /** Records the value; it is written when the work is done. */
   put<K extends RecordKind>(kind: K, value: Records[K]): void;
   getMeta<T>(key: string): Promise<T | undefined>;
