@@ -1,29 +1,14 @@
 // Leaderboard queries in SQL. Each board is an index over members in board
 // order (value descending, then who reached it first, then name), and
-// board_counts holds how many members hold each value. An offset is found in
-// the counts (a sum over values, not a walk over members), then the page is a
-// range of the index from the first member of that value: a page deep in the
-// board costs what the first page costs, but for the members of one value
-// skipped to reach the offset.
+// board_blocks cuts it into blocks of a few hundred members with their counts
+// (board-blocks.ts). An offset or a rank is a sum over the counts, then a
+// short walk of the index inside one block: a page deep in the board costs
+// about what the first page costs.
 import type { BoardRef, Listed } from '../port.js';
 import { rowOf } from '../placements.js';
 import type { UserRecord } from '../records.js';
+import { BOARD_COLUMNS, onBoard } from './board-blocks.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
-
-/** The columns that order one board, and the filter that makes a period board. */
-interface BoardColumns {
-  value: Identifier;
-  at: Identifier;
-  /** The period column a period board filters on. */
-  period: Identifier | null;
-}
-
-const COLUMNS: Record<BoardRef['type'], BoardColumns> = {
-  score: { value: new Identifier('total_score'), at: new Identifier('score_at'), period: null },
-  xp: { value: new Identifier('xp'), at: new Identifier('xp_at'), period: null },
-  weekly: { value: new Identifier('week_score'), at: new Identifier('week_at'), period: new Identifier('week') },
-  monthly: { value: new Identifier('month_score'), at: new Identifier('month_at'), period: new Identifier('month') },
-};
 
 /** The period column of a period board's unranked members. */
 const periodColumn = (board: BoardRef) => new Identifier(board.type === 'weekly' ? 'week' : 'month');
@@ -43,49 +28,70 @@ export function boardQueries(session: SqlSession) {
     const [row] = await session.query<{ n: number }>(query);
     return row?.n ?? 0;
   };
-  const countHigher = (board: BoardRef, value: number) =>
-    one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${counts(board)} AND value > ${value}::float8`);
-  const counts = (board: BoardRef) => sql`board_counts
+  const blocks = (board: BoardRef) => sql`board_blocks
     WHERE app_id = ${board.app_id}::text AND board = ${board.type}::text AND period = ${board.period ?? ''}::text`;
-  /** Members of the board: the app's, or for a period board those with points in the period. */
-  const onBoard = (board: BoardRef) => {
-    const { period } = COLUMNS[board.type];
-    return period === null
-      ? sql`app_id = ${board.app_id}::text`
-      : sql`app_id = ${board.app_id}::text AND ${period} = ${board.period}::text`;
+  const countHigher = (board: BoardRef, value: number) =>
+    one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`);
+  /** `limit` members of one value from a tie on, in board order. */
+  const fromTie = (board: BoardRef, value: number, at: number, name: string, skip: number, limit: number) => {
+    const columns = BOARD_COLUMNS[board.type];
+    return session.query<MemberRow>(sql`
+      SELECT record, ${columns.value} AS value, ${columns.at} AS at FROM users
+      WHERE ${onBoard(board)} AND ${columns.value} = ${value}::float8 AND (${columns.at}, account_name) >= (${at}::float8, ${name}::text)
+      ORDER BY ${columns.at}, account_name OFFSET ${skip}::integer LIMIT ${limit}::integer`);
   };
 
   return {
-    countOnBoard: (board: BoardRef) => one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${counts(board)}`),
-    countHigher: (board: BoardRef, value: number) => countHigher(board, value),
+    countOnBoard: (board: BoardRef) => one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${blocks(board)}`),
+    countHigher,
     countDistinctHigher: (board: BoardRef, value: number) =>
-      one(sql`SELECT count(*)::float8 AS n FROM ${counts(board)} AND value > ${value}::float8`),
+      one(sql`SELECT count(DISTINCT value)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`),
 
     async positionOf(board: BoardRef, user: UserRecord): Promise<number> {
-      const { value, at } = COLUMNS[board.type];
-      const own = user[value.text as keyof UserRecord] as number;
-      const ownAt = user[at.text as keyof UserRecord] as number;
-      const [higher, before] = await Promise.all([
-        countHigher(board, own),
-        one(sql`SELECT count(*)::float8 AS n FROM users WHERE ${onBoard(board)} AND ${value} = ${own}::float8
-          AND (${at}, account_name) < (${ownAt}::float8, ${user.account_name}::text)`),
+      const columns = BOARD_COLUMNS[board.type];
+      const value = user[columns.value.text as keyof UserRecord] as number;
+      const at = user[columns.at.text as keyof UserRecord] as number;
+      // The member's block, and the members of the value in the blocks before it.
+      const [block] = await session.query<{ start_at: number; start_name: string; before: number }>(sql`
+        SELECT own.start_at, own.start_name, (
+          SELECT coalesce(sum(b.count), 0)::float8 FROM board_blocks AS b
+          WHERE b.app_id = own.app_id AND b.board = own.board AND b.period = own.period AND b.value = own.value
+            AND (b.start_at, b.start_name) < (own.start_at, own.start_name)) AS before
+        FROM (
+          SELECT * FROM ${blocks(board)} AND value = ${value}::float8
+            AND (start_at, start_name) <= (${at}::float8, ${user.account_name}::text)
+          ORDER BY start_at DESC, start_name DESC LIMIT 1
+        ) AS own`);
+      const [higher, inBlock] = await Promise.all([
+        countHigher(board, value),
+        one(sql`SELECT count(*)::float8 AS n FROM users WHERE ${onBoard(board)} AND ${columns.value} = ${value}::float8
+          AND (${columns.at}, account_name) >= (${block!.start_at}::float8, ${block!.start_name}::text)
+          AND (${columns.at}, account_name) < (${at}::float8, ${user.account_name}::text)`),
       ]);
-      return higher + before;
+      return higher + block!.before + inBlock;
     },
 
     async boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
-      const { value, at } = COLUMNS[board.type];
-      // The value holding the offset-th member, and how many members hold higher values.
-      const [start] = await session.query<{ value: number; before: number }>(sql`
-        SELECT value, before FROM (
-          SELECT value, count, (sum(count) OVER (ORDER BY value DESC) - count)::float8 AS before FROM ${counts(board)}
-        ) AS groups WHERE before + count > ${offset}::float8 ORDER BY value DESC LIMIT 1`);
+      const columns = BOARD_COLUMNS[board.type];
+      // The block holding the offset-th member, and how many members come before it.
+      const [start] = await session.query<{ value: number; start_at: number; start_name: string; before: number }>(sql`
+        SELECT value, start_at, start_name, before FROM (
+          SELECT value, start_at, start_name, count,
+            (sum(count) OVER (ORDER BY value DESC, start_at, start_name) - count)::float8 AS before
+          FROM ${blocks(board)}
+        ) AS counted WHERE before + count > ${offset}::float8 ORDER BY value DESC, start_at, start_name LIMIT 1`);
       if (!start) return [];
-      const rows = await session.query<MemberRow>(sql`
-        SELECT record, ${value} AS value, ${at} AS at FROM users WHERE ${onBoard(board)} AND ${value} <= ${start.value}::float8
-        ORDER BY ${value} DESC, ${at}, account_name OFFSET ${offset - start.before}::integer LIMIT ${limit}::integer`);
-      return rows.map(listed);
+      const page = await fromTie(board, start.value, start.start_at, start.start_name, offset - start.before, limit);
+      if (page.length < limit) {
+        page.push(
+          ...(await session.query<MemberRow>(sql`
+            SELECT record, ${columns.value} AS value, ${columns.at} AS at FROM users
+            WHERE ${onBoard(board)} AND ${columns.value} < ${start.value}::float8
+            ORDER BY ${columns.value} DESC, ${columns.at}, account_name LIMIT ${limit - page.length}::integer`)),
+        );
+      }
+      return page.map(listed);
     },
 
     countUnrankedBefore: (board: BoardRef, name: string) =>

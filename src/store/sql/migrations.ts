@@ -5,6 +5,7 @@
 //
 // Text columns compare by code point (COLLATE "C"), as IndexedDB compares keys,
 // so every adapter lists names in the same order whatever the server's locale.
+import { BLOCK_FILL, FIRST_START } from './board-blocks.js';
 import type { SqlDriver } from './sql.js';
 
 export interface Migration {
@@ -74,6 +75,34 @@ export const MIGRATIONS: Migration[] = [
         UNION ALL SELECT app_id, 'xp', '', xp, count(*) FROM users GROUP BY app_id, xp
         UNION ALL SELECT app_id, 'weekly', week, week_score, count(*) FROM users WHERE week <> '' GROUP BY app_id, week, week_score
         UNION ALL SELECT app_id, 'monthly', month, month_score, count(*) FROM users WHERE month <> '' GROUP BY app_id, month, month_score`,
+    ],
+  },
+  {
+    version: 3,
+    name: 'board blocks',
+    statements: [
+      // Counts per value left one value's members to be walked: a million at 0 points cost
+      // a million index entries to reach the last page. Blocks cut every value (board-blocks.ts).
+      `CREATE TABLE board_blocks (
+        app_id text COLLATE "C", board text COLLATE "C", period text COLLATE "C", value float8,
+        start_at float8, start_name text COLLATE "C", count integer NOT NULL,
+        PRIMARY KEY (app_id, board, period, value, start_at, start_name))`,
+      `WITH members AS (
+          SELECT app_id, 'score' AS board, '' AS period, total_score AS value, score_at AS at, account_name AS name FROM users
+          UNION ALL SELECT app_id, 'xp', '', xp, xp_at, account_name FROM users
+          UNION ALL SELECT app_id, 'weekly', week, week_score, week_at, account_name FROM users WHERE week <> ''
+          UNION ALL SELECT app_id, 'monthly', month, month_score, month_at, account_name FROM users WHERE month <> ''),
+        numbered AS (
+          SELECT *, row_number() OVER (PARTITION BY app_id, board, period, value ORDER BY at, name) - 1 AS i FROM members),
+        blocks AS (
+          SELECT app_id, board, period, value, i / ${BLOCK_FILL} AS block, min(i) AS first, count(*) AS count
+          FROM numbered GROUP BY app_id, board, period, value, i / ${BLOCK_FILL})
+      INSERT INTO board_blocks (app_id, board, period, value, start_at, start_name, count)
+      SELECT b.app_id, b.board, b.period, b.value,
+        CASE WHEN b.block = 0 THEN ${FIRST_START}::float8 ELSE n.at END, CASE WHEN b.block = 0 THEN '' ELSE n.name END, b.count
+      FROM blocks AS b JOIN numbered AS n
+        ON n.app_id = b.app_id AND n.board = b.board AND n.period = b.period AND n.value = b.value AND n.i = b.first`,
+      `DROP TABLE board_counts`,
     ],
   },
 ];

@@ -1,6 +1,6 @@
 // A transaction of the SQL store. Like the IndexedDB one it caches what it
 // reads and writes each changed record once when the work is done, in one
-// statement per kind; and it keeps the board counts of the members it wrote.
+// statement per kind; and it moves the members it wrote on the boards' blocks.
 //
 // Concurrency: several requests, from one server process or many, write at
 // once. In a write every record read is locked (FOR UPDATE) until commit, so
@@ -11,8 +11,8 @@
 // this one fail with a unique violation, and the store runs it again.
 import { PRIMARY_KEY, type BoardRef, type MemberHistory, type RecordKeys, type RecordKind, type Records } from '../port.js';
 import type { Transaction } from '../port.js';
-import { placements, placementText } from '../placements.js';
 import type { LogRecord, UserRecord } from '../records.js';
+import { moveOnBoards } from './board-blocks.js';
 import { boardQueries } from './boards.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
@@ -140,7 +140,7 @@ export class SqlTransaction implements Transaction {
   async deleteAppData(app_id: string): Promise<void> {
     await this.writeLogs();
     const tables = ['apps', 'api_keys', 'users', 'challenges', 'tasks', 'progress', 'member_challenges'];
-    for (const table of [...tables, 'endorsements', 'logs', 'board_counts']) {
+    for (const table of [...tables, 'endorsements', 'logs', 'board_blocks']) {
       await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
     }
     this.forgetReads();
@@ -189,7 +189,10 @@ export class SqlTransaction implements Transaction {
     }
     for (const { kind, values, insert } of byKind.values()) await this.writeRecords(kind, values, insert);
     await this.writeLogs();
-    await this.writeBoardCounts();
+    const written = [...this.usersAtRead]
+      .filter(([cacheKey]) => this.dirty.has(cacheKey))
+      .map(([cacheKey, before]) => ({ before, after: this.dirty.get(cacheKey)!.value as UserRecord }));
+    await moveOnBoards(this.session, written);
     this.dirty.clear();
   }
 
@@ -234,46 +237,4 @@ export class SqlTransaction implements Transaction {
         ${logs.map((log) => JSON.stringify(log))}::text[]) WITH ORDINALITY AS log(app_id, account_name, record, position)
       ORDER BY position`);
   }
-
-  /** Each member written leaves the values it held and joins those it holds now. */
-  private async writeBoardCounts(): Promise<void> {
-    const deltas = new Map<string, { group: [string, string, string, number]; delta: number }>();
-    const add = (user: UserRecord, delta: number) => {
-      for (const { group } of placements(user)) {
-        const [app_id, board, period, negatedValue] = group;
-        if (board === 'names' || board === 'weekly_names' || board === 'monthly_names') continue;
-        const text = placementText({ group, tie: [0, ''] });
-        const entry = deltas.get(text) ?? { group: [app_id, board, period, negatedValue === 0 ? 0 : -negatedValue], delta: 0 };
-        entry.delta += delta;
-        deltas.set(text, entry);
-      }
-    };
-    for (const [cacheKey, before] of this.usersAtRead) {
-      const written = this.dirty.get(cacheKey);
-      if (!written) continue;
-      if (before) add(before, -1);
-      add(written.value as UserRecord, 1);
-    }
-    // In key order, so that two writes touching the same counts lock them in the same order.
-    const changed = [...deltas.values()].filter((entry) => entry.delta !== 0).sort((a, b) => compareGroups(a.group, b.group));
-    if (changed.length === 0) return;
-    const column = (index: number) => changed.map((entry) => entry.group[index]);
-    const [apps, boards, periods, values] = [column(0), column(1), column(2), column(3)];
-    await this.session.query(sql`
-      INSERT INTO board_counts (app_id, board, period, value, count)
-      SELECT * FROM unnest(${apps}::text[], ${boards}::text[], ${periods}::text[], ${values}::float8[],
-        ${changed.map((entry) => entry.delta)}::integer[])
-      ON CONFLICT (app_id, board, period, value) DO UPDATE SET count = board_counts.count + excluded.count`);
-    await this.session.query(sql`
-      DELETE FROM board_counts WHERE count <= 0 AND (app_id, board, period, value) IN (
-        SELECT * FROM unnest(${apps}::text[], ${boards}::text[], ${periods}::text[], ${values}::float8[]))`);
-  }
-}
-
-function compareGroups(a: unknown[], b: unknown[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const [x, y] = [a[i] as string | number, b[i] as string | number];
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
 }

@@ -1,0 +1,82 @@
+// The SQL store's boards past one block (src/store/sql/board-blocks.ts): 2,600
+// members, most of one value, cut into blocks as they join and moved between
+// blocks as they gain XP. Every page at every offset lists each member once,
+// in board order, and `around` finds each member where the pages put them.
+import { before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { importSource } from './source-module.js';
+
+const MEMBERS = 2600;
+const ADMIN = 'sk_blocks_admin_key';
+let call;
+
+before(async () => {
+  const source = await importSource('src/server/handler.ts', 'src/store/sql/index.ts');
+  const store = await source.openSqlStore({ memory: true });
+  let now = Date.UTC(2026, 10, 18, 12);
+  const handle = source.createHandler({ store, now: () => new Date(now) });
+  call = async (method, path, body) => {
+    now += 1000;
+    const response = await handle(
+      new Request(`http://q.test${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    return { status: response.status, body: await response.json() };
+  };
+  const names = Array.from({ length: MEMBERS }, (_, i) => `m${String((i * 7919) % MEMBERS).padStart(4, '0')}`);
+  // In two imports, so the second's members join blocks the first laid out.
+  for (const part of [names.slice(0, 1500), names.slice(1500)]) {
+    const imported = await call('POST', '/v1/admin/import?mode=merge', {
+      admin_keys: [ADMIN],
+      apps: [{ app_id: 'blocks', users: part.map((account_name) => ({ account_name })) }],
+    });
+    assert.equal(imported.status, 200, JSON.stringify(imported.body));
+  }
+  // Some gain XP, one at a time: they leave the crowd at 0 for blocks of their own value.
+  for (let i = 0; i < 60; i++) {
+    const to_account = names[(i * 37) % MEMBERS];
+    const endorsed = await call('POST', '/v1/endorse_account', {
+      app_id: 'blocks',
+      from_account: names[(i * 37 + 1) % MEMBERS],
+      to_account,
+      endorsement_id: `e${i}`,
+    });
+    assert.equal(endorsed.status, 200, JSON.stringify(endorsed.body));
+  }
+});
+
+async function wholeBoard(pageSize) {
+  const members = [];
+  for (let offset = 0; offset < MEMBERS; offset += pageSize) {
+    const page = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=xp&limit=${pageSize}&offset=${offset}`);
+    assert.equal(page.status, 200);
+    members.push(...page.body.leaderboard_users.map((entry) => ({ name: entry.external_user.username, xp: entry.total_xp })));
+  }
+  return members;
+}
+
+it('lists every member once, in board order, whatever the page size', async () => {
+  const by100 = await wholeBoard(100);
+  assert.equal(by100.length, MEMBERS);
+  assert.equal(new Set(by100.map((member) => member.name)).size, MEMBERS);
+  for (let i = 1; i < by100.length; i++) assert.ok(by100[i - 1].xp >= by100[i].xp, `xp rises at ${i}`);
+  assert.deepEqual(await wholeBoard(37), by100);
+});
+
+it('finds each member where the pages put them (around)', async () => {
+  const board = await wholeBoard(100);
+  for (const index of [0, 1, 59, 60, 61, 499, 500, 501, 1000, 1501, 2000, 2599]) {
+    const { name } = board[index];
+    const around = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=xp&limit=3&around=${name}`);
+    const names = around.body.leaderboard_users.map((entry) => entry.external_user.username);
+    const start = Math.max(0, Math.min(index - 1, MEMBERS - 3));
+    assert.deepEqual(
+      names,
+      board.slice(start, start + 3).map((member) => member.name),
+      `around ${name} (#${index})`,
+    );
+  }
+});
