@@ -11,13 +11,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { bundleForNode } from '../scripts/bundle-node.js';
 import postgres from 'postgres';
 import { createDatabase, postgresAnswers, SERVER_URL } from '../scripts/postgres.js';
 import { cpuSeconds, cpuShares } from './cpu.js';
@@ -101,26 +101,11 @@ async function cleanUp() {
   }
 }
 
-/** Bundles bench/server-host.js inside the project, so PGlite finds its WebAssembly beside its module. */
+/** Bundles bench/server-host.js (scripts/bundle-node.js), removed when the run ends. */
 async function bundleHost() {
-  const cache = join(root, 'node_modules', '.cache');
-  await mkdir(cache, { recursive: true });
-  const directory = await mkdtemp(join(cache, 'questboard-bench-server-'));
-  onCleanup('bundle', () => rm(directory, { recursive: true, force: true }));
-  const bundle = join(directory, 'server.mjs');
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['bench/server-host.js'],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    tsconfig: 'src/node/tsconfig.node.json',
-    logLevel: 'warning',
-  });
-  return bundle;
+  const bundle = await bundleForNode('bench/server-host.js');
+  onCleanup('bundle', bundle.remove);
+  return bundle.file;
 }
 
 /** Starts the bench host in a process of its own; resolves once it listens. */
