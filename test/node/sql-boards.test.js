@@ -1,13 +1,16 @@
 // The SQL store's boards past one block (src/store/sql/board-blocks.ts): 2,600
 // members, most of one value, cut into blocks as they join and moved between
-// blocks as they gain XP. Every page at every offset lists each member once,
-// in board order, and `around` finds each member where the pages put them.
+// blocks as they gain XP or points this week. Every page at every offset lists
+// each member once, in board order (the weekly board's unranked tail by name),
+// and `around` finds each member where the pages put them.
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { importSource } from './source-module.js';
 
 const MEMBERS = 2600;
 const ADMIN = 'sk_blocks_admin_key';
+const TASK = '31111111-1111-4111-8111-111111111111';
+const CHALLENGE = '32222222-2222-4222-8222-222222222222';
 let call;
 
 before(async () => {
@@ -31,7 +34,20 @@ before(async () => {
   for (const part of [names.slice(0, 1500), names.slice(1500)]) {
     const imported = await call('POST', '/v1/admin/import?mode=merge', {
       admin_keys: [ADMIN],
-      apps: [{ app_id: 'blocks', users: part.map((account_name) => ({ account_name })) }],
+      apps: [
+        {
+          app_id: 'blocks',
+          users: part.map((account_name) => ({ account_name })),
+          challenges: [
+            {
+              challenge_id: CHALLENGE,
+              name: 'Check in',
+              start_date: '2026-01-01T00:00:00Z',
+              tasks: [{ task_id: TASK, name: 'Daily check-in', quantity: 1, operator: 0, points: 5, allowretry: true }],
+            },
+          ],
+        },
+      ],
     });
     assert.equal(imported.status, 200, JSON.stringify(imported.body));
   }
@@ -46,14 +62,28 @@ before(async () => {
     });
     assert.equal(endorsed.status, 200, JSON.stringify(endorsed.body));
   }
+  // Some score this week: ranked on the weekly board, out of its unranked tail.
+  for (let i = 0; i < 1200; i += 9) {
+    const logged = await call('POST', '/v1/admin/log_task', { task_id: TASK, account_name: names[i], quantity: 1 });
+    assert.equal(logged.status, 200, JSON.stringify(logged.body));
+  }
 });
 
-async function wholeBoard(pageSize) {
+async function wholeBoard(pageSize, type = 'xp') {
   const members = [];
   for (let offset = 0; offset < MEMBERS; offset += pageSize) {
-    const page = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=xp&limit=${pageSize}&offset=${offset}`);
+    const page = await call(
+      'GET',
+      `/v1/get_leaderboard?app_id=blocks&leaderboard_type=${type}&limit=${pageSize}&offset=${offset}`,
+    );
     assert.equal(page.status, 200);
-    members.push(...page.body.leaderboard_users.map((entry) => ({ name: entry.external_user.username, xp: entry.total_xp })));
+    members.push(
+      ...page.body.leaderboard_users.map((entry) => ({
+        name: entry.external_user.username,
+        xp: entry.total_xp,
+        score: entry.score,
+      })),
+    );
   }
   return members;
 }
@@ -71,6 +101,32 @@ it('finds each member where the pages put them (around)', async () => {
   for (const index of [0, 1, 59, 60, 61, 499, 500, 501, 1000, 1501, 2000, 2599]) {
     const { name } = board[index];
     const around = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=xp&limit=3&around=${name}`);
+    const names = around.body.leaderboard_users.map((entry) => entry.external_user.username);
+    const start = Math.max(0, Math.min(index - 1, MEMBERS - 3));
+    assert.deepEqual(
+      names,
+      board.slice(start, start + 3).map((member) => member.name),
+      `around ${name} (#${index})`,
+    );
+  }
+});
+
+it('lists the unranked tail of the weekly board by name, each member once, and finds each member in it', async () => {
+  const board = await wholeBoard(100, 'weekly');
+  assert.equal(board.length, MEMBERS);
+  assert.equal(new Set(board.map((member) => member.name)).size, MEMBERS);
+  const ranked = board.filter((member) => member.score > 0);
+  assert.equal(ranked.length, Math.ceil(1200 / 9));
+  const tail = board.slice(ranked.length).map((member) => member.name);
+  assert.deepEqual(
+    tail,
+    [...tail].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    'the tail is in code point order, as the store lists names',
+  );
+  assert.deepEqual(await wholeBoard(37, 'weekly'), board);
+  for (const index of [ranked.length, ranked.length + 1, 700, 1301, 2000, 2599]) {
+    const { name } = board[index];
+    const around = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=weekly&limit=3&around=${name}`);
     const names = around.body.leaderboard_users.map((entry) => entry.external_user.username);
     const start = Math.max(0, Math.min(index - 1, MEMBERS - 3));
     assert.deepEqual(

@@ -1,12 +1,13 @@
 // Keeps each board countable in blocks, so that an offset or a rank is a sum
 // over a few thousand counts, however many members share one value (a million
-// members at 0 points is the common case). A block is a run of members of one
+// members at 0 points is the common case). The name lists are kept so too
+// (all members, and those with points in a week or a month, by name), so that
+// a period board's unranked tail is counted, not walked. A block is a run of members of one
 // value in board order, from its start tie (reached_at, name) up to the next
 // block's; the first block of a value starts at FIRST_START, before any tie.
 // board_blocks holds each block's start and how many members it has; the
 // members themselves are found in the board's index from the start.
-import type { BoardRef } from '../port.js';
-import { placements } from '../placements.js';
+import { placements, type Ordering } from '../placements.js';
 import type { UserRecord } from '../records.js';
 import { Identifier, sql, type SqlSession } from './sql.js';
 
@@ -16,17 +17,23 @@ const BLOCK_SPLIT = 2 * BLOCK_FILL;
 /** Where the first block of a value starts: before every tie (finite, as every driver sends it exactly). */
 export const FIRST_START = -Number.MAX_VALUE;
 
-export type Board = BoardRef['type'];
+export type Board = Ordering;
 
-/** The columns that order one board, and the period column a period board filters on. */
+/** A name list orders by name alone: its value and time are 0 for every member. */
+const ZERO = new Identifier('0::float8');
+
+/** The columns that order one board, and the period column a period board (or its name list) filters on. */
 export const BOARD_COLUMNS: Record<Board, { value: Identifier; at: Identifier; period: Identifier | null }> = {
   score: { value: new Identifier('total_score'), at: new Identifier('score_at'), period: null },
   xp: { value: new Identifier('xp'), at: new Identifier('xp_at'), period: null },
   weekly: { value: new Identifier('week_score'), at: new Identifier('week_at'), period: new Identifier('week') },
   monthly: { value: new Identifier('month_score'), at: new Identifier('month_at'), period: new Identifier('month') },
+  names: { value: ZERO, at: ZERO, period: null },
+  weekly_names: { value: ZERO, at: ZERO, period: new Identifier('week') },
+  monthly_names: { value: ZERO, at: ZERO, period: new Identifier('month') },
 };
 
-/** The members of a board: the app's, or for a period board those with points in the period. */
+/** The members of a board: the app's, or for a period board or list those with points in the period. */
 export function onBoard(board: { app_id: string; type: Board; period: string | null }) {
   const { period } = BOARD_COLUMNS[board.type];
   return period === null
@@ -44,19 +51,15 @@ interface Place {
   name: string;
 }
 
-const BOARDS = new Set<string>(['score', 'xp', 'weekly', 'monthly']);
-
 function placesOf(user: UserRecord): Place[] {
-  return placements(user)
-    .filter(({ group: [, board] }) => BOARDS.has(board))
-    .map(({ group: [app_id, board, period, negatedValue], tie: [at, name] }) => ({
-      app_id,
-      board: board as Board,
-      period,
-      value: negatedValue === 0 ? 0 : -negatedValue,
-      at,
-      name,
-    }));
+  return placements(user).map(({ group: [app_id, board, period, negatedValue], tie: [at, name] }) => ({
+    app_id,
+    board: board as Board,
+    period,
+    value: negatedValue === 0 ? 0 : -negatedValue,
+    at,
+    name,
+  }));
 }
 
 const placeText = (place: Place) => JSON.stringify([place.app_id, place.board, place.period, place.value, place.at, place.name]);

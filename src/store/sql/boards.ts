@@ -7,11 +7,24 @@
 import type { BoardRef, Listed } from '../port.js';
 import { rowOf } from '../placements.js';
 import type { UserRecord } from '../records.js';
-import { BOARD_COLUMNS, onBoard } from './board-blocks.js';
+import { BOARD_COLUMNS, onBoard, type Board } from './board-blocks.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** The period column of a period board's unranked members. */
 const periodColumn = (board: BoardRef) => new Identifier(board.type === 'weekly' ? 'week' : 'month');
+
+interface NameList {
+  app_id: string;
+  type: 'names' | 'weekly_names' | 'monthly_names';
+  period: string | null;
+}
+/** All the app's members by name, and a period board's members by name. */
+const namesOf = (board: BoardRef): NameList => ({ app_id: board.app_id, type: 'names', period: null });
+const periodNamesOf = (board: BoardRef): NameList => ({
+  app_id: board.app_id,
+  type: board.type === 'weekly' ? 'weekly_names' : 'monthly_names',
+  period: board.period,
+});
 
 interface MemberRow {
   record: string;
@@ -28,8 +41,21 @@ export function boardQueries(session: SqlSession) {
     const [row] = await session.query<{ n: number }>(query);
     return row?.n ?? 0;
   };
-  const blocks = (board: BoardRef) => sql`board_blocks
+  const blocks = (board: { app_id: string; type: Board; period: string | null }) => sql`board_blocks
     WHERE app_id = ${board.app_id}::text AND board = ${board.type}::text AND period = ${board.period ?? ''}::text`;
+  /** Members of a name list (all members, or a period's) whose names sort before `name`: the blocks before, and a walk of one. */
+  const listBefore = (list: NameList, name: string) =>
+    one(sql`
+      SELECT (coalesce((
+        SELECT sum(b.count) FROM board_blocks AS b
+        WHERE b.app_id = own.app_id AND b.board = own.board AND b.period = own.period AND b.value = 0
+          AND (b.start_at, b.start_name) < (own.start_at, own.start_name)), 0) + (
+        SELECT count(*) FROM users WHERE ${onBoard(list)} AND account_name >= own.start_name AND account_name < ${name}::text
+      ))::float8 AS n
+      FROM (
+        SELECT * FROM ${blocks(list)} AND value = 0 AND (start_at, start_name) <= (0, ${name}::text)
+        ORDER BY start_at DESC, start_name DESC LIMIT 1
+      ) AS own`);
   const countHigher = (board: BoardRef, value: number) =>
     one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`);
   /** `limit` members of one value from a tie on, in board order. */
@@ -94,16 +120,33 @@ export function boardQueries(session: SqlSession) {
       return page.map(listed);
     },
 
-    countUnrankedBefore: (board: BoardRef, name: string) =>
-      one(sql`SELECT count(*)::float8 AS n FROM users WHERE app_id = ${board.app_id}::text
-        AND ${periodColumn(board)} <> ${board.period}::text AND account_name < ${name}::text`),
+    countUnrankedBefore: async (board: BoardRef, name: string) =>
+      (await listBefore(namesOf(board), name)) - (await listBefore(periodNamesOf(board), name)),
 
+    /**
+     * The unranked members of a block of all names start after (block's members before) less
+     * (the period's members before its start): a binary search over the blocks finds the one
+     * holding the skip-th, and the page is a short walk by name from there.
+     */
     async unrankedPage(board: BoardRef, skip: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
+      const starts = await session.query<{ start_name: string; before: number }>(sql`
+        SELECT start_name, (sum(count) OVER (ORDER BY start_at, start_name) - count)::float8 AS before
+        FROM ${blocks(namesOf(board))} ORDER BY start_at, start_name`);
+      if (starts.length === 0) return [];
+      const unrankedBefore = async (index: number) =>
+        starts[index]!.before - (await listBefore(periodNamesOf(board), starts[index]!.start_name));
+      let [low, high, before] = [0, starts.length - 1, 0];
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        const unranked = await unrankedBefore(middle);
+        if (unranked <= skip) [low, before] = [middle, unranked];
+        else high = middle - 1;
+      }
       const rows = await session.query<MemberRow>(sql`
         SELECT record, 0::float8 AS value, 0::float8 AS at FROM users WHERE app_id = ${board.app_id}::text
-          AND ${periodColumn(board)} <> ${board.period}::text
-        ORDER BY account_name OFFSET ${skip}::integer LIMIT ${limit}::integer`);
+          AND ${periodColumn(board)} <> ${board.period}::text AND account_name >= ${starts[low]!.start_name}::text
+        ORDER BY account_name OFFSET ${skip - before}::integer LIMIT ${limit}::integer`);
       return rows.map(listed);
     },
   };

@@ -82,7 +82,8 @@ export const MIGRATIONS: Migration[] = [
     name: 'board blocks',
     statements: [
       // Counts per value left one value's members to be walked: a million at 0 points cost
-      // a million index entries to reach the last page. Blocks cut every value (board-blocks.ts).
+      // a million index entries to reach the last page. Blocks cut every value, and the
+      // name lists that count a period board's unranked tail (board-blocks.ts).
       `CREATE TABLE board_blocks (
         app_id text COLLATE "C", board text COLLATE "C", period text COLLATE "C", value float8,
         start_at float8, start_name text COLLATE "C", count integer NOT NULL,
@@ -91,7 +92,10 @@ export const MIGRATIONS: Migration[] = [
           SELECT app_id, 'score' AS board, '' AS period, total_score AS value, score_at AS at, account_name AS name FROM users
           UNION ALL SELECT app_id, 'xp', '', xp, xp_at, account_name FROM users
           UNION ALL SELECT app_id, 'weekly', week, week_score, week_at, account_name FROM users WHERE week <> ''
-          UNION ALL SELECT app_id, 'monthly', month, month_score, month_at, account_name FROM users WHERE month <> ''),
+          UNION ALL SELECT app_id, 'monthly', month, month_score, month_at, account_name FROM users WHERE month <> ''
+          UNION ALL SELECT app_id, 'names', '', 0, 0, account_name FROM users
+          UNION ALL SELECT app_id, 'weekly_names', week, 0, 0, account_name FROM users WHERE week <> ''
+          UNION ALL SELECT app_id, 'monthly_names', month, 0, 0, account_name FROM users WHERE month <> ''),
         numbered AS (
           SELECT *, row_number() OVER (PARTITION BY app_id, board, period, value ORDER BY at, name) - 1 AS i FROM members),
         blocks AS (
@@ -103,6 +107,9 @@ export const MIGRATIONS: Migration[] = [
       FROM blocks AS b JOIN numbered AS n
         ON n.app_id = b.app_id AND n.board = b.board AND n.period = b.period AND n.value = b.value AND n.i = b.first`,
       `DROP TABLE board_counts`,
+      // The walk inside one block of a period's name list.
+      `CREATE INDEX users_by_week_name ON users (app_id, week, account_name)`,
+      `CREATE INDEX users_by_month_name ON users (app_id, month, account_name)`,
     ],
   },
 ];
