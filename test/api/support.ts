@@ -3,7 +3,7 @@
 // the run names a SQL adapter (QB_API_ADAPTER, scripts/wtr-api-adapter.js),
 // through the Questboard server over HTTP on a database of its own.
 import { executeServerCommand } from '@web/test-runner-commands';
-import { deleteDB, openDB } from 'idb';
+import { deleteDB, openDB, type IDBPDatabase } from 'idb';
 import type { ChangeNotice } from '../../src/api/broadcast.js';
 import { createHandler } from '../../src/server/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
@@ -62,6 +62,15 @@ export function localApi(clock: { now: number } = { now: Date.now() }) {
 
 function inPageApi(clock: { now: number }) {
   const name = `questboard-test-${crypto.randomUUID()}`;
+  /** A connection of the test's own to the store's database, closed after `work`. */
+  const withDatabase = async <T>(work: (db: IDBPDatabase) => Promise<T>): Promise<T> => {
+    const db = await openDB(name);
+    try {
+      return await work(db);
+    } finally {
+      db.close();
+    }
+  };
   const store = openIndexedDbStore({ name });
   const changes: ChangeNotice[] = [];
   const handle = createHandler({ store, now: () => new Date(clock.now), onChange: (change) => changes.push(change) });
@@ -74,32 +83,13 @@ function inPageApi(clock: { now: number }) {
     /** The database's name, for tests that look at what it holds. */
     name,
     /** The idempotency records the store holds, oldest first. */
-    async idempotencyRecords(): Promise<{ api_key: string; idempotency_key: string }[]> {
-      const db = await openDB(name);
-      try {
-        return await db.getAllFromIndex('idempotency', 'by_created');
-      } finally {
-        db.close();
-      }
-    },
+    idempotencyRecords: (): Promise<{ api_key: string; idempotency_key: string }[]> =>
+      withDatabase((db) => db.getAllFromIndex('idempotency', 'by_created')),
     /** A meta record as the store keeps it (admin keys, …). */
-    async readMeta(key: string): Promise<unknown> {
-      const db = await openDB(name);
-      try {
-        return await db.get('meta', key);
-      } finally {
-        db.close();
-      }
-    },
+    readMeta: (key: string): Promise<unknown> => withDatabase((db) => db.get('meta', key)),
     /** Overwrites a meta record, as an older version of the store may have written it. */
-    async writeMeta(key: string, value: unknown): Promise<void> {
-      const db = await openDB(name);
-      try {
-        await db.put('meta', value, key);
-      } finally {
-        db.close();
-      }
-    },
+    writeMeta: (key: string, value: unknown): Promise<void> =>
+      withDatabase(async (db) => void (await db.put('meta', value, key))),
     async close() {
       await store.close();
       await deleteDB(name);

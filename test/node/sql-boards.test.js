@@ -88,6 +88,21 @@ async function wholeBoard(pageSize, type = 'xp') {
   return members;
 }
 
+/** The window of three `around` each member at `indexes` is the one the pages put them in. */
+async function assertAround(type, board, indexes) {
+  for (const index of indexes) {
+    const { name } = board[index];
+    const around = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=${type}&limit=3&around=${name}`);
+    const names = around.body.leaderboard_users.map((entry) => entry.external_user.username);
+    const start = Math.max(0, Math.min(index - 1, MEMBERS - 3));
+    assert.deepEqual(
+      names,
+      board.slice(start, start + 3).map((member) => member.name),
+      `around ${name} (#${index})`,
+    );
+  }
+}
+
 it('lists every member once, in board order, whatever the page size', async () => {
   const by100 = await wholeBoard(100);
   assert.equal(by100.length, MEMBERS);
@@ -98,17 +113,7 @@ it('lists every member once, in board order, whatever the page size', async () =
 
 it('finds each member where the pages put them (around)', async () => {
   const board = await wholeBoard(100);
-  for (const index of [0, 1, 59, 60, 61, 499, 500, 501, 1000, 1501, 2000, 2599]) {
-    const { name } = board[index];
-    const around = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=xp&limit=3&around=${name}`);
-    const names = around.body.leaderboard_users.map((entry) => entry.external_user.username);
-    const start = Math.max(0, Math.min(index - 1, MEMBERS - 3));
-    assert.deepEqual(
-      names,
-      board.slice(start, start + 3).map((member) => member.name),
-      `around ${name} (#${index})`,
-    );
-  }
+  await assertAround('xp', board, [0, 1, 59, 60, 61, 499, 500, 501, 1000, 1501, 2000, 2599]);
 });
 
 it('lists the unranked tail of the weekly board by name, each member once, and finds each member in it', async () => {
@@ -124,15 +129,5 @@ it('lists the unranked tail of the weekly board by name, each member once, and f
     'the tail is in code point order, as the store lists names',
   );
   assert.deepEqual(await wholeBoard(37, 'weekly'), board);
-  for (const index of [ranked.length, ranked.length + 1, 700, 1301, 2000, 2599]) {
-    const { name } = board[index];
-    const around = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=weekly&limit=3&around=${name}`);
-    const names = around.body.leaderboard_users.map((entry) => entry.external_user.username);
-    const start = Math.max(0, Math.min(index - 1, MEMBERS - 3));
-    assert.deepEqual(
-      names,
-      board.slice(start, start + 3).map((member) => member.name),
-      `around ${name} (#${index})`,
-    );
-  }
+  await assertAround('weekly', board, [ranked.length, ranked.length + 1, 700, 1301, 2000, 2599]);
 });
