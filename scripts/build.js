@@ -108,8 +108,11 @@ function run(command, args) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
+// TypeScript 7's own tsc, by path: node_modules/.bin/tsc may be TypeScript 5's (the alias vue-tsc needs).
+const TSC = join(root, 'node_modules/typescript/bin/tsc');
+
 function emitDeclarations() {
-  run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json']);
+  run(process.execPath, [TSC, '-p', 'tsconfig.build.json']);
 }
 
 // The analyzer also rewrites package.json unless its `customElements` field
