@@ -66,6 +66,11 @@ describe('hardening', () => {
     expect(answer.status).to.equal(401);
     const importing = await api.call('POST', '/v1/admin/import', { key: 'nobody', body: '{not even json' });
     expect(importing.status).to.equal(401);
+    // A small body is read before its key is checked; a refused one still answers for the key first.
+    const endorsing = await api.call('POST', '/v1/endorse_account', { key: 'nobody', body: '{not even json' });
+    expect(endorsing.status).to.equal(401);
+    const underScoped = await api.call('POST', '/v1/endorse_account', { key: 'pk_read', body: { nope: 1 } });
+    expect(underScoped.status).to.equal(403);
   });
 
   it('never lets an app key shadow an installation admin key, nor the reverse', async () => {
