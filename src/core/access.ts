@@ -41,6 +41,19 @@ export async function addAdminKeys(
   return hashes;
 }
 
+/**
+ * Makes the installation admin keys exactly `keys`: a server's operator lists them all at every
+ * start, so a key taken off the list is revoked by the next start.
+ */
+export async function replaceAdminKeys(
+  tx: Transaction,
+  keys: string[],
+  nameOf?: (index: number) => string,
+): Promise<Set<string>> {
+  await tx.putMeta(ADMIN_KEYS, { sha256: [] });
+  return addAdminKeys(tx, keys, nameOf);
+}
+
 /** The key of an `Authorization: Bearer <key>` header, or a 401. */
 export function bearerKey(header: string | null): string {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;

@@ -1,7 +1,8 @@
 // Installation admin keys: given by the server's operator in the environment
-// (QUESTBOARD_ADMIN_KEYS) or a file (--admin-keys-file), kept hashed in the store.
+// (QUESTBOARD_ADMIN_KEYS) or a file (--admin-keys-file), kept hashed in the store,
+// and revoked by leaving them off the list at the next start.
 import { readFile } from 'node:fs/promises';
-import { addAdminKeys } from '../core/access.js';
+import { addAdminKeys, replaceAdminKeys } from '../core/access.js';
 import type { ServeOptions } from './options.js';
 import type { Store } from '../store/index.js';
 import { reasonOf, StartupError } from './startup-error.js';
@@ -48,19 +49,17 @@ async function readKeysFile(path: string): Promise<InstallationKey[]> {
 }
 
 /**
- * Adds the keys to the store's admin keys. Runs at every start, with no keys
- * too: that is the step that stores hashed the admin keys of a store written
- * when they were kept in clear.
+ * Makes the operator's keys the installation's admin keys, when any are given: the list is the
+ * whole truth, so removing a key and restarting revokes it (a key a dataset brought in since the
+ * last start goes too). Given none (a server started with --allow-bootstrap, or run by its
+ * dataset's own keys), the stored keys stay. Runs at every start: that is also the step that
+ * stores hashed the admin keys of a store written when they were kept in clear.
  */
 export async function installAdminKeys(store: Store, keys: InstallationKey[]): Promise<void> {
+  const given = keys.map(({ key }) => key);
+  const nameOf = (index: number) => keys[index]!.source;
   try {
-    await store.write((tx) =>
-      addAdminKeys(
-        tx,
-        keys.map(({ key }) => key),
-        (index) => keys[index]!.source,
-      ),
-    );
+    await store.write((tx) => (given.length > 0 ? replaceAdminKeys(tx, given, nameOf) : addAdminKeys(tx, [])));
   } catch (error) {
     throw new StartupError(`cannot install the admin keys: ${reasonOf(error)}`);
   }

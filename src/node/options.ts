@@ -49,7 +49,8 @@ Where the data lives (one of):
   --memory                  in memory, lost when the server stops: for tests
 Keys:
   --admin-keys-file FILE    installation admin keys, one a line (# starts a comment); also
-                            QUESTBOARD_ADMIN_KEYS=key1,key2 in the environment. Kept hashed.
+                            QUESTBOARD_ADMIN_KEYS=key1,key2 in the environment. Kept hashed;
+                            the list replaces the stored keys, so a key left off is revoked.
   --allow-bootstrap         an empty store takes an import authorised by a key the dataset
                             itself lists: whoever reaches the server first owns it
 Requests:

@@ -52,6 +52,39 @@ describe('installation admin keys', () => {
   });
 });
 
+describe('an installation admin key taken off the list', () => {
+  const SECOND = 'sk_second_0123456789abcdef';
+  let directory;
+  let server;
+  before(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'questboard-revoke-'));
+  });
+  after(async () => {
+    await server?.stop();
+    await rm(directory, { recursive: true, force: true });
+  });
+  const restart = async (keys) => {
+    await server?.stop();
+    server = await startServer(['--data-dir', directory], { env: { QUESTBOARD_ADMIN_KEYS: keys } });
+  };
+  const exportWith = async (key) =>
+    (await get(server, '/v1/admin/export?app_id=guild', { Authorization: `Bearer ${key}` })).status;
+
+  it('is revoked by the next start, and a start given no keys keeps the stored ones', async () => {
+    await restart(`${INSTALLED},${SECOND}`);
+    const imported = await post(server, '/v1/admin/import', await readFile(DATASET, 'utf8'), {
+      Authorization: `Bearer ${INSTALLED}`,
+    });
+    assert.equal(imported.status, 200, await imported.clone().text());
+    assert.equal(await exportWith(SECOND), 200);
+    await restart(SECOND);
+    assert.equal(await exportWith(INSTALLED), 401);
+    assert.equal(await exportWith(SECOND), 200);
+    await restart('');
+    assert.equal(await exportWith(SECOND), 200);
+  });
+});
+
 describe('the health check, the access log and request ids', () => {
   let server;
   before(async () => {
