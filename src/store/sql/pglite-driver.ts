@@ -2,7 +2,7 @@
 // directory (or in memory). The embedded default: durable with nothing else
 // installed. It runs one statement at a time, so transactions queue.
 import { PGlite } from '@electric-sql/pglite';
-import { BEGIN_STATEMENT, type SqlDriver } from './sql.js';
+import { TRANSACTION_MODES, type SqlDriver } from './sql.js';
 
 /** `dataDir` undefined: in memory, gone when the process ends. */
 export async function pgliteDriver(dataDir?: string): Promise<SqlDriver> {
@@ -10,7 +10,7 @@ export async function pgliteDriver(dataDir?: string): Promise<SqlDriver> {
   return {
     transaction: (mode, work) =>
       db.transaction(async (tx) => {
-        await tx.query(BEGIN_STATEMENT[mode]);
+        await tx.query(`SET TRANSACTION ${TRANSACTION_MODES[mode]}`);
         return work({ query: async ({ text, values }) => (await tx.query(text, values)).rows as never });
       }),
     close: () => db.close(),

@@ -1,7 +1,7 @@
 // PostgreSQL through postgres.js: a pool of connections, so requests from
 // many members run side by side; several server processes may share one database.
 import postgres from 'postgres';
-import { BEGIN_STATEMENT, type SqlDriver, type SqlSession } from './sql.js';
+import { TRANSACTION_MODES, type SqlDriver, type SqlSession } from './sql.js';
 
 export interface PostgresDriverOptions {
   /** postgres://user:password@host:port/database */
@@ -24,11 +24,8 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
       (await tx.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as Row[],
   });
   return {
-    transaction: async (mode, work) =>
-      (await client.begin(async (tx) => {
-        await tx.unsafe(BEGIN_STATEMENT[mode]);
-        return work(session(tx));
-      })) as never,
+    // The modes go with BEGIN itself: a SET TRANSACTION after it would cost every request a round trip.
+    transaction: async (mode, work) => (await client.begin(TRANSACTION_MODES[mode], (tx) => work(session(tx)))) as never,
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -55,9 +55,10 @@ export interface SqlDriver {
   close(): Promise<void>;
 }
 
-export const BEGIN_STATEMENT: Record<TransactionMode, string> = {
-  read: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY',
-  write: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED',
+/** The transaction modes of BEGIN (or SET TRANSACTION) for each kind of transaction. */
+export const TRANSACTION_MODES: Record<TransactionMode, string> = {
+  read: 'ISOLATION LEVEL REPEATABLE READ, READ ONLY',
+  write: 'ISOLATION LEVEL READ COMMITTED',
 };
 
 /**
