@@ -6,11 +6,14 @@ import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
 import { adminKeyRecord, authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
-import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
+import { verifyMemberToken } from '../core/member-token.js';
+import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
+import type { ApiKeyRecord, AppRecord, Store, Transaction } from '../store/index.js';
 import type { ChangeFeed } from './change-feed.js';
 import { changeStream } from './change-stream.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
+import { callsAsMember, memberBody } from './member-access.js';
 import { operations, type Operation } from './operations.js';
 
 export interface HandlerOptions {
@@ -84,15 +87,21 @@ export function createHandler({
     if (operation.streamsChanges && !feed) throw NO_CHANGE_FEED;
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
     // A body is read only for a caller who may send it: a refused one is never taken in.
-    if (method === 'POST' && keyText !== null) await store.read((tx) => admit(tx, keyText, operation, allowBootstrap));
+    const admitted =
+      method === 'POST' && keyText !== null ? await store.read((tx) => admit(tx, keyText, operation, allowBootstrap)) : null;
+    // Verified outside the transaction: WebCrypto's turns would let an IndexedDB transaction commit.
+    const member =
+      admitted === null ? null : await verifyMemberToken(request.headers.get(MEMBER_TOKEN_HEADER), admitted.app, now());
     const query = Object.fromEntries(url.searchParams);
-    const raw = method === 'POST' ? await readJsonBody(request, operation.bodyLimit ?? BODY_LIMIT) : query;
+    const sent = method === 'POST' ? await readJsonBody(request, operation.bodyLimit ?? BODY_LIMIT) : query;
+    const raw = member === null ? sent : memberBody(operation, sent, member);
     const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
-      if (operation.scope !== null) requireScope(key, operation.scope);
+      // A member's key was admitted with its token; any other needs the operation's scope.
+      if (operation.scope !== null && member === null) requireScope(key, operation.scope);
       const input = parse(operation.schema, raw);
       const call = {
         input,
@@ -166,16 +175,25 @@ async function identify(
 /**
  * Before a body is read: the key is known and carries the scope, or the store
  * is empty for a bootstrap. On a server that takes none, an empty store knows
- * no key at all, so its operator is told how to give it one.
+ * no key at all, so its operator is told how to give it one. A key that calls
+ * as a member is admitted with its app, whose keys its token must verify with.
  */
-async function admit(tx: Transaction, key: string, operation: Operation, allowBootstrap: boolean): Promise<void> {
+async function admit(
+  tx: Transaction,
+  key: string,
+  operation: Operation,
+  allowBootstrap: boolean,
+): Promise<{ app: AppRecord | undefined } | null> {
   if (operation.bootstrap && (await isEmpty(tx))) {
-    if (allowBootstrap) return;
+    if (allowBootstrap) return null;
     throw new ApiError(
       401,
       'This server has no admin key yet, and takes none from the dataset itself: its operator gives it one ' +
         '(QUESTBOARD_ADMIN_KEYS or --admin-keys-file), or starts it once with --allow-bootstrap.',
     );
   }
-  requireScope(await authenticate(tx, key), operation.scope!);
+  const record = await authenticate(tx, key);
+  if (callsAsMember(record, operation)) return { app: await tx.get('apps', record.app_id!) };
+  requireScope(record, operation.scope!);
+  return null;
 }
