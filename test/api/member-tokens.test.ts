@@ -2,13 +2,14 @@
 // src/server/member-access.ts), on every store the API suite runs on: the
 // handler in the page over IndexedDB with a pinned clock, or the Questboard
 // server over HTTP on PGlite or PostgreSQL (the clock sent with each request);
-// and through the real service worker with the real clock. Key pairs are made
-// here with jose over WebCrypto, as a site's backend would make its own.
+// and through the real service worker with the real clock. Key pairs and
+// tokens are made here with jose, as a site's backend would make its own, and
+// the property test holds the API's verifier to jose's jwtVerify.
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import fc from 'fast-check';
 import { openDB } from 'idb';
-import { CompactSign, exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { CompactSign, exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
 import {
   API_ADAPTER,
   GUIDS,
@@ -544,7 +545,7 @@ describe('member tokens', () => {
     });
   });
 
-  it('property: random tokens and bodies from a member key — a refusal never changes anything, and only a genuine token writes', async function () {
+  it('property: random tokens and bodies from a member key — a refusal never changes anything, only a genuine token writes, and jose agrees on every token', async function () {
     const { runs, seed: fuzzSeed } = await executeServerCommand<{ runs: number; seed: number }, void>('fuzz-settings');
     this.timeout(30_000 + runs * 1_000);
     const snapshot = async () =>
@@ -641,6 +642,11 @@ describe('member tokens', () => {
           body: generated.body,
         });
         expect(answer.status, answer.text).to.be.below(500);
+        if (generated.key === 'pk_member' && token !== '') {
+          expect(passedTokenRules(answer), `jose and the API disagree on ${token}: ${answer.text}`).to.equal(
+            await joseAccepts(token, [es.publicJwk, ed.publicJwk], new Date(api.clock.now)),
+          );
+        }
         if (answer.status >= 400) {
           expect(answer.body.is_valid, answer.text).to.equal(false);
           expect(await snapshot(), `${generated.path} changed state but answered ${answer.status}`).to.deep.equal(before);
@@ -661,6 +667,41 @@ describe('member tokens', () => {
     }
   });
 });
+
+/**
+ * The reference the API's verifier (src/core/member-token.ts, WebCrypto directly) is held to:
+ * jose's jwtVerify with the same rules, and app_id and sub as text.
+ */
+async function joseAccepts(token: string, keys: JWK[], currentDate: Date): Promise<boolean> {
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      ({ kid }) => {
+        const jwk = keys.find((key) => key.kid === kid);
+        if (jwk === undefined) throw new Error('unknown kid');
+        return jwk;
+      },
+      {
+        algorithms: ['ES256', 'EdDSA'],
+        requiredClaims: ['app_id', 'sub', 'iat', 'exp'],
+        currentDate,
+        clockTolerance: 30,
+        maxTokenAge: 24 * HOUR_S,
+      },
+    );
+    return typeof payload.app_id === 'string' && typeof payload.sub === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** The refusals of rules past jose's (the token is well signed and current, but for the wrong app, member or lifetime). */
+const PAST_JOSE = [MESSAGES.otherApp, MESSAGES.badSub, MESSAGES.tooLong];
+
+/** Whether an answer to a member key's write says its token passed the rules jose checks. */
+function passedTokenRules(answer: Answer): boolean {
+  return answer.status !== 401 || PAST_JOSE.includes(answer.body.message);
+}
 
 /** Every record of every store of a database, as one text. */
 async function databaseText(name: string): Promise<string> {
