@@ -171,6 +171,7 @@ describe('questboard-token refuses', () => {
     });
   }
 
+  /** @type {Array<[string, () => string | Promise<string>, RegExp]>} */
   const keys = [
     ['a missing file', () => join(directory, 'nowhere.jwk'), /^questboard-token: --key .*nowhere\.jwk: ENOENT/],
     ['a file that is not JSON', () => keyFile('junk.jwk', 'not json'), /--key .*junk\.jwk: .*JSON/],
