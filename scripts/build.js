@@ -8,6 +8,7 @@
 //   dist/types/**              .d.ts for dist/esm
 //   dist/custom-elements.json  the custom elements manifest
 //   dist/node/server.js        the Node server, run by bin/questboard-server.js (package.json "bin")
+//   dist/node/token.js         member token keys and tokens, run by bin/questboard-token.js (package.json "bin")
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { build as esbuild } from 'esbuild';
 import { build } from 'vite';
-import { SERVER_BUNDLE } from './server-bundle.js';
+import { SERVER_BUNDLE, TOKEN_CLI_BUNDLE } from './server-bundle.js';
 import { MODULES_ENTRY, SHIPPED_SCRIPTS } from './shipped-scripts.js';
 import { reportSizes } from './size-report.js';
 
@@ -97,10 +98,12 @@ async function buildModules() {
 }
 
 const serverFile = join(dist, 'node', 'server.js');
+const tokenCliFile = join(dist, 'node', 'token.js');
 
-/** Not a script a site loads (so not in SHIPPED_SCRIPTS): a Node program, its runtime dependencies left as imports. */
-async function buildServer() {
+/** Not scripts a site loads (so not in SHIPPED_SCRIPTS): Node programs, their runtime dependencies left as imports. */
+async function buildNodePrograms() {
   await esbuild({ ...SERVER_BUNDLE, absWorkingDir: root, outfile: serverFile });
+  await esbuild({ ...TOKEN_CLI_BUNDLE, absWorkingDir: root, outfile: tokenCliFile });
 }
 
 function run(command, args) {
@@ -177,8 +180,8 @@ async function main() {
   shipManifest();
   shipped.push({ path: manifestFile });
 
-  await buildServer();
-  shipped.push({ path: serverFile });
+  await buildNodePrograms();
+  shipped.push({ path: serverFile }, { path: tokenCliFile });
 
   const overBudget = reportSizes(shipped, root);
   for (const { path, gzip, budgetKB } of overBudget) {

@@ -21,6 +21,11 @@ export const FEATURES = [
     'api.SubtleCrypto.digest',
     'needed only by a configured remote, which needs an https page',
   ],
+  [
+    'Ed25519 in `crypto.subtle` (member tokens signed with EdDSA)',
+    'api.SubtleCrypto.verify.ed25519',
+    'refuses such tokens as `member-token-invalid`: sign with ES256, which every engine verifies',
+  ],
   ['`JSON.rawJSON`', 'javascript.builtins.JSON.rawJSON', 'a JSON writer of our own for four-decimal quantities'],
   ['`Intl.RelativeTimeFormat`', 'javascript.builtins.Intl.RelativeTimeFormat', 'within the baseline'],
   ['`Clients.claim()`', 'api.Clients.claim', 'the embed waits 3 s for control, then runs the handler in the page'],

@@ -1,6 +1,7 @@
 // The Node server (src/node) as one ES module: shipped as dist/node/server.js
 // (run by bin/questboard-server.js) and run from source by `npm run serve`.
-// One esbuild configuration for both.
+// One esbuild configuration for both, and for the questboard-token command
+// (dist/node/token.js, run by bin/questboard-token.js).
 import { readFileSync } from 'node:fs';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -24,3 +25,6 @@ export const SERVER_BUNDLE = {
   external: RUNTIME_DEPENDENCIES,
   logLevel: 'warning',
 };
+
+/** The questboard-token command: the same configuration, its own entry. */
+export const TOKEN_CLI_BUNDLE = { ...SERVER_BUNDLE, entryPoints: ['src/node/token-cli.ts'] };

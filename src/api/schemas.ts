@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { accountNameFault, normalizeAccountName } from './account-names.js';
 import { decimalPlaces, isGuid, X_HANDLE } from './formats.js';
 import { JsonNumber } from './json-text.js';
+import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
 /** Every name that enters is kept in the profile's one form (account-names.ts). */
@@ -30,7 +31,11 @@ const instant = z
     ),
   );
 
-export const SCOPES = ['read', 'write', 'ledger', 'admin'] as const;
+/**
+ * `member`: what a site puts in its page's script tag beside `read`. Such a key writes only what
+ * a member may (endorse, connect a profile), only with a member token, and only as that member.
+ */
+export const SCOPES = ['read', 'write', 'ledger', 'admin', 'member'] as const;
 export type Scope = (typeof SCOPES)[number];
 export const LEADERBOARD_TYPES = ['score', 'xp', 'weekly', 'monthly'] as const;
 export type LeaderboardType = (typeof LEADERBOARD_TYPES)[number];
@@ -181,6 +186,56 @@ const datasetChallenge = z.strictObject({
   tasks: z.array(datasetTask),
 });
 
+/** A P-256 coordinate or an Ed25519 public key: 32 bytes. */
+const keyBytes = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes in base64url (43 characters)'));
+const MAX_MEMBER_TOKEN_KEYS = 20;
+
+/**
+ * A public key (RFC 7517 JWK) that member tokens of the app are verified with, named by its
+ * `kid`. The private half stays with the site's backend: a key holding one is refused, since
+ * the settings are read by anyone with an export, and copied into every visitor's worker.
+ */
+const memberTokenKey = z
+  .strictObject({
+    kid: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
+    kty: z.enum(['EC', 'OKP'], 'must be EC (a P-256 key, ES256) or OKP (an Ed25519 key, EdDSA)'),
+    crv: z.enum(['P-256', 'Ed25519'], 'must be P-256 (ES256) or Ed25519 (EdDSA)'),
+    x: keyBytes,
+    y: z.optional(keyBytes),
+    alg: z.optional(z.enum(MEMBER_TOKEN_ALGORITHMS, `must be one of ${MEMBER_TOKEN_ALGORITHMS.join(', ')}`)),
+    use: z.optional(z.literal('sig', "must be 'sig'")),
+    d: z.optional(
+      z.custom<never>(
+        () => false,
+        "is the private key: member_token_keys take the public key only (keep the private one on the site's backend)",
+      ),
+    ),
+  })
+  .check(
+    z.superRefine((key, ctx) => {
+      const alg = (Object.keys(MEMBER_TOKEN_KEY_TYPES) as MemberTokenAlgorithm[]).find(
+        (name) => MEMBER_TOKEN_KEY_TYPES[name].crv === key.crv,
+      )!;
+      const { kty } = MEMBER_TOKEN_KEY_TYPES[alg];
+      const fault = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, input: key });
+      if (key.kty !== kty) fault('kty', `must be ${kty} for crv ${key.crv}`);
+      else if (kty === 'EC' && key.y === undefined) fault('y', 'is required');
+      else if (kty === 'OKP' && key.y !== undefined) fault('y', `must not be given for crv ${key.crv}`);
+      else if (key.alg !== undefined && key.alg !== alg) fault('alg', `must be ${alg} for crv ${key.crv}`);
+    }),
+  );
+
+const memberTokenKeys = z.array(memberTokenKey).check(
+  z.maxLength(MAX_MEMBER_TOKEN_KEYS, `must hold at most ${MAX_MEMBER_TOKEN_KEYS} keys`),
+  z.superRefine((keys, ctx) => {
+    const seen = new Set<string>();
+    for (const [index, key] of keys.entries()) {
+      if (seen.has(key.kid)) ctx.addIssue({ code: 'custom', path: [index, 'kid'], message: 'appears twice', input: keys });
+      seen.add(key.kid);
+    }
+  }),
+);
+
 const datasetApp = z.strictObject({
   app_id: text,
   name: z.optional(z.string()),
@@ -197,6 +252,8 @@ const datasetApp = z.strictObject({
     z.strictObject({
       endorsement_xp: z.optional(points),
       rank_policy: z.optional(z.enum(RANK_POLICIES, `must be one of ${RANK_POLICIES.join(', ')}`)),
+      /** Replaced whole when given: a kid left out no longer verifies (key rotation). */
+      member_token_keys: z.optional(memberTokenKeys),
     }),
   ),
   users: z.optional(
@@ -250,3 +307,4 @@ export type Dataset = z.infer<typeof dataset>;
 export type DatasetApp = z.infer<typeof datasetApp>;
 export type DatasetChallenge = z.infer<typeof datasetChallenge>;
 export type DatasetTask = z.infer<typeof datasetTask>;
+export type MemberTokenKey = z.infer<typeof memberTokenKey>;

@@ -51,6 +51,7 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, adminK
     endorsement_xp: data.settings?.endorsement_xp ?? existing?.endorsement_xp ?? DEFAULT_ENDORSEMENT_XP,
     rank_policy: data.settings?.rank_policy ?? existing?.rank_policy ?? 'olympic',
     member_count: existing?.member_count ?? 0,
+    member_token_keys: data.settings?.member_token_keys ?? existing?.member_token_keys ?? [],
     treasury: data.treasury
       ? {
           account_id: treasuryAccount(data.treasury.account_id, `${path}.treasury.account_id`),
@@ -260,7 +261,11 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
     app_id: app.app_id,
     name: app.name,
     api_keys: data.api_keys.map(({ key, scopes }) => ({ key, scopes })),
-    settings: { endorsement_xp: app.endorsement_xp, rank_policy: app.rank_policy },
+    settings: {
+      endorsement_xp: app.endorsement_xp,
+      rank_policy: app.rank_policy,
+      ...(app.member_token_keys?.length ? { member_token_keys: app.member_token_keys } : {}),
+    },
     users: data.users.map((user) => ({
       account_name: user.account_name,
       id: user.id,

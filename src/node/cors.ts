@@ -1,9 +1,11 @@
-/** Request headers a Questboard client sends: the key, JSON bodies, retries of writes, and where an event stream resumes. */
-const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID';
+import { ERROR_CODE_HEADER, MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
+
+/** Request headers a Questboard client sends: the key, JSON bodies, retries of writes, where an event stream resumes, and the member's token. */
+const ALLOWED_REQUEST_HEADERS = `Authorization, Content-Type, Idempotency-Key, Last-Event-ID, ${MEMBER_TOKEN_HEADER}`;
 /** Every method the server takes somewhere. */
 export const ALLOWED_METHODS = 'GET, POST, OPTIONS';
-/** Answer headers a page needs to read besides the CORS-safelisted ones (the request id, to quote in a report). */
-const EXPOSED_HEADERS = 'Allow, Retry-After, X-Request-Id';
+/** Answer headers a page needs to read besides the CORS-safelisted ones (the request id, to quote in a report; a refusal's code). */
+const EXPOSED_HEADERS = `Allow, Retry-After, X-Request-Id, ${ERROR_CODE_HEADER}`;
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export interface Cors {

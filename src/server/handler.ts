@@ -6,11 +6,14 @@ import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
 import { adminKeyRecord, authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
-import type { ApiKeyRecord, Store, Transaction } from '../store/index.js';
+import { noMemberToken, verifyMemberToken } from '../core/member-token.js';
+import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
+import type { ApiKeyRecord, AppRecord, Store, Transaction } from '../store/index.js';
 import type { ChangeFeed } from './change-feed.js';
 import { changeStream } from './change-stream.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
+import { callsAsMember, memberBody } from './member-access.js';
 import { operations, type Operation } from './operations.js';
 
 export interface HandlerOptions {
@@ -69,22 +72,37 @@ export function createHandler({
   }
 
   /**
-   * A large upload (an import) is read only for a caller who may send it: a refused one is never
-   * taken in. A body within BODY_LIMIT is read first and its key checked in the request's own
-   * transaction, which saves every write a transaction of its own for the key; when such a body
-   * is refused, the key is checked first all the same, so a caller without a valid key learns
-   * nothing of the input rules.
+   * The body of a POST, and the member who sends it. A large upload (an import) is read only for
+   * a caller who may send it: a refused one is never taken in. A call with a member token is
+   * admitted first too, for its app's keys: the token is verified outside any transaction
+   * (WebCrypto's turns would let an IndexedDB transaction commit). Any other body, within
+   * BODY_LIMIT, is read first and its key checked in the request's own transaction, which saves
+   * every such write a transaction of its own; when that body is refused, the key is checked
+   * first all the same, so a caller without a valid key learns nothing of the input rules.
    */
-  async function readBody(request: Request, operation: Operation, keyText: string | null): Promise<unknown> {
+  async function readBody(
+    request: Request,
+    operation: Operation,
+    keyText: string | null,
+  ): Promise<{ member: string | null; raw: unknown }> {
     const limit = operation.bodyLimit ?? BODY_LIMIT;
-    const admitCaller = () => (keyText === null ? undefined : store.read((tx) => admit(tx, keyText, operation, allowBootstrap)));
-    if (limit > BODY_LIMIT) await admitCaller();
+    const token = request.headers.get(MEMBER_TOKEN_HEADER);
+    const admitCaller = async () =>
+      keyText === null ? null : await store.read((tx) => admit(tx, keyText, operation, allowBootstrap));
+    const admittedFirst = limit > BODY_LIMIT || token !== null;
+    const admitted = admittedFirst ? await admitCaller() : null;
+    const member = admitted === null ? null : await verifyMemberToken(token, admitted.app, now());
+    let sent: unknown;
     try {
-      return await readJsonBody(request, limit);
+      sent = await readJsonBody(request, limit);
     } catch (error) {
-      if (error instanceof ApiError && limit <= BODY_LIMIT) await admitCaller();
+      if (error instanceof ApiError && !admittedFirst) {
+        const late = await admitCaller();
+        if (late !== null) throw noMemberToken(late.app);
+      }
       throw error;
     }
+    return { member, raw: member === null ? sent : memberBody(operation, sent, member) };
   }
 
   async function answer(request: Request): Promise<Response> {
@@ -103,13 +121,17 @@ export function createHandler({
     if (operation.streamsChanges && !feed) throw NO_CHANGE_FEED;
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
     const query = Object.fromEntries(url.searchParams);
-    const raw = method === 'POST' ? await readBody(request, operation, keyText) : query;
+    const { member, raw } = method === 'POST' ? await readBody(request, operation, keyText) : { member: null, raw: query };
     const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
-      if (operation.scope !== null) requireScope(key, operation.scope);
+      // A member's key was admitted with its token; any other needs the operation's scope.
+      if (operation.scope !== null && member === null) {
+        if (callsAsMember(key, operation)) throw noMemberToken(await tx.get('apps', key.app_id!));
+        requireScope(key, operation.scope);
+      }
       const input = parse(operation.schema, raw);
       const call = {
         input,
@@ -183,16 +205,25 @@ async function identify(
 /**
  * Before a body is read: the key is known and carries the scope, or the store
  * is empty for a bootstrap. On a server that takes none, an empty store knows
- * no key at all, so its operator is told how to give it one.
+ * no key at all, so its operator is told how to give it one. A key that calls
+ * as a member is admitted with its app, whose keys its token must verify with.
  */
-async function admit(tx: Transaction, key: string, operation: Operation, allowBootstrap: boolean): Promise<void> {
+async function admit(
+  tx: Transaction,
+  key: string,
+  operation: Operation,
+  allowBootstrap: boolean,
+): Promise<{ app: AppRecord | undefined } | null> {
   if (operation.bootstrap && (await isEmpty(tx))) {
-    if (allowBootstrap) return;
+    if (allowBootstrap) return null;
     throw new ApiError(
       401,
       'This server has no admin key yet, and takes none from the dataset itself: its operator gives it one ' +
         '(QUESTBOARD_ADMIN_KEYS or --admin-keys-file), or starts it once with --allow-bootstrap.',
     );
   }
-  requireScope(await authenticate(tx, key), operation.scope!);
+  const record = await authenticate(tx, key);
+  if (callsAsMember(record, operation)) return { app: await tx.get('apps', record.app_id!) };
+  requireScope(record, operation.scope!);
+  return null;
 }

@@ -59,6 +59,12 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
   idempotent?: boolean;
   /** Answers with a stream of changes (`Outcome.changesOf`), which only a handler with a change feed has. */
   streamsChanges?: boolean;
+  /**
+   * The input field naming the member a key with the `member` scope may act as, with a member
+   * token naming them (member-access.ts): the operation is then open to such keys. POST only:
+   * the token is checked before the body is read.
+   */
+  asMember?: 'from_account' | 'account_name';
   run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
@@ -115,6 +121,7 @@ export const operations: Record<string, Operation> = {
   endorse_account: define({
     methods: ['POST'],
     scope: 'write',
+    asMember: 'from_account',
     transaction: 'write',
     idempotent: true,
     schema: schemas.endorseAccountBody,
@@ -166,6 +173,7 @@ export const operations: Record<string, Operation> = {
   connect_social: define({
     methods: ['POST'],
     scope: 'write',
+    asMember: 'account_name',
     transaction: 'write',
     idempotent: true,
     schema: schemas.connectSocialBody,

@@ -1,6 +1,6 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
-import type { LeaderboardType, RankPolicy, Scope } from '../api/schemas.js';
+import type { LeaderboardType, MemberTokenKey, RankPolicy, Scope } from '../api/schemas.js';
 
 export interface AppRecord {
   app_id: string;
@@ -10,6 +10,8 @@ export interface AppRecord {
   /** Kept here because counting members would walk them (IndexedDB count() does). */
   member_count: number;
   treasury: TreasuryRecord | null;
+  /** The public keys member tokens are verified with; absent (an app from before them) or empty: none. */
+  member_token_keys?: MemberTokenKey[];
 }
 
 export interface TreasuryRecord {

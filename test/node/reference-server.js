@@ -40,7 +40,8 @@ export async function startServer(args = [], { env = {} } = {}) {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const exit = once(child, 'exit').then(([code]) => code);
+  // 'close': the process has exited and its stdout has ended, so `log` holds every line it wrote.
+  const exit = once(child, 'close').then(([code]) => code);
   const exited = exit.then((code) => {
     throw new Error(`the server exited with ${code} before it was ready`);
   });

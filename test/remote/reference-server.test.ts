@@ -109,7 +109,7 @@ describe('reference server CORS', () => {
     expect(answer.status).to.equal(204);
     expect(answer.headers.get('Access-Control-Allow-Origin')).to.equal('*');
     expect(answer.headers.get('Access-Control-Allow-Headers')).to.equal(
-      'Authorization, Content-Type, Idempotency-Key, Last-Event-ID',
+      'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Questboard-Member',
     );
     expect(answer.headers.get('Access-Control-Allow-Methods')).to.contain('POST');
   });

@@ -1,0 +1,104 @@
+// Member tokens on the wire: the headers that carry them and their refusals,
+// each with a code (X-Questboard-Error) a client can act on without reading
+// the message, and a message that says which rule the token broke. Every
+// refusal's words live here, and only here.
+import { ApiError } from './errors.js';
+
+/** The request header a page sends a member token in, beside its `Authorization`. */
+export const MEMBER_TOKEN_HEADER = 'X-Questboard-Member';
+/** The answer header naming a refusal's code (one of MEMBER_TOKEN_ERROR_CODES). */
+export const ERROR_CODE_HEADER = 'X-Questboard-Error';
+
+/** What a site may sign member tokens with: no `none`, and no shared secrets (HS*), which a page's keys would give away. */
+export const MEMBER_TOKEN_ALGORITHMS = ['ES256', 'EdDSA'] as const;
+export type MemberTokenAlgorithm = (typeof MEMBER_TOKEN_ALGORITHMS)[number];
+/** The key each algorithm verifies with (RFC 7518 3.4, RFC 8037 3.1): its JWK `kty` and `crv`. */
+export const MEMBER_TOKEN_KEY_TYPES = {
+  ES256: { kty: 'EC', crv: 'P-256' },
+  EdDSA: { kty: 'OKP', crv: 'Ed25519' },
+} as const satisfies Record<MemberTokenAlgorithm, { kty: string; crv: string }>;
+/** The longest a token may live, from its `iat` to its `exp`: a stolen one is worth a day at most. */
+export const MAX_MEMBER_TOKEN_LIFETIME_S = 24 * 60 * 60;
+/**
+ * How far the signing backend's clock may run ahead of or behind the verifier's: `exp`, `nbf`
+ * and `iat` are compared with this much slack, as a site's backend and a visitor's browser
+ * (where the worker checks) never quite agree on the time.
+ */
+export const MEMBER_TOKEN_CLOCK_TOLERANCE_S = 30;
+
+export const MEMBER_TOKEN_ERROR_CODES = [
+  'member-token-missing',
+  'member-token-malformed',
+  'member-token-expired',
+  'member-token-not-yet-valid',
+  'member-token-invalid',
+  'member-token-unknown-key',
+  'member-token-other-app',
+  'member-tokens-not-enabled',
+] as const;
+export type MemberTokenErrorCode = (typeof MEMBER_TOKEN_ERROR_CODES)[number];
+
+const REFUSALS = {
+  notEnabled: [
+    'member-tokens-not-enabled',
+    "Member tokens are not enabled for this app: its settings hold no member_token_keys, so a key with the 'member' scope cannot write.",
+  ],
+  missing: [
+    'member-token-missing',
+    `Missing member token: a key with the 'member' scope writes only with the header ${MEMBER_TOKEN_HEADER}: <token>, signed for the signed-in member by the site's backend.`,
+  ],
+  notCompact: [
+    'member-token-malformed',
+    'Malformed member token: it is not a signed JWT in compact form (three base64url parts: header.payload.signature).',
+  ],
+  badClaims: [
+    'member-token-malformed',
+    'Malformed member token: its claims must hold app_id and sub as text, and iat and exp (and nbf, if any) as NumericDates in seconds.',
+  ],
+  badSub: ['member-token-malformed', 'Malformed member token: its sub is not an account name the API accepts.'],
+  expired: ['member-token-expired', "Expired member token: its exp has passed; the site's backend signs a new one."],
+  notYetValid: [
+    'member-token-not-yet-valid',
+    `Member token not yet valid: its nbf or iat lies ahead of this clock by more than ${MEMBER_TOKEN_CLOCK_TOLERANCE_S} seconds.`,
+  ],
+  badSignature: [
+    'member-token-invalid',
+    "Invalid member token: its signature does not verify with the app's key that its kid names.",
+  ],
+  algorithmNotAllowed: ['member-token-invalid', 'Invalid member token: it must be signed with ES256 or EdDSA.'],
+  keyMismatch: ['member-token-invalid', 'Invalid member token: its alg is not the algorithm of the key its kid names.'],
+  unusableKey: [
+    'member-token-invalid',
+    "Invalid member token: the app's key its kid names cannot be used here (not a point of its curve, or a curve this engine lacks).",
+  ],
+  tooLong: [
+    'member-token-invalid',
+    'Invalid member token: its exp is more than 24 hours after its iat; member tokens live a day at most.',
+  ],
+  unknownKey: [
+    'member-token-unknown-key',
+    "Unknown member token key: the token's kid names none of the app's member_token_keys (a key rotated out, or no kid at all).",
+  ],
+  otherApp: ['member-token-other-app', "Member token for another app: its app_id is not this API key's app."],
+} as const satisfies Record<string, readonly [MemberTokenErrorCode, string]>;
+
+export type MemberTokenRefusal = keyof typeof REFUSALS;
+
+/** A refused member token: 401, with its code in X-Questboard-Error. */
+export function refuseMemberToken(reason: MemberTokenRefusal): ApiError {
+  const [code, message] = REFUSALS[reason];
+  return new ApiError(401, message, { [ERROR_CODE_HEADER]: code });
+}
+
+/** A member key naming someone else in the body: the token is fine, the request is not. */
+export const notThatMember = (field: string) =>
+  new ApiError(403, `Not allowed: with a member key, ${field} must be the member the token names (or be left out).`);
+
+/**
+ * Where the handler runs without WebCrypto (the in-page handler on an http: page, not a secure
+ * context) no signature can be checked: said as such, not as a fault of the token.
+ */
+export const MEMBER_TOKENS_NEED_WEBCRYPTO = new ApiError(
+  501,
+  'Member tokens cannot be checked here: this page is not a secure context (https), where WebCrypto verifies them.',
+);
