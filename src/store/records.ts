@@ -1,6 +1,6 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
-import type { LeaderboardType, RankPolicy, Scope } from '../api/schemas.js';
+import type { LeaderboardType, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
 
 export interface AppRecord {
   app_id: string;
@@ -10,6 +10,10 @@ export interface AppRecord {
   /** Kept here because counting members would walk them (IndexedDB count() does). */
   member_count: number;
   treasury: TreasuryRecord | null;
+  /** Write limits on a server; absent: the server's defaults. */
+  rate_limits?: RateLimits;
+  /** Origins a server takes browser requests from; absent: the server's --cors-origin. */
+  allowed_origins?: string[];
 }
 
 export interface TreasuryRecord {
