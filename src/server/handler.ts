@@ -12,6 +12,8 @@ import { changeStream } from './change-stream.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
 import { operations, type Operation } from './operations.js';
+import type { RateLimiter } from './rate-limits.js';
+import { guardRequest, type RequestContext } from './request-guards.js';
 
 export interface HandlerOptions {
   store: Store;
@@ -33,9 +35,15 @@ export interface HandlerOptions {
    * the in-page handler have none (a page's own writes reach its other tabs on the BroadcastChannel).
    */
   changes?: ChangeFeed;
+  /**
+   * A server's write limits, counted in its database (rate-limits.ts). The service worker and
+   * the in-page handler have none: they serve one browser's own store.
+   */
+  limiter?: RateLimiter;
 }
 
-export type Handle = (request: Request) => Promise<Response>;
+/** `context` comes from a host that knows more of the request (the Node server: the client's address, its CORS policy). */
+export type Handle = (request: Request, context?: RequestContext) => Promise<Response>;
 
 const API_PREFIX = '/v1/';
 
@@ -44,12 +52,13 @@ export function createHandler({
   now = () => new Date(),
   onChange,
   changes: feed,
+  limiter,
   allowBootstrap = true,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
 }: HandlerOptions): Handle {
-  return async (request) => {
+  return async (request, context) => {
     try {
-      return await answer(request);
+      return await answer(request, context);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       // A bug: say so plainly and keep the details out of the answer.
@@ -87,7 +96,7 @@ export function createHandler({
     }
   }
 
-  async function answer(request: Request): Promise<Response> {
+  async function answer(request: Request, context: RequestContext | undefined): Promise<Response> {
     const url = new URL(request.url);
     const at = url.pathname.lastIndexOf(API_PREFIX);
     const name = at === -1 ? '' : url.pathname.slice(at + API_PREFIX.length);
@@ -110,13 +119,17 @@ export function createHandler({
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
       if (operation.scope !== null) requireScope(key, operation.scope);
+      const time = now().getTime();
+      if (keyText !== null) {
+        await guardRequest({ tx, key, writes: operation.transaction === 'write', context, limiter, now: time });
+      }
       const input = parse(operation.schema, raw);
       const call = {
         input,
         query: parse(operation.query, query),
         tx,
         key,
-        now: now().getTime(),
+        now: time,
         request,
         databaseAnswers: () => databaseAnswers(request),
       };
