@@ -17,7 +17,7 @@ export interface RequestContext {
   checkOrigin?(allowedOrigins: readonly string[] | undefined): void;
 }
 
-export interface Guarded {
+export interface GuardedRequest {
   tx: Transaction;
   key: ApiKeyRecord;
   /** Whether the operation writes: only writes are limited. */
@@ -27,7 +27,7 @@ export interface Guarded {
   now: number;
 }
 
-export async function guardRequest({ tx, key, writes, context, limiter, now }: Guarded): Promise<void> {
+export async function guardRequest({ tx, key, writes, context, limiter, now }: GuardedRequest): Promise<void> {
   const checkOrigin = context?.checkOrigin;
   const app_id = key.app_id;
   const limited = writes && limiter !== undefined && app_id !== null;
