@@ -48,6 +48,20 @@ export function toQuantityE4(value: number): number {
 /** An X (Twitter) handle: 1–15 letters, digits or underscores, a leading @ allowed. */
 export const X_HANDLE = /^@?[A-Za-z0-9_]{1,15}$/;
 
+/**
+ * Whether the text is a web origin exactly as a browser sends it in `Origin`: http or https,
+ * lowercase host, no default port, no path or trailing slash. Only that form is taken, because
+ * origins are compared as text: `https://Forum.example:443/` would never match a request.
+ */
+export function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
 /** Marks a number that the serialiser writes with exactly four fractional digits. */
 /** JSON.rawJSON (Chromium 114+, Firefox 135+, Safari 18.4+, Node 22+): JSON.stringify then writes our text as is. */
 const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;

@@ -2,7 +2,7 @@
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
 import { accountNameFault, normalizeAccountName } from './account-names.js';
-import { decimalPlaces, isGuid, X_HANDLE } from './formats.js';
+import { decimalPlaces, isGuid, isOrigin, X_HANDLE } from './formats.js';
 import { JsonNumber } from './json-text.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
 
@@ -236,6 +236,34 @@ const memberTokenKeys = z.array(memberTokenKey).check(
   }),
 );
 
+/** One write limit: at most `writes` in any `window_seconds`; null turns that limit off. */
+const rateLimit = z.nullable(
+  z.strictObject({
+    writes: z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(1_000_000, 'must be at most 1000000')),
+    window_seconds: z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(86_400, 'must be at most 86400 (a day)')),
+  }),
+);
+
+/** An app's write limits on a server (src/server/rate-limits.ts); a limit left out keeps its default. */
+export const rateLimits = z.strictObject({
+  per_key: z.optional(rateLimit),
+  per_member: z.optional(rateLimit),
+  per_ip: z.optional(rateLimit),
+});
+export type RateLimits = z.infer<typeof rateLimits>;
+export type RateLimit = NonNullable<RateLimits['per_key']>;
+
+/** The origins a server takes browser requests for an app from: at most 100. */
+const allowedOrigins = z
+  .array(
+    z
+      .string()
+      .check(
+        z.refine(isOrigin, 'must be an origin as a browser sends it, scheme://host[:port], such as https://forum.example.org'),
+      ),
+  )
+  .check(z.maxLength(100, 'must list at most 100 origins'));
+
 const datasetApp = z.strictObject({
   app_id: text,
   name: z.optional(z.string()),
@@ -254,6 +282,9 @@ const datasetApp = z.strictObject({
       rank_policy: z.optional(z.enum(RANK_POLICIES, `must be one of ${RANK_POLICIES.join(', ')}`)),
       /** Replaced whole when given: a kid left out no longer verifies (key rotation). */
       member_token_keys: z.optional(memberTokenKeys),
+      // Each replaced whole when given; null goes back to the server's defaults (--cors-origin).
+      rate_limits: z.optional(z.nullable(rateLimits)),
+      allowed_origins: z.optional(z.nullable(allowedOrigins)),
     }),
   ),
   users: z.optional(

@@ -60,6 +60,11 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, adminK
         }
       : (existing?.treasury ?? null),
   };
+  // Kept only when set, so an app without them exports as it did before they existed.
+  const rateLimits = replacedSetting(data.settings?.rate_limits, existing?.rate_limits);
+  if (rateLimits) app.rate_limits = rateLimits;
+  const allowedOrigins = replacedSetting(data.settings?.allowed_origins, existing?.allowed_origins);
+  if (allowedOrigins) app.allowed_origins = allowedOrigins;
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
     const owner = await tx.get('api_keys', apiKey.key);
@@ -93,6 +98,15 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, adminK
   tx.put('apps', app);
   if (rederive.size > 0) await rethrowAt(`${path}.challenges`, () => replayHistory(tx, app, rederive));
   await replay(tx, app, data, path, now);
+}
+
+/**
+ * A setting made of parts (the write limits, the origins) is replaced whole when the dataset
+ * gives it, as a merge replaces any field: parts merged one by one could never be taken away.
+ * null takes it away, back to the server's default; left out, it is kept.
+ */
+function replacedSetting<T>(given: T | null | undefined, existing: T | undefined): T | undefined {
+  return given === undefined ? existing : (given ?? undefined);
 }
 
 /** The schema has checked the form: at most 8 decimals, never negative. */
@@ -265,6 +279,8 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       endorsement_xp: app.endorsement_xp,
       rank_policy: app.rank_policy,
       ...(app.member_token_keys?.length ? { member_token_keys: app.member_token_keys } : {}),
+      ...(app.rate_limits ? { rate_limits: app.rate_limits } : {}),
+      ...(app.allowed_origins ? { allowed_origins: app.allowed_origins } : {}),
     },
     users: data.users.map((user) => ({
       account_name: user.account_name,

@@ -6,6 +6,8 @@ import type { Duplex } from 'node:stream';
 import { ApiError } from '../api/errors.js';
 import type { Handle } from '../server/handler.js';
 import { errorResponse } from '../server/http.js';
+import type { RequestContext } from '../server/request-guards.js';
+import { clientAddressOf } from './client-address.js';
 import { createCors } from './cors.js';
 import { notImplemented, sendFetchResponse, toFetchRequest } from './http-bridge.js';
 import type { Logger } from './logger.js';
@@ -16,6 +18,8 @@ export interface HostOptions {
   host: string;
   port: number;
   corsOrigins: string[];
+  /** Whether the last X-Forwarded-For entry is the client's address (--trust-proxy): only behind a proxy that appends it. */
+  trustProxy?: boolean;
   /** How long the handler may take to answer before the host answers 503 itself. */
   requestTimeoutMs: number;
   logger: Logger;
@@ -59,7 +63,7 @@ const SANE_REQUEST_ID = /^[\w.:+=/-]{1,128}$/;
  * query string: keys and addresses may travel there.
  */
 export async function startHttpHost(handle: Handle, options: HostOptions): Promise<HttpHost> {
-  const { logger, requestTimeoutMs } = options;
+  const { logger, requestTimeoutMs, trustProxy = false } = options;
   const cors = createCors(options.corsOrigins);
   /** Aborted on close: answers still streaming (event streams, which never end by themselves) end then. */
   const closing = new AbortController();
@@ -77,6 +81,17 @@ export async function startHttpHost(handle: Handle, options: HostOptions): Promi
       logger.info({ reqId: requestId, method, path, status, durationMs: elapsedMs(started) }, 'request');
     });
     const origin = incoming.headers.origin ?? null;
+    /** The allowed_origins of the app the request's key belongs to, once the handler has said them. */
+    let appOrigins: readonly string[] | undefined;
+    const context: RequestContext = {
+      clientAddress: clientAddressOf(incoming.socket.remoteAddress, incoming.headers['x-forwarded-for'], trustProxy),
+    };
+    if (origin !== null) {
+      context.checkOrigin = (allowed) => {
+        appOrigins = allowed;
+        cors.checkOrigin(origin, allowed);
+      };
+    }
     let detachBody = () => {};
     let response: Response;
     try {
@@ -85,9 +100,9 @@ export async function startHttpHost(handle: Handle, options: HostOptions): Promi
       const { request } = bridged;
       request.headers.set('X-Request-Id', requestId);
       if (cors.isPreflight(request)) response = cors.preflight(origin);
-      else if (RUNS_TO_ITS_END.test(path)) response = await handle(request);
+      else if (RUNS_TO_ITS_END.test(path)) response = await handle(request, context);
       else
-        response = await answerInTime(handle(request), requestTimeoutMs, () =>
+        response = await answerInTime(handle(request, context), requestTimeoutMs, () =>
           logger.warn({ reqId: requestId, path }, 'request timed out'),
         );
     } catch (error) {
@@ -95,7 +110,7 @@ export async function startHttpHost(handle: Handle, options: HostOptions): Promi
     }
     detachBody();
     if (!incoming.readableEnded) dropRestOfBody(incoming);
-    const headers = cors.headersFor(origin);
+    const headers = cors.headersFor(origin, appOrigins);
     headers.set('X-Request-Id', requestId);
     if (closing.signal.aborted) headers.set('Connection', 'close');
     try {

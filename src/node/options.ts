@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import type { RateLimit } from '../api/schemas.js';
+import { DEFAULT_RATE_LIMITS } from '../server/rate-limits.js';
 
 /** Where the data lives, in the shape the SQL store opens it. */
 export type StorageOptions = { databaseUrl: string } | { dataDir: string } | { memory: true };
@@ -22,8 +24,10 @@ export interface ServeOptions {
   logLevel: LogLevel;
   /** Path of a dataset in the admin import shape, loaded into an empty store at start. */
   dataPath: string | null;
-  /** Origins allowed by CORS; `*` allows any. */
+  /** Origins allowed by CORS for apps without allowed_origins of their own; `*` allows any. */
   corsOrigins: string[];
+  /** Whether the last X-Forwarded-For entry is the client's address: behind a proxy that appends it. */
+  trustProxy: boolean;
   /** Enables the /_test endpoints the tests use to count requests, slow answers down and inject faults. */
   testHooks: boolean;
   help: boolean;
@@ -56,11 +60,23 @@ Keys:
 Requests:
   --request-timeout-ms MS   answer 503 to a request still running after MS (default ${DEFAULT_REQUEST_TIMEOUT_MS});
                             imports run to their end
-  --cors-origin ORIGIN      origin allowed to call the server; repeat or comma-separate for several (default: any)
+  --cors-origin ORIGIN      origin allowed to call the server; repeat or comma-separate for several (default: any).
+                            An app's settings.allowed_origins replace it for that app's keys; a page from
+                            another origin is answered 403
+  --trust-proxy             the client's address (which the write limits count) is the last X-Forwarded-For
+                            entry: only behind a proxy that appends it. Without it the header is ignored
   --log-level LEVEL         ${LOG_LEVELS.join(', ')} (default info): one JSON line per request on stdout
   --data FILE               dataset in the admin import shape, loaded at start into an empty store
   --test-hooks              adds /_test/requests, /_test/fault, /_test/delay and /_test/reset for tests
-  --help                    prints this`;
+  --help                    prints this
+Write limits are set per app, in its settings.rate_limits; by default ${describeDefaultLimits()}.
+Over one, a write is answered 429 with Retry-After. Every process on one database shares the counts.`;
+
+function describeDefaultLimits(): string {
+  const { per_key, per_member, per_ip } = DEFAULT_RATE_LIMITS;
+  const each = ({ writes, window_seconds }: RateLimit) => `${writes} writes every ${window_seconds} s`;
+  return `${each(per_key)} per key,\n${each(per_member)} per member and ${each(per_ip)} per client address`;
+}
 
 export function parseServeOptions(argv: string[], env: Record<string, string | undefined> = {}): ServeOptions {
   let values;
@@ -77,6 +93,7 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
         'allow-bootstrap': { type: 'boolean' },
         'request-timeout-ms': { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
+        'trust-proxy': { type: 'boolean' },
         'log-level': { type: 'string' },
         data: { type: 'string' },
         'test-hooks': { type: 'boolean' },
@@ -106,6 +123,7 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
     logLevel: logLevel(values['log-level']),
     dataPath: nonEmpty('--data', values.data) ?? null,
     corsOrigins: corsOrigins.length === 0 ? ['*'] : corsOrigins,
+    trustProxy: values['trust-proxy'] ?? false,
     testHooks: values['test-hooks'] ?? false,
     help: values.help ?? false,
   };

@@ -5,6 +5,8 @@ import { isEmpty } from '../core/dataset.js';
 import { inProcessChangeFeed } from '../server/change-feed.js';
 import { postgresChangeFeed } from './postgres-change-feed.js';
 import { createHandler } from '../server/handler.js';
+import { createRateLimiter } from '../server/rate-limits.js';
+import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
 import { loadDataset } from './load-dataset.js';
@@ -78,6 +80,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<Running> {
       store,
       changes,
       onChange: changes.publish,
+      limiter: createRateLimiter(sqlRateCounters),
       allowBootstrap: options.allowBootstrap,
       onUnexpectedError,
     });

@@ -32,7 +32,7 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
   let fault: Fault | null = null;
   let delayMs = 0;
   let openStreams = new Set<AbortController>();
-  return async (request) => {
+  return async (request, context) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/_test/requests') return json({ requests: received });
     if (pathname === '/_test/subscriptions') return json({ subscriptions: changes.subscriptionCount() });
@@ -78,9 +78,9 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
       // The handler ends the stream when its request is aborted.
       const stream = new AbortController();
       openStreams.add(stream);
-      return handle(new Request(request, { signal: stream.signal }));
+      return handle(new Request(request, { signal: stream.signal }), context);
     }
-    return handle(request);
+    return handle(request, context);
   };
 }
 

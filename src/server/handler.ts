@@ -15,6 +15,8 @@ import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js
 import { canonical, once } from './idempotency.js';
 import { callsAsMember, memberBody } from './member-access.js';
 import { operations, type Operation } from './operations.js';
+import type { RateLimiter } from './rate-limits.js';
+import { guardRequest, type RequestContext } from './request-guards.js';
 
 export interface HandlerOptions {
   store: Store;
@@ -36,9 +38,15 @@ export interface HandlerOptions {
    * the in-page handler have none (a page's own writes reach its other tabs on the BroadcastChannel).
    */
   changes?: ChangeFeed;
+  /**
+   * A server's write limits, counted in its database (rate-limits.ts). The service worker and
+   * the in-page handler have none: they serve one browser's own store.
+   */
+  limiter?: RateLimiter;
 }
 
-export type Handle = (request: Request) => Promise<Response>;
+/** `context` comes from a host that knows more of the request (the Node server: the client's address, its CORS policy). */
+export type Handle = (request: Request, context?: RequestContext) => Promise<Response>;
 
 const API_PREFIX = '/v1/';
 
@@ -47,12 +55,13 @@ export function createHandler({
   now = () => new Date(),
   onChange,
   changes: feed,
+  limiter,
   allowBootstrap = true,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
 }: HandlerOptions): Handle {
-  return async (request) => {
+  return async (request, context) => {
     try {
-      return await answer(request);
+      return await answer(request, context);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       // A bug: say so plainly and keep the details out of the answer.
@@ -105,7 +114,7 @@ export function createHandler({
     return { member, raw: member === null ? sent : memberBody(operation, sent, member) };
   }
 
-  async function answer(request: Request): Promise<Response> {
+  async function answer(request: Request, context: RequestContext | undefined): Promise<Response> {
     const url = new URL(request.url);
     const at = url.pathname.lastIndexOf(API_PREFIX);
     const name = at === -1 ? '' : url.pathname.slice(at + API_PREFIX.length);
@@ -132,13 +141,17 @@ export function createHandler({
         if (callsAsMember(key, operation)) throw noMemberToken(await tx.get('apps', key.app_id!));
         requireScope(key, operation.scope);
       }
+      const time = now().getTime();
+      if (keyText !== null) {
+        await guardRequest({ tx, key, member, writes: operation.transaction === 'write', context, limiter, now: time });
+      }
       const input = parse(operation.schema, raw);
       const call = {
         input,
         query: parse(operation.query, query),
         tx,
         key,
-        now: now().getTime(),
+        now: time,
         request,
         databaseAnswers: () => databaseAnswers(request),
       };

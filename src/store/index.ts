@@ -2,3 +2,4 @@
 // opened from its own folder (indexeddb/, sql/), so a bundle carries only its own.
 export * from './port.js';
 export * from './records.js';
+export * from './rate-counters.js';

@@ -1,6 +1,6 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
-import type { LeaderboardType, MemberTokenKey, RankPolicy, Scope } from '../api/schemas.js';
+import type { LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
 
 export interface AppRecord {
   app_id: string;
@@ -12,6 +12,10 @@ export interface AppRecord {
   treasury: TreasuryRecord | null;
   /** The public keys member tokens are verified with; absent (an app from before them) or empty: none. */
   member_token_keys?: MemberTokenKey[];
+  /** Write limits on a server; absent: the server's defaults. */
+  rate_limits?: RateLimits;
+  /** Origins a server takes browser requests from; absent: the server's --cors-origin. */
+  allowed_origins?: string[];
 }
 
 export interface TreasuryRecord {

@@ -118,6 +118,28 @@ describe('admin import and export', () => {
     expect((await api.call('GET', '/v1/get_leaderboard?app_id=guild')).body.total_users).to.equal(4);
   });
 
+  it("keeps a server's settings (write limits, allowed origins): each replaced whole, taken away with null, exported when set", async () => {
+    await seed(api.call, WEDNESDAY);
+    const settingsOf = async () => (await api.call('GET', '/v1/admin/export?app_id=guild')).body.apps[0].settings;
+    const settle = (settings: object) =>
+      api.call('POST', '/v1/admin/import', { body: { apps: [{ app_id: 'guild', settings }] } });
+    expect(await settingsOf()).to.not.have.any.keys('rate_limits', 'allowed_origins');
+    const perKey = { writes: 100, window_seconds: 60 };
+    await settle({ rate_limits: { per_key: perKey, per_ip: null }, allowed_origins: ['https://forum.example.org'] });
+    await settle({ rate_limits: { per_member: { writes: 5, window_seconds: 10 } }, endorsement_xp: 7 });
+    expect(await settingsOf()).to.deep.equal({
+      endorsement_xp: 7,
+      rank_policy: 'olympic',
+      rate_limits: { per_member: { writes: 5, window_seconds: 10 } },
+      allowed_origins: ['https://forum.example.org'],
+    });
+    await settle({ rate_limits: null, allowed_origins: null });
+    expect(await settingsOf()).to.not.have.any.keys('rate_limits', 'allowed_origins');
+    const refused = await settle({ rate_limits: { per_key: { writes: 0, window_seconds: 60 } } });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.message).to.equal('apps.0.settings.rate_limits.per_key.writes: must be at least 1.');
+  });
+
   it('import(export()) reproduces every answer of the API', async () => {
     await seed(api.call, WEDNESDAY);
     const act = async (call: Call) => {

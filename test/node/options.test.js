@@ -18,7 +18,7 @@ const refused = (argv, pattern, env = {}) =>
   );
 
 describe('the server options', () => {
-  it('default to loopback, port 8787, a data directory here, no bootstrap, 30 s and any origin', () => {
+  it('default to loopback, port 8787, a data directory here, no bootstrap, 30 s, any origin and no proxy', () => {
     assert.deepEqual(parseServeOptions([]), {
       host: '127.0.0.1',
       port: 8787,
@@ -30,6 +30,7 @@ describe('the server options', () => {
       logLevel: 'info',
       dataPath: null,
       corsOrigins: ['*'],
+      trustProxy: false,
       testHooks: false,
       help: false,
     });
@@ -40,7 +41,7 @@ describe('the server options', () => {
       ...['--host', '0.0.0.0', '--port', '0', '--data-dir', '/var/lib/questboard', '--allow-bootstrap'],
       ...['--admin-keys-file', '/run/secrets/keys', '--request-timeout-ms', '5000', '--log-level', 'warn'],
       ...['--data', 'seed.json', '--cors-origin', 'https://a.example, https://b.example', '--cors-origin', 'https://c.example'],
-      '--test-hooks',
+      ...['--trust-proxy', '--test-hooks'],
     ]);
     assert.deepEqual(options, {
       host: '0.0.0.0',
@@ -53,6 +54,7 @@ describe('the server options', () => {
       logLevel: 'warn',
       dataPath: 'seed.json',
       corsOrigins: ['https://a.example', 'https://b.example', 'https://c.example'],
+      trustProxy: true,
       testHooks: true,
       help: false,
     });

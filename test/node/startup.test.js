@@ -23,9 +23,11 @@ describe('the server command line', () => {
     const { code, stdout } = await runServer(['--help']);
     assert.equal(code, 0);
     assert.match(stdout, /^Usage: questboard-server \[options\]/);
-    for (const option of ['--host', '--data-dir', '--database-url', '--memory', '--allow-bootstrap', '--admin-keys-file']) {
+    const options = ['--host', '--data-dir', '--database-url', '--memory', '--allow-bootstrap', '--admin-keys-file'];
+    for (const option of [...options, '--cors-origin', '--trust-proxy']) {
       assert.match(stdout, new RegExp(`^  ${option} `, 'm'));
     }
+    assert.match(stdout, /settings\.rate_limits; by default 600 writes every 60 s per key/);
   });
 
   it('refuses conflicting options with the reason and the usage, exit code 2', async () => {

@@ -116,12 +116,29 @@ describe('reference server CORS', () => {
 
   it('allows only the configured origins when given, naming the origin and varying on it', () => {
     const cors = createCors(['https://site.example', 'https://other.example']);
-    const allowed = cors.preflight('https://other.example');
-    expect(allowed.headers.get('Access-Control-Allow-Origin')).to.equal('https://other.example');
-    expect(allowed.headers.get('Vary')).to.equal('Origin');
-    const refused = cors.preflight('https://evil.example');
-    expect(refused.headers.has('Access-Control-Allow-Origin')).to.equal(false);
-    expect(refused.headers.has('Access-Control-Allow-Headers')).to.equal(false);
+    const allowed = cors.headersFor('https://other.example');
+    expect(allowed.get('Access-Control-Allow-Origin')).to.equal('https://other.example');
+    expect(allowed.get('Vary')).to.equal('Origin');
     expect(cors.headersFor('https://evil.example').has('Access-Control-Allow-Origin')).to.equal(false);
+    expect(() => cors.checkOrigin('https://evil.example', undefined)).to.throw(/^Not allowed: pages at https:\/\/evil\.example/);
+    expect(() => cors.checkOrigin('https://site.example', undefined)).not.to.throw();
+  });
+
+  it("lets an app's own list replace the configured origins for its requests", () => {
+    const cors = createCors(['*']);
+    const appOrigins = ['https://forum.example'];
+    expect(cors.headersFor('https://forum.example', appOrigins).get('Access-Control-Allow-Origin')).to.equal(
+      'https://forum.example',
+    );
+    expect(cors.headersFor('https://site.example', appOrigins).has('Access-Control-Allow-Origin')).to.equal(false);
+    expect(() => cors.checkOrigin('https://site.example', appOrigins)).to.throw(/allowed_origins/);
+  });
+
+  it('lets any origin preflight, since a preflight names no key: the request that follows is checked', () => {
+    const cors = createCors(['https://site.example']);
+    const answer = cors.preflight('https://evil.example');
+    expect(answer.headers.get('Access-Control-Allow-Origin')).to.equal('https://evil.example');
+    expect(answer.headers.get('Vary')).to.equal('Origin');
+    expect(answer.headers.get('Access-Control-Allow-Headers')).to.contain('Authorization');
   });
 });

@@ -4,3 +4,4 @@ export { openSqlStore, type SqlStoreOptions } from './open-store.js';
 export { migrate, MIGRATIONS } from './migrations.js';
 export { pgliteDriver } from './pglite-driver.js';
 export { postgresDriver } from './postgres-driver.js';
+export { sqlRateCounters } from './rate-counters.js';

@@ -112,6 +112,19 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX users_by_month_name ON users (app_id, month, account_name)`,
     ],
   },
+  {
+    version: 4,
+    name: 'rate counters',
+    statements: [
+      // A sliding window per bucket (rate-counters.ts): the writes of its current fixed window
+      // and of the one before. `admitted` is whether the last count fit, which RETURNING could
+      // not tell otherwise; `expires_at` is when both windows have passed.
+      `CREATE TABLE rate_counters (
+        bucket text COLLATE "C" PRIMARY KEY, window_ms float8 NOT NULL, window_start float8 NOT NULL,
+        hits integer NOT NULL, previous_hits integer NOT NULL, admitted boolean NOT NULL, expires_at float8 NOT NULL)`,
+      `CREATE INDEX rate_counters_by_expiry ON rate_counters (expires_at)`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

@@ -31,7 +31,8 @@ export class SqlTransaction implements Transaction {
   private readonly boards;
 
   constructor(
-    private readonly session: SqlSession,
+    /** The transaction's SQL session: statements of other modules (rate-counters.ts) run in it too. */
+    readonly session: SqlSession,
     private readonly mode: TransactionMode,
   ) {
     this.boards = boardQueries(session);

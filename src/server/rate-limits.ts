@@ -1,0 +1,87 @@
+// Write limits on a server: every write counts against its API key, its member (the `sub` of
+// a verified member token) and its client's address, each in a sliding window, with counters
+// in the database (RateCounters) so that every server process on one database shares them.
+// An app's settings.rate_limits override the defaults, limit by limit; null turns one off.
+//
+// The defaults, per minute:
+// - 30 per member: a person endorses or saves a profile a few times a minute at most; 30 leaves
+//   room for a burst (endorsing a team) and stops a script writing as one member.
+// - 120 per client address: a few members behind one address (a household, a small office);
+//   a site whose members share one (a school, a company's proxy) raises it or turns it off.
+// - 600 per key: the ceiling for the whole community's page key, 10 writes a second, so that
+//   members spread over many addresses still cannot rewrite a board faster than people do.
+//   A site's own server writing through one key from one address (log_task) raises these two.
+// The installation's admin keys belong to no app and are not limited: they are the operator's.
+import { ApiError } from '../api/errors.js';
+import type { RateLimit, RateLimits } from '../api/schemas.js';
+import { sha256Hex } from '../core/key-hash.js';
+import type { RateCounters, Transaction } from '../store/index.js';
+
+export const DEFAULT_RATE_LIMITS: Required<{ [K in keyof RateLimits]: RateLimit }> = {
+  per_key: { writes: 600, window_seconds: 60 },
+  per_member: { writes: 30, window_seconds: 60 },
+  per_ip: { writes: 120, window_seconds: 60 },
+};
+
+/** Expired counters are deleted at most this often per process, a batch at a time, by a write's transaction. */
+const SWEEP_EVERY_MS = 60_000;
+const SWEEP_BATCH = 1_000;
+
+/** One write to count. */
+export interface LimitedWrite {
+  app_id: string;
+  /** The API key as its record keeps it. */
+  key: string;
+  /** The member a verified member token names (its `sub`). */
+  member?: string | undefined;
+  /** The client's address as the host saw it (client-address.ts); only a server knows it. */
+  clientAddress?: string | undefined;
+  /** The app's settings.rate_limits. */
+  limits?: RateLimits | undefined;
+  /** The request's clock, epoch ms. */
+  now: number;
+}
+
+export interface RateLimiter {
+  /** Counts the write in the request's transaction, or throws a 429 saying which limit and when to retry. */
+  limit(tx: Transaction, write: LimitedWrite): Promise<void>;
+}
+
+export function createRateLimiter(counters: RateCounters): RateLimiter {
+  let sweepAt = 0;
+  return {
+    async limit(tx, write) {
+      if (write.now >= sweepAt) {
+        sweepAt = write.now + SWEEP_EVERY_MS;
+        await counters.forgetExpired(tx, write.now, SWEEP_BATCH);
+      }
+      // Narrowest first: one address or member over its own limit is refused before it uses up
+      // the key's, which the whole community shares. A refusal rolls back what was counted.
+      for (const { kind, subject, limit, who } of limitsOf(write)) {
+        const windowMs = limit.window_seconds * 1000;
+        const bucket = `${kind} ${sha256Hex(`${write.app_id}\n${subject}`)}`;
+        const count = await counters.count(tx, { bucket, limit: limit.writes, windowMs, now: write.now });
+        if (!count.admitted) throw tooManyWrites(who, limit, count.retryAfterMs);
+      }
+    },
+  };
+}
+
+function limitsOf({ key, member, clientAddress, limits = {} }: LimitedWrite) {
+  const setting = (name: keyof RateLimits) => (limits[name] === undefined ? DEFAULT_RATE_LIMITS[name] : limits[name]);
+  const all = [
+    { kind: 'address', subject: clientAddress, limit: setting('per_ip'), who: `from the address ${clientAddress}` },
+    { kind: 'member', subject: member, limit: setting('per_member'), who: `by the member '${member}'` },
+    { kind: 'key', subject: key, limit: setting('per_key'), who: 'with this API key' },
+  ];
+  return all.filter((entry): entry is typeof entry & { subject: string; limit: RateLimit } => !!entry.subject && !!entry.limit);
+}
+
+function tooManyWrites(who: string, limit: RateLimit, retryAfterMs: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError(
+    429,
+    `Too many writes ${who}: at most ${limit.writes} every ${limit.window_seconds} s. Try again in ${seconds} s.`,
+    { 'retry-after': String(seconds) },
+  );
+}
