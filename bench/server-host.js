@@ -1,33 +1,23 @@
-// The server `npm run bench:server` measures: the /v1 handler on the SQL store,
-// served over HTTP, with the engine named on the command line:
-//   --database-url postgres://…   PostgreSQL
-//   --data-dir DIR                PGlite kept in DIR
-//   --memory                      PGlite in memory
-// bench/server-run.js bundles it (esbuild, as scripts/wtr-api-adapter.js does)
-// and runs it in a process of its own. It stands in for `npm run serve` until
-// that takes the same engine flags; then the benchmark should run that instead.
-//
-// One addition for the report: every statement's time is added up by its text,
-// and GET /_bench/statements answers (and resets) those sums, so the seeding can
-// say how much of its time the database took.
-import { parseArgs } from 'node:util';
-import { startHttpHost } from '../src/node/http-host.js';
+// The server `npm run bench:server` measures: the Questboard server itself
+// (src/node/serve.ts, with the flags of questboard-server), started as it
+// starts for anyone, with one addition for the report: every statement's time
+// is added up by its text, and GET /_bench/statements answers (and resets)
+// those sums, so the seeding can say how much of its time the database took.
+// bench/server-run.js bundles it (scripts/bundle-node.js) and runs it in a
+// process of its own.
 import { createLogger } from '../src/node/logger.js';
-import { createHandler } from '../src/server/handler.js';
+import { parseServeOptions } from '../src/node/options.js';
+import { start, stopOnSignals } from '../src/node/serve.js';
 import { openSqlStore } from '../src/store/sql/index.js';
 import { pgliteDriver } from '../src/store/sql/pglite-driver.js';
 import { postgresDriver } from '../src/store/sql/postgres-driver.js';
 
-const { values } = parseArgs({
-  options: {
-    'database-url': { type: 'string' },
-    'data-dir': { type: 'string' },
-    memory: { type: 'boolean', default: false },
-    port: { type: 'string', default: '0' },
-  },
-});
-const url = values['database-url'];
-const driver = url !== undefined ? postgresDriver({ url }) : await pgliteDriver(values.memory ? undefined : values['data-dir']);
+const options = parseServeOptions(process.argv.slice(2), process.env);
+const { storage } = options;
+const driver =
+  'databaseUrl' in storage
+    ? postgresDriver({ url: storage.databaseUrl })
+    : await pgliteDriver('dataDir' in storage ? storage.dataDir : undefined);
 const statements = new Map();
 
 /** The driver, with each statement's time added to the sum for its text. */
@@ -52,28 +42,16 @@ const timed = {
   close: () => driver.close(),
 };
 
-const store = await openSqlStore({ driver: timed });
-const handle = createHandler({ store });
-const host = await startHttpHost(
-  async (request) => {
+const logger = createLogger(options.logLevel);
+const running = await start(options, logger, {
+  store: await openSqlStore({ driver: timed }),
+  wrapHandle: (handle) => async (request) => {
     if (new URL(request.url).pathname !== '/_bench/statements') return handle(request);
     const sums = [...statements].map(([text, sum]) => ({ text, ...sum }));
     statements.clear();
     return Response.json(sums);
   },
-  // As the server runs by default, but for the access log: a line per request would be measured too.
-  { host: '127.0.0.1', port: Number(values.port), corsOrigins: ['*'], requestTimeoutMs: 30_000, logger: createLogger('warn') },
-);
-console.log(`Questboard bench server (${url === undefined ? 'PGlite' : 'PostgreSQL'}) listening on ${host.url}`);
-
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  process.once(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    void host
-      .close()
-      .then(() => store.close())
-      .then(() => process.exit(0));
-  });
-}
+});
+// Said whatever the log level: bench/server-run.js waits for this line.
+console.log(`Questboard bench server listening on ${running.host.url}`);
+stopOnSignals(running, logger);

@@ -229,9 +229,9 @@ ${outcome}
 
 ### Method
 
-- \`bench/server-run.js\` bundles \`bench/server-host.js\` (the \`/v1\` handler of \`src/server\` on the SQL
-  store of \`src/store/sql\`, served by \`src/node/http-host.ts\`) and runs it in a process of its own on
-  127.0.0.1, once per engine: PGlite kept in a fresh directory, for the sizes up to ${count(settings.pgliteMax)};
+- \`bench/server-run.js\` bundles \`bench/server-host.js\` (the Questboard server of \`src/node/serve.ts\` as
+  \`questboard-server\` starts it, write limits and change feed included, with its statements timed and without
+  the access log) and runs it in a process of its own on 127.0.0.1, once per engine: PGlite kept in a fresh directory, for the sizes up to ${count(settings.pgliteMax)};
   PostgreSQL, a fresh database of the run's own (dropped at the end), for every size.
 - Each app is seeded through \`POST /v1/admin/import\` in merge-mode chunks of ${count(settings.chunk)} members
   (\`bench/dataset.js\`, \`bench/seed.js\`: the same members and progress as the browser benchmark). The host sums

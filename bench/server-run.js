@@ -110,7 +110,10 @@ async function bundleHost() {
 
 /** Starts the bench host in a process of its own; resolves once it listens. */
 async function startHost(bundle, args) {
-  const child = spawn(process.execPath, [bundle, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The server as anyone starts it, but on a free port, without the access log (a line per
+  // request would be measured too), and taking the bench's first import (its own admin key).
+  const serverArgs = ['--port', '0', '--log-level', 'warn', '--allow-bootstrap', ...args];
+  const child = spawn(process.execPath, [bundle, ...serverArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = once(child, 'exit');
   const stop = onCleanup('server', async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

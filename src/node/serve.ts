@@ -4,7 +4,7 @@
 import { isEmpty } from '../core/dataset.js';
 import { inProcessChangeFeed } from '../server/change-feed.js';
 import { postgresChangeFeed } from './postgres-change-feed.js';
-import { createHandler } from '../server/handler.js';
+import { createHandler, type Handle } from '../server/handler.js';
 import { createRateLimiter } from '../server/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
@@ -48,14 +48,23 @@ export async function main(argv: string[], env: Record<string, string | undefine
   stopOnSignals(running, logger);
 }
 
-interface Running {
+export interface Running {
   host: HttpHost;
   store: Store;
 }
 
-async function start(options: ServeOptions, logger: Logger): Promise<Running> {
+/** What `npm run bench:server` changes in the server it measures; nothing else does. */
+export interface Instrumented {
+  /** The store, opened by the caller over a driver that times each statement. */
+  store: Store;
+  /** Wraps the handler the host serves (the benchmark adds its statement report). */
+  wrapHandle: (handle: Handle) => Handle;
+}
+
+/** Starts the server as configured: its store, admin keys, dataset, change feed, limits and host. */
+export async function start(options: ServeOptions, logger: Logger, instrumented?: Instrumented): Promise<Running> {
   const installationKeys = await readInstallationKeys(options);
-  const store = await openServerStore(options.storage);
+  const store = instrumented?.store ?? (await openServerStore(options.storage));
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');
@@ -84,7 +93,8 @@ async function start(options: ServeOptions, logger: Logger): Promise<Running> {
       allowBootstrap: options.allowBootstrap,
       onUnexpectedError,
     });
-    const host = await startHttpHost(options.testHooks ? withTestHooks(handle, changes) : handle, { ...options, logger });
+    const served = instrumented?.wrapHandle(handle) ?? handle;
+    const host = await startHttpHost(options.testHooks ? withTestHooks(served, changes) : served, { ...options, logger });
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
     return { host, store };
   } catch (error) {
@@ -98,7 +108,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<Running> {
  * requests under way finish (within the host's grace), then the store
  * closes. A second signal ends the process at once.
  */
-function stopOnSignals({ host, store }: Running, logger: Logger): void {
+export function stopOnSignals({ host, store }: Running, logger: Logger): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
