@@ -1,9 +1,12 @@
 // Every component, loaded, in dark and light color schemes, right-to-left, and with reduced
-// motion: axe passes in each, and nothing moves for users who asked for less motion.
+// motion: axe passes in each, and nothing moves for users who asked for less motion. And the
+// colour scheme as a site chooses it: `theme`, configure({ theme }) and its page's color-scheme.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import type { TemplateResult } from 'lit';
 import '../../src/components/index.js';
+import { configure } from '../../src/client/config.js';
+import { PALETTE } from '../../src/ui/theme.js';
 import { APP_ID, CHALLENGE_ID, POST_TASK_ID, setupApi, type TestApi } from './support.js';
 import { canEmulateMedia, itWhere } from '../engine.js';
 
@@ -80,5 +83,114 @@ describe('themes, direction and motion', () => {
     expect(getComputedStyle(button).backgroundColor).to.equal('rgb(120, 0, 60)');
     expect(getComputedStyle(element).color).to.equal('rgb(10, 20, 30)');
     expect(getComputedStyle(button).borderTopLeftRadius).to.equal('0px');
+  });
+});
+
+/** Each element's attributes and what shows it has loaded. */
+const ELEMENTS: Array<[string, Record<string, string>, string]> = [
+  ['qb-leaderboard', { 'app-id': APP_ID, limit: '1' }, 'table'],
+  ['qb-user-card', { 'app-id': APP_ID, 'account-name': 'alice' }, '.card'],
+  ['qb-task-progress', { 'task-id': POST_TASK_ID, 'account-name': 'alice' }, '.task'],
+  ['qb-challenge', { 'challenge-id': CHALLENGE_ID, 'account-name': 'alice' }, '.card'],
+  ['qb-endorse-button', { 'app-id': APP_ID, from: 'alice', to: 'bob', 'endorsement-id': 'helpful' }, 'button'],
+  ['qb-connect-social', { 'app-id': APP_ID, 'account-name': 'alice' }, 'form'],
+];
+
+/** The computed form of a palette colour. */
+function computed(color: string): string {
+  const probe = document.createElement('span');
+  probe.style.color = color;
+  document.body.append(probe);
+  const value = getComputedStyle(probe).color;
+  probe.remove();
+  return value;
+}
+
+const LIGHT = computed(PALETTE.surface.light);
+const DARK = computed(PALETTE.surface.dark);
+const surface = (element: Element) => getComputedStyle(element).backgroundColor;
+
+describe('the theme setting', () => {
+  let api: TestApi;
+  const added: Element[] = [];
+
+  /** Adds the element to `parent` (the page by default) once its attributes are set, as a page's markup would. */
+  function create(tag: string, attributes: Record<string, string>, parent: Element = document.body): HTMLElement {
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+    parent.append(element);
+    added.push(element);
+    return element;
+  }
+
+  before(async () => {
+    api = await setupApi();
+  });
+  afterEach(async () => {
+    for (const element of added.splice(0)) element.remove();
+    configure({ theme: undefined });
+    document.documentElement.style.removeProperty('color-scheme');
+    if (canEmulateMedia) await emulateMedia({ colorScheme: 'light' });
+  });
+  after(async () => {
+    await api.teardown();
+  });
+
+  for (const [tag, attributes, ready] of ELEMENTS) {
+    it(`<${tag} theme="dark"> is dark on a light OS`, async () => {
+      expect(matchMedia('(prefers-color-scheme: dark)').matches, 'a light OS').to.equal(false);
+      const element = create(tag, { ...attributes, theme: 'dark' });
+      await waitUntil(() => element.shadowRoot?.querySelector(ready), `<${tag}> never loaded`);
+      expect(surface(element)).to.equal(DARK);
+      expect(getComputedStyle(element).colorScheme).to.equal('dark');
+      (element as HTMLElement & { theme: string }).theme = 'auto';
+      await waitUntil(() => surface(element) === LIGHT, 'theme="auto" did not follow the OS again');
+    });
+
+    itEmulatingMedia(`<${tag} theme="light"> is light on a dark OS`, async () => {
+      await emulateMedia({ colorScheme: 'dark' });
+      const element = create(tag, { ...attributes, theme: 'light' });
+      const auto = create(tag, attributes);
+      await waitUntil(() => element.shadowRoot?.querySelector(ready), `<${tag}> never loaded`);
+      expect(surface(element)).to.equal(LIGHT);
+      expect(surface(auto)).to.equal(DARK);
+    });
+  }
+
+  it('takes configure({ theme }) where an element says auto, and loads nothing again for it', async () => {
+    const auto = create('qb-user-card', { 'app-id': APP_ID, 'account-name': 'alice' });
+    const light = create('qb-user-card', { 'app-id': APP_ID, 'account-name': 'alice', theme: 'light' });
+    await waitUntil(() => auto.shadowRoot?.querySelector('.card') && light.shadowRoot?.querySelector('.card'), 'never loaded');
+    const sent = api.sent.length;
+    configure({ theme: 'dark' });
+    await waitUntil(() => surface(auto) === DARK, 'configure({ theme: "dark" }) not followed');
+    expect(surface(light)).to.equal(LIGHT);
+    expect(auto.shadowRoot!.querySelector('.card')).to.not.equal(null);
+    expect(api.sent.length).to.equal(sent);
+  });
+
+  it('follows the color-scheme of the page around it, as it is and as it changes on <html>', async () => {
+    const wrapper = document.createElement('div');
+    wrapper.style.colorScheme = 'dark';
+    document.body.append(wrapper);
+    added.push(wrapper);
+    const inDark = create('qb-user-card', { 'app-id': APP_ID, 'account-name': 'alice' }, wrapper);
+    const onPage = create('qb-user-card', { 'app-id': APP_ID, 'account-name': 'alice' });
+    expect(surface(inDark)).to.equal(DARK);
+    expect(surface(onPage)).to.equal(LIGHT);
+    // A site's dark mode switch on <html>; `light dark` leaves the choice to the OS (light here).
+    document.documentElement.style.colorScheme = 'dark';
+    await waitUntil(() => surface(onPage) === DARK, 'the page turning dark was not followed');
+    document.documentElement.style.colorScheme = 'light dark';
+    await waitUntil(() => surface(onPage) === LIGHT, 'the page leaving the choice to the OS was not followed');
+  });
+
+  it('shows an element inside another in the outer one’s scheme, as it changes', async () => {
+    const challenge = create('qb-challenge', { 'challenge-id': CHALLENGE_ID, 'account-name': 'alice', theme: 'dark' });
+    const task = () => challenge.shadowRoot?.querySelector('qb-task-progress');
+    await waitUntil(() => task()?.shadowRoot?.querySelector('.task'), 'the challenge’s tasks never loaded');
+    expect(surface(task()!)).to.equal(DARK);
+    challenge.setAttribute('theme', 'light');
+    await waitUntil(() => surface(task()!) === LIGHT, 'the task did not follow its challenge');
   });
 });

@@ -2,7 +2,7 @@ import { css } from 'lit';
 
 export const challengeStyles = css`
   :host {
-    --qb-challenge-gap: 0.75rem;
+    --qb-challenge-gap: var(--_qb-space);
   }
   .card {
     padding: var(--_qb-space);
@@ -11,14 +11,14 @@ export const challengeStyles = css`
     background: var(--_qb-surface);
   }
   .name {
-    margin: 0 0 0.25rem;
+    margin: 0 0 calc(var(--_qb-space) / 3);
     font-weight: 600;
     font-size: 1.0625em;
     overflow-wrap: anywhere;
   }
   .description {
     margin: 0 0 var(--qb-challenge-gap);
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
     overflow-wrap: anywhere;
   }
   .tasks {
@@ -33,6 +33,6 @@ export const challengeStyles = css`
     overflow-wrap: anywhere;
   }
   .task-quantity {
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
   }
 `;

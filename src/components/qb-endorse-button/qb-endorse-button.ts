@@ -40,6 +40,7 @@ export class QbEndorseButton extends QuestboardElement {
   @state() private endorsement: EndorseState = { status: 'idle' };
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    super.willUpdate(changed);
     // Another pair or category is another endorsement, not yet given.
     if (['appId', 'from', 'to', 'endorsementId'].some((name) => changed.has(name) && changed.get(name) !== undefined)) {
       this.endorsement = { status: 'idle' };
