@@ -194,3 +194,47 @@ describe('the theme setting', () => {
     await waitUntil(() => surface(task()!) === LIGHT, 'the task did not follow its challenge');
   });
 });
+
+describe('cards and stacking', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await setupApi();
+  });
+  after(async () => {
+    await api.teardown();
+  });
+
+  it('gives every card element a card surface, and stacked elements the stack gap between them', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <qb-task-progress task-id=${POST_TASK_ID} account-name="alice"></qb-task-progress>
+      <qb-task-progress task-id=${POST_TASK_ID} account-name="bob"></qb-task-progress>
+      <qb-connect-social app-id=${APP_ID} account-name="alice"></qb-connect-social>
+    </div>`);
+    const [first, second, social] = [...wrapper.children] as HTMLElement[];
+    await waitUntil(
+      () => second!.shadowRoot?.querySelector('.task') && first!.shadowRoot?.querySelector('.task'),
+      'never loaded',
+    );
+    for (const surface of [first!.shadowRoot!.querySelector('.task')!, social!.shadowRoot!.querySelector('form')!]) {
+      expect(getComputedStyle(surface).borderTopWidth).to.equal('1px');
+      expect(getComputedStyle(surface).paddingTop).to.equal('12px');
+    }
+    const gap = (above: Element, below: Element) => below.getBoundingClientRect().top - above.getBoundingClientRect().bottom;
+    expect(gap(first!, second!)).to.equal(12);
+    expect(gap(second!, social!)).to.equal(12);
+    expect(getComputedStyle(social!).marginBlockEnd, 'the last one').to.equal('0px');
+    wrapper.style.setProperty('--qb-stack-gap', '20px');
+    expect(gap(first!, second!)).to.equal(20);
+  });
+
+  it('draws a challenge’s tasks as rows of its card, not cards of their own', async () => {
+    const challenge = await fixture<HTMLElement>(
+      html`<qb-challenge challenge-id=${CHALLENGE_ID} account-name="alice"></qb-challenge>`,
+    );
+    const task = () => challenge.shadowRoot?.querySelector('qb-task-progress')?.shadowRoot?.querySelector('.task');
+    await waitUntil(task, 'the challenge’s tasks never loaded');
+    expect(getComputedStyle(challenge.shadowRoot!.querySelector('.card')!).borderTopWidth).to.equal('1px');
+    expect(getComputedStyle(task()!).borderTopWidth).to.equal('0px');
+    expect(getComputedStyle(task()!).paddingTop).to.equal('0px');
+  });
+});

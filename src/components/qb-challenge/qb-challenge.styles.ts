@@ -1,14 +1,12 @@
 import { css } from 'lit';
+import { cardSurface } from '../shared/tokens.js';
 
 export const challengeStyles = css`
   :host {
     --qb-challenge-gap: var(--_qb-space);
   }
   .card {
-    padding: var(--_qb-space);
-    border: 1px solid var(--_qb-border);
-    border-radius: var(--_qb-radius);
-    background: var(--_qb-surface);
+    ${cardSurface}
   }
   .name {
     margin: 0 0 calc(var(--_qb-space) / 3);
@@ -27,6 +25,12 @@ export const challengeStyles = css`
     margin: 0;
     padding: 0;
     list-style: none;
+  }
+  /* The tasks are rows of this card, not cards of their own. */
+  .tasks qb-task-progress::part(task) {
+    padding: 0;
+    border: 0;
+    background: none;
   }
   .task-name {
     font-weight: 600;

@@ -7,7 +7,7 @@ import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
-import { tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/tokens.js';
 import '../qb-task-progress/qb-task-progress.js';
 import { challengeStyles } from './qb-challenge.styles.js';
 
@@ -32,7 +32,7 @@ type ChallengeAnswer = { started: true; challenge: Challenge } | { started: fals
  * @customElement qb-challenge
  */
 export class QbChallenge extends QuestboardElement {
-  static override styles = [tokens, challengeStyles];
+  static override styles = [tokens, cardHost, challengeStyles];
 
   @property({ attribute: 'challenge-id' }) challengeId = '';
   @property({ attribute: 'account-name' }) accountName = '';

@@ -1,10 +1,12 @@
 import { css } from 'lit';
+import { cardSurface } from '../shared/tokens.js';
 
 export const connectSocialStyles = css`
   :host {
     --qb-connect-social-input-width: 17em;
   }
   form {
+    ${cardSurface}
     display: grid;
     gap: calc(var(--_qb-space) / 2);
     margin: 0;

@@ -19,7 +19,7 @@ import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { failureMessage } from '../shared/status.js';
-import { tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/tokens.js';
 import { leaderboardStyles } from './qb-leaderboard.styles.js';
 
 interface LoadedBoard {
@@ -51,7 +51,7 @@ const MAX_LIMIT = 1000;
  * @customElement qb-leaderboard
  */
 export class QbLeaderboard extends QuestboardElement {
-  static override styles = [tokens, ...leaderboardStyles];
+  static override styles = [tokens, cardHost, ...leaderboardStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
   /** The leaderboard_type: score (default), xp, weekly or monthly. */

@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { cardSurface } from '../shared/tokens.js';
 
 export const taskProgressStyles = css`
   :host {
@@ -8,6 +9,7 @@ export const taskProgressStyles = css`
     --qb-task-progress-complete-color: var(--_qb-success);
   }
   .task {
+    ${cardSurface}
     display: grid;
     gap: calc(var(--_qb-space) / 3);
   }

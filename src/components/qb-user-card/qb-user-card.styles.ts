@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { cardSurface } from '../shared/tokens.js';
 
 export const userCardStyles = css`
   :host {
@@ -7,10 +8,7 @@ export const userCardStyles = css`
     --qb-user-card-bar-color: var(--_qb-accent);
   }
   .card {
-    padding: var(--_qb-space);
-    border: 1px solid var(--_qb-border);
-    border-radius: var(--_qb-radius);
-    background: var(--_qb-surface);
+    ${cardSurface}
   }
   .header {
     display: flex;

@@ -11,7 +11,7 @@ import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
 import { barStyles } from '../shared/bar.js';
-import { tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/tokens.js';
 import { userCardStyles } from './qb-user-card.styles.js';
 
 /**
@@ -36,7 +36,7 @@ import { userCardStyles } from './qb-user-card.styles.js';
  */
 export class QbUserCard extends QuestboardElement {
   // The shared bar rules come last, so forced colours win over each element's colours.
-  static override styles = [tokens, userCardStyles, barStyles];
+  static override styles = [tokens, cardHost, userCardStyles, barStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
   @property({ attribute: 'account-name' }) accountName = '';

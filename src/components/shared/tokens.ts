@@ -76,3 +76,21 @@ export const tokens = css`
     }
   }
 `;
+
+/**
+ * The elements that stand on their own as cards (all but the endorse button): apart from the
+ * next element by `--qb-stack-gap`, so stacked elements never touch.
+ */
+export const cardHost = css`
+  :host(:not(:last-child)) {
+    margin-block-end: var(--qb-stack-gap, var(--_qb-space));
+  }
+`;
+
+/** The surface a card element's content sits on, the same in every element. */
+export const cardSurface = css`
+  padding: var(--_qb-space);
+  border: 1px solid var(--_qb-border);
+  border-radius: var(--_qb-radius);
+  background: var(--_qb-surface);
+`;
