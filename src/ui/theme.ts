@@ -64,9 +64,23 @@ ${at()} {
   background: var(--_qb-surface);
   color: var(--_qb-text);
   border-radius: var(--_qb-radius);
-  font-family: var(--qb-font-family, system-ui, sans-serif);
-  font-size: var(--_qb-font-size);
-  line-height: 1.4;
+  /* Inherited text styles of the host page stop here (a theme's uppercase headings would
+     change case-sensitive member names). The shorthand resets style, weight, variant and stretch. */
+  font: 400 var(--_qb-font-size) / 1.4 var(--qb-font-family, system-ui, sans-serif);
+  font-feature-settings: normal;
+  font-variation-settings: normal;
+  font-kerning: auto;
+  letter-spacing: normal;
+  word-spacing: normal;
+  text-transform: none;
+  text-indent: 0;
+  text-align: start;
+  text-shadow: none;
+  white-space: normal;
+  word-break: normal;
+  overflow-wrap: normal;
+  hyphens: manual;
+  writing-mode: horizontal-tb;
 }
 @media (prefers-color-scheme: dark) {
   ${at(`:not(${light})`)} {

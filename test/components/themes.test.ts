@@ -238,3 +238,63 @@ describe('cards and stacking', () => {
     expect(getComputedStyle(task()!).paddingTop).to.equal('0px');
   });
 });
+
+describe('the host page’s text styles', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await setupApi();
+  });
+  after(async () => {
+    await api.teardown();
+  });
+
+  const INHERITED = [
+    'text-transform',
+    'letter-spacing',
+    'word-spacing',
+    'font-style',
+    'font-weight',
+    'font-size',
+    'text-align',
+    'text-indent',
+    'line-height',
+    'white-space',
+    'text-shadow',
+  ];
+  const inherited = (element: Element) => {
+    const style = getComputedStyle(element);
+    return INHERITED.map((name) => `${name}: ${style.getPropertyValue(name)}`);
+  };
+
+  for (const [tag, attributes, ready] of ELEMENTS) {
+    it(`stop at <${tag}>: names keep their case and the element its own text`, async () => {
+      const plain = await fixture<HTMLDivElement>(html`<div></div>`);
+      const hostile = await fixture<HTMLDivElement>(html`<div></div>`);
+      // What a theme's headings and content areas set, inherited by everything inside.
+      Object.assign(hostile.style, {
+        textTransform: 'uppercase',
+        letterSpacing: '0.2em',
+        wordSpacing: '0.5em',
+        fontStyle: 'italic',
+        fontWeight: '800',
+        fontSize: '9px',
+        textAlign: 'center',
+        textIndent: '3em',
+        lineHeight: '3',
+        whiteSpace: 'pre',
+        textShadow: '1px 1px red',
+      });
+      const elements = [plain, hostile].map((parent) => {
+        const element = document.createElement(tag);
+        for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+        parent.append(element);
+        return element;
+      });
+      for (const element of elements) await waitUntil(() => element.shadowRoot?.querySelector(ready), `<${tag}> never loaded`);
+      const [inPlain, inHostile] = elements.map((element) =>
+        [element, ...element.shadowRoot!.querySelectorAll('*')].map(inherited),
+      );
+      expect(inHostile).to.deep.equal(inPlain);
+    });
+  }
+});
