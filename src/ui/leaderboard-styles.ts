@@ -4,7 +4,14 @@
 // so dir="rtl" mirrors it.
 import { rootCss } from './theme.js';
 
-/** The table, in both the element's shadow root and the fragment. */
+/**
+ * The fragment sits in the host page's DOM, where a theme's rules on `table`, `caption`, `th`,
+ * `td` or `p` (borders, backgrounds, uppercase, text-indent, display: block…) reach it. Each
+ * part therefore first reverts every property to the browser's default, in a selector of two
+ * classes that outweighs plain element rules and a theme's `.content th`, and then sets its
+ * own look in rules of at least that weight. (`:where()` keeps the tag list from adding weight,
+ * so those later rules win by order.) In the element's shadow root this changes nothing.
+ */
 export const leaderboardTableCss = `
 .qb-lb {
   inline-size: 100%;
@@ -18,14 +25,19 @@ export const leaderboardTableCss = `
   container-type: inline-size;
 }
 .qb-lb *, .qb-lb *::before, .qb-lb *::after { box-sizing: border-box; }
+.qb-lb .qb-lb__table,
+.qb-lb .qb-lb__table :where(caption, thead, tbody, tr, th, td, bdi),
+.qb-lb .qb-lb__empty,
+.qb-lb .qb-lb__summary {
+  all: revert;
+  box-sizing: border-box;
+}
 .qb-lb .qb-lb__table {
+  display: table;
   inline-size: 100%;
   table-layout: fixed;
   border-collapse: collapse;
   border-spacing: 0;
-  margin: 0;
-  font: inherit;
-  color: inherit;
   font-variant-numeric: tabular-nums;
 }
 .qb-lb .qb-lb__caption {
@@ -33,11 +45,9 @@ export const leaderboardTableCss = `
   padding: calc(var(--_qb-space) * 5 / 6) var(--_qb-space);
   text-align: start;
   font-weight: 600;
-  color: inherit;
 }
 .qb-lb .qb-lb__cell {
   padding: calc(var(--_qb-space) * 7 / 12) var(--_qb-space);
-  border: 0;
   border-block-start: 1px solid var(--_qb-border);
   text-align: start;
   vertical-align: middle;
@@ -45,10 +55,8 @@ export const leaderboardTableCss = `
   overflow: hidden;
   text-overflow: ellipsis;
   white-space: nowrap;
-  color: inherit;
-  background: transparent;
 }
-.qb-lb thead .qb-lb__cell {
+.qb-lb .qb-lb__table > thead .qb-lb__cell {
   font-size: 0.8125em;
   font-weight: 600;
   color: var(--_qb-text-muted);
@@ -56,10 +64,10 @@ export const leaderboardTableCss = `
 .qb-lb .qb-lb__cell--num { text-align: end; }
 .qb-lb th[scope="row"].qb-lb__cell { font-weight: 600; }
 .qb-lb .qb-lb__row:nth-child(even) { background: var(--_qb-surface-alt); }
-.qb-lb .qb-lb__row--highlight,
+.qb-lb .qb-lb__row.qb-lb__row--highlight,
 .qb-lb .qb-lb__row--highlight:nth-child(even) { background: var(--_qb-highlight); }
 .qb-lb .qb-lb__row--highlight > :first-child { border-inline-start: 3px solid var(--_qb-accent); }
-.qb-lb .qb-lb__pinned { border-block-start: 2px solid var(--_qb-border); }
+.qb-lb .qb-lb__table > .qb-lb__pinned { border-block-start: 2px solid var(--_qb-border); }
 .qb-lb .qb-lb__name { unicode-bidi: isolate; }
 .qb-lb .qb-lb__empty,
 .qb-lb .qb-lb__summary {
