@@ -7,9 +7,10 @@
 //   dist/esm/**                ES modules for bundlers (lit, idb, zod external)
 //   dist/types/**              .d.ts for dist/esm
 //   dist/custom-elements.json  the custom elements manifest
+//   dist/themes/*.css          ready-made themes mapping --qb-* onto Bootstrap, Pico and Tailwind (src/themes)
 //   dist/node/server.js        the Node server, run by bin/questboard-server.js (package.json "bin")
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -150,6 +151,13 @@ function shipManifest() {
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
+const themesDirectory = join(dist, 'themes');
+
+/** The theme files are plain CSS a site links by URL: shipped as written. */
+function copyThemes() {
+  cpSync(join(root, 'src', 'themes'), themesDirectory, { recursive: true });
+}
+
 function listFiles(directory) {
   return readdirSync(directory, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -176,6 +184,9 @@ async function main() {
 
   await buildServer();
   shipped.push({ path: serverFile });
+
+  copyThemes();
+  shipped.push(...listFiles(themesDirectory).map((path) => ({ path })));
 
   const overBudget = reportSizes(shipped, root);
   for (const { path, gzip, budgetKB } of overBudget) {

@@ -1,7 +1,8 @@
 // The real dist/questboard.js (run `npm run build` first) on host pages built with Bootstrap,
 // Pico, Tailwind's preflight and a hostile WordPress-style theme (test/embed/pages/host-*.html):
 // every widget and the leaderboard fragment look exactly as on a page without any stylesheet,
-// the host page looks exactly as before the embed came, and the `theme` settings take effect.
+// the host page looks exactly as before the embed came, and the theme files and the `theme`
+// settings take effect.
 import { expect, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
@@ -284,5 +285,85 @@ describe('widgets on host pages', () => {
     expect(getComputedStyle(page.doc.querySelector('qb-user-card')!).backgroundColor).to.equal(
       colorOf(page, PALETTE.surface.dark),
     );
+  });
+
+  const THEMES: Array<{
+    name: string;
+    surface: string;
+    text: string;
+    accent: string;
+    font: string;
+    dark(page: HostPage): void;
+    darkAccent: string;
+  }> = [
+    {
+      name: 'bootstrap',
+      surface: 'var(--bs-body-bg)',
+      text: 'var(--bs-body-color)',
+      accent: 'var(--bs-primary)',
+      font: 'var(--bs-body-font-family)',
+      dark: ({ doc }) => doc.documentElement.setAttribute('data-bs-theme', 'dark'),
+      darkAccent: 'var(--bs-primary-text-emphasis)',
+    },
+    {
+      name: 'pico',
+      surface: 'var(--pico-background-color)',
+      text: 'var(--pico-color)',
+      accent: 'var(--pico-primary-background)',
+      font: 'var(--pico-font-family)',
+      dark: ({ doc }) => doc.documentElement.setAttribute('data-theme', 'dark'),
+      darkAccent: 'var(--pico-primary-background)',
+    },
+    {
+      name: 'tailwind',
+      surface: 'var(--color-white)',
+      text: 'var(--color-gray-900)',
+      accent: 'var(--color-blue-600)',
+      font: 'var(--font-sans)',
+      // Tailwind's scheme-dark utility, beside its dark class.
+      dark: ({ doc }) => doc.documentElement.style.setProperty('color-scheme', 'dark'),
+      darkAccent: 'var(--color-blue-400)',
+    },
+  ];
+
+  for (const theme of THEMES) {
+    it(`dist/themes/${theme.name}.css dresses every widget in the framework's colours, light and dark`, async () => {
+      const page = await openWithEmbed(`theme-${theme.name}`);
+      // No easing: the button's colour is read at once after the switch.
+      page.doc.documentElement.style.setProperty('--qb-duration', '0s');
+      const endorse = () => page.doc.querySelector('qb-endorse-button')!.shadowRoot!.querySelector('button')!;
+      const look = () =>
+        roots(page.doc).map((root) => {
+          const style = getComputedStyle(root);
+          return [root.localName, style.backgroundColor, style.color, style.fontFamily];
+        });
+      const expected = (surface: string, text: string) =>
+        roots(page.doc).map((root) => [
+          root.localName,
+          colorOf(page, surface),
+          colorOf(page, text),
+          colorOf(page, theme.font, 'font-family'),
+        ]);
+      expect(look()).to.deep.equal(expected(theme.surface, theme.text));
+      expect(getComputedStyle(endorse()).backgroundColor).to.equal(colorOf(page, theme.accent));
+      const lightSurface = colorOf(page, theme.surface);
+
+      theme.dark(page);
+      await waitUntil(() => roots(page.doc).every((root) => root.getAttribute('data-qb-scheme') === 'dark'), 'never dark');
+      const darkSurface = theme.name === 'tailwind' ? 'var(--color-gray-900)' : theme.surface;
+      const darkText = theme.name === 'tailwind' ? 'var(--color-gray-100)' : theme.text;
+      expect(look()).to.deep.equal(expected(darkSurface, darkText));
+      expect(colorOf(page, darkSurface)).to.not.equal(lightSurface);
+      expect(getComputedStyle(endorse()).backgroundColor).to.equal(colorOf(page, theme.darkAccent));
+    });
+  }
+
+  it('dist/themes/tailwind.css falls back to Tailwind’s own defaults where a build left a variable out', async () => {
+    const page = await openWithEmbed('theme-tailwind');
+    const card = page.doc.querySelector('qb-user-card')!;
+    const withVariables = [getComputedStyle(card).color, getComputedStyle(card).fontFamily];
+    page.doc.getElementById('tailwind-variables')!.remove();
+    expect(getComputedStyle(page.doc.documentElement).getPropertyValue('--color-gray-900')).to.equal('');
+    expect([getComputedStyle(card).color, getComputedStyle(card).fontFamily]).to.deep.equal(withVariables);
   });
 });
