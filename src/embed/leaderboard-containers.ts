@@ -18,8 +18,17 @@ const filled = new Map<HTMLElement, () => void>();
 /** Every container this embed filled: one taken out of the page and put back is claimed again, though not empty. */
 const everFilled = new WeakSet<HTMLElement>();
 
-function isEmpty(element: Element): boolean {
-  return element.childElementCount === 0 && (element.textContent ?? '').trim() === '';
+/**
+ * Whether the container is the embed's to fill: empty, or holding only a loading placeholder
+ * (elements marked `data-questboard-placeholder`, with blank text and comments around them),
+ * which the fragment replaces. Anything else is the site's own content, left alone.
+ */
+function isFillable(container: Element): boolean {
+  return [...container.childNodes].every((node) =>
+    node instanceof Element
+      ? node.hasAttribute('data-questboard-placeholder')
+      : node.nodeType === Node.COMMENT_NODE || (node.textContent ?? '').trim() === '',
+  );
 }
 
 async function fill(container: HTMLElement): Promise<void> {
@@ -56,7 +65,7 @@ function applyFragmentScheme(container: HTMLElement): void {
 
 function claim(container: Element): void {
   if (!(container instanceof HTMLElement) || filled.has(container)) return;
-  if (!isEmpty(container) && !everFilled.has(container)) return;
+  if (!isFillable(container) && !everFilled.has(container)) return;
   everFilled.add(container);
   const { appId, apiKey, baseUrl } = container.dataset;
   filled.set(container, appId ? followRemoteChanges(appId, { apiKey, baseUrl }) : () => {});
@@ -78,9 +87,10 @@ function claimWithin(root: ParentNode): void {
 }
 
 /**
- * Fills every empty [data-questboard-leaderboard] container with the HTML fragment, now and
- * whenever one is added later, refreshes them after writes to their app, and keeps each
- * fragment in the colour scheme its container's `data-theme` and the page ask for.
+ * Fills every empty [data-questboard-leaderboard] container (or one holding only a loading
+ * placeholder) with the HTML fragment, now and whenever one is added later, refreshes them
+ * after writes to their app, and keeps each fragment in the colour scheme its container's
+ * `data-theme` and the page ask for.
  */
 export function startLeaderboardContainers(): void {
   claimWithin(document);
