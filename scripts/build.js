@@ -133,8 +133,10 @@ const manifestFile = join(dist, 'custom-elements.json');
 
 /**
  * Points the manifest at what the package ships (dist/esm/**.js, not src/**.ts) and drops
- * the definition the analyzer reads from defineElement's own `customElements.define(tag, …)`:
- * a custom element name always has a hyphen, a parameter name does not.
+ * what the analyzer reads from our helpers' parameters: the definition in defineElement's own
+ * `customElements.define(tag, …)` and the event in QuestboardElement.emit's
+ * `new CustomEvent(name, …)`. A custom element's name always has a hyphen, and so has every
+ * event of ours (qb-…); a parameter name has none.
  */
 function shipManifest() {
   const shipped = (value) => {
@@ -147,6 +149,9 @@ function shipManifest() {
   );
   for (const module of manifest.modules) {
     module.exports = module.exports?.filter((entry) => entry.kind !== 'custom-element-definition' || entry.name.includes('-'));
+    for (const declaration of module.declarations ?? []) {
+      if (declaration.events) declaration.events = declaration.events.filter((event) => event.name.includes('-'));
+    }
   }
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
 }

@@ -24,6 +24,7 @@ type ChallengeAnswer = { started: true; challenge: Challenge } | { started: fals
  * @csspart task - One task of the list.
  * @csspart not-started - Shown while the challenge has not started yet.
  * @csspart status - The loading message.
+ * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
  * @csspart empty - Shown without a challenge-id, or for a challenge without tasks.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.

@@ -35,7 +35,7 @@ export function handleProblem(handle: string): string | null {
 /**
  * A small form that saves the member's X (Twitter) handle.
  *
- * @event qb-connect-social - After the handle was saved; `detail` is {appId, accountName, twitterName}.
+ * @event {QbConnectSocialEvent} qb-connect-social - After the handle was saved; `detail` is {appId, accountName, twitterName}.
  * @csspart form - The form.
  * @csspart label - The field's label.
  * @csspart input - The text field.

@@ -23,7 +23,7 @@ type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done
  * request runs, done after, a readable error when it fails.
  *
  * @slot - The button's label; "Endorse <to>" by default.
- * @event qb-endorse - After the endorsement was saved; `detail` is {appId, from, to, endorsementId}.
+ * @event {QbEndorseEvent} qb-endorse - After the endorsement was saved; `detail` is {appId, from, to, endorsementId}.
  * @csspart button - The button.
  * @csspart message - The error message (role="alert").
  *

@@ -44,9 +44,10 @@ const MAX_LIMIT = 1000;
  * @csspart summary - "Showing 1–10 of 250 members".
  * @csspart load-more - The "Load more" button.
  * @csspart status - The loading message.
+ * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
+ * @csspart empty - Shown without an app-id.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
- * @cssprop --qb-color-highlight - Background of the highlighted row.
  *
  * @customElement qb-leaderboard
  */

@@ -23,6 +23,7 @@ import { taskProgressStyles } from './qb-task-progress.styles.js';
  * @csspart bar - The progress bar's track.
  * @csspart bar-fill - The filled part of the bar.
  * @csspart status - The loading message.
+ * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
  * @csspart empty - Shown without task-id or account-name, or before the member has any activity.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.

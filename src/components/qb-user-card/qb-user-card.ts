@@ -26,6 +26,7 @@ import { userCardStyles } from './qb-user-card.styles.js';
  * @csspart xp-label - "320 of 600 XP".
  * @csspart stats - The list of totals.
  * @csspart status - The loading message.
+ * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
  * @csspart empty - Shown for a member with no activity yet, or without an account-name.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
