@@ -7,6 +7,7 @@
 //   dist/esm/**                ES modules for bundlers (lit, idb, zod external)
 //   dist/types/**              .d.ts for dist/esm
 //   dist/custom-elements.json  the custom elements manifest
+//   dist/react.d.ts, vue.d.ts  the elements' types for React 19's JSX and Vue's templates, from the manifest
 //   dist/themes/*.css          ready-made themes mapping --qb-* onto Bootstrap, Pico and Tailwind (src/themes)
 //   dist/node/server.js        the Node server, run by bin/questboard-server.js (package.json "bin")
 import { spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { build as esbuild } from 'esbuild';
 import { build } from 'vite';
+import { reactTypes, vueTypes } from './framework-types.js';
 import { SERVER_BUNDLE } from './server-bundle.js';
 import { MODULES_ENTRY, SHIPPED_SCRIPTS } from './shipped-scripts.js';
 import { reportSizes } from './size-report.js';
@@ -163,6 +165,13 @@ function copyThemes() {
   cpSync(join(root, 'src', 'themes'), themesDirectory, { recursive: true });
 }
 
+/** `questboard/react` and `questboard/vue`: the ES entry's types plus every element's, for each framework. */
+function writeFrameworkTypes() {
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  writeFileSync(join(dist, 'react.d.ts'), reactTypes(manifest));
+  writeFileSync(join(dist, 'vue.d.ts'), vueTypes(manifest));
+}
+
 function listFiles(directory) {
   return readdirSync(directory, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -186,6 +195,7 @@ async function main() {
   analyzeCustomElements();
   shipManifest();
   shipped.push({ path: manifestFile });
+  writeFrameworkTypes();
 
   await buildServer();
   shipped.push({ path: serverFile });
