@@ -163,11 +163,10 @@ async function openPage(name: string): Promise<HostPage> {
 }
 
 /** Adds the built embed to the page, as a site's <script> tag would, and waits for every widget. */
-async function addEmbed({ doc }: HostPage): Promise<void> {
+async function addEmbed({ doc }: HostPage, settings: Record<string, string> = {}): Promise<void> {
   const script = doc.createElement('script');
   script.src = '/dist/questboard.js';
-  script.dataset.apiKey = 'pk_guild';
-  script.dataset.serviceWorker = 'none';
+  Object.assign(script.dataset, { apiKey: 'pk_guild', serviceWorker: 'none', ...settings });
   doc.head.append(script);
   await waitUntil(() => doc.querySelector('#board > .qb-lb table'), 'the container never filled', { timeout: 10_000 });
   for (const [tag, ready] of WIDGETS) {
@@ -272,6 +271,13 @@ describe('widgets on host pages', () => {
       () => roots(page.doc).every((root) => getComputedStyle(root).backgroundColor === colorOf(page, PALETTE.surface.dark)),
       'configure({ theme: "dark" }) not followed by every widget',
     );
+  });
+
+  it('takes a page-wide theme from the embed’s own data-theme', async () => {
+    const page = await openPage('host-bare');
+    await addEmbed(page, { theme: 'dark' });
+    const dark = colorOf(page, PALETTE.surface.dark);
+    expect(roots(page.doc).map((root) => getComputedStyle(root).backgroundColor)).to.deep.equal(roots(page.doc).map(() => dark));
   });
 
   itEmulatingMedia('shows a container with data-theme="light" light on a dark OS', async () => {
