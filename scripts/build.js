@@ -7,15 +7,18 @@
 //   dist/esm/**                ES modules for bundlers (lit, idb, zod external)
 //   dist/types/**              .d.ts for dist/esm
 //   dist/custom-elements.json  the custom elements manifest
+//   dist/react.d.ts, vue.d.ts  the elements' types for React 19's JSX and Vue's templates, from the manifest
+//   dist/themes/*.css          ready-made themes mapping --qb-* onto Bootstrap, Pico and Tailwind (src/themes)
 //   dist/node/server.js        the Node server, run by bin/questboard-server.js (package.json "bin")
 //   dist/node/token.js         member token keys and tokens, run by bin/questboard-token.js (package.json "bin")
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { build as esbuild } from 'esbuild';
 import { build } from 'vite';
+import { reactTypes, vueTypes } from './framework-types.js';
 import { SERVER_BUNDLE, TOKEN_CLI_BUNDLE } from './server-bundle.js';
 import { MODULES_ENTRY, SHIPPED_SCRIPTS } from './shipped-scripts.js';
 import { reportSizes } from './size-report.js';
@@ -138,8 +141,10 @@ const manifestFile = join(dist, 'custom-elements.json');
 
 /**
  * Points the manifest at what the package ships (dist/esm/**.js, not src/**.ts) and drops
- * the definition the analyzer reads from defineElement's own `customElements.define(tag, …)`:
- * a custom element name always has a hyphen, a parameter name does not.
+ * what the analyzer reads from our helpers' parameters: the definition in defineElement's own
+ * `customElements.define(tag, …)` and the event in QuestboardElement.emit's
+ * `new CustomEvent(name, …)`. A custom element's name always has a hyphen, and so has every
+ * event of ours (qb-…); a parameter name has none.
  */
 function shipManifest() {
   const shipped = (value) => {
@@ -152,8 +157,25 @@ function shipManifest() {
   );
   for (const module of manifest.modules) {
     module.exports = module.exports?.filter((entry) => entry.kind !== 'custom-element-definition' || entry.name.includes('-'));
+    for (const declaration of module.declarations ?? []) {
+      if (declaration.events) declaration.events = declaration.events.filter((event) => event.name.includes('-'));
+    }
   }
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+const themesDirectory = join(dist, 'themes');
+
+/** The theme files are plain CSS a site links by URL: shipped as written. */
+function copyThemes() {
+  cpSync(join(root, 'src', 'themes'), themesDirectory, { recursive: true });
+}
+
+/** `questboard/react` and `questboard/vue`: the ES entry's types plus every element's, for each framework. */
+function writeFrameworkTypes() {
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  writeFileSync(join(dist, 'react.d.ts'), reactTypes(manifest));
+  writeFileSync(join(dist, 'vue.d.ts'), vueTypes(manifest));
 }
 
 function listFiles(directory) {
@@ -179,9 +201,13 @@ async function main() {
   analyzeCustomElements();
   shipManifest();
   shipped.push({ path: manifestFile });
+  writeFrameworkTypes();
 
   await buildNodePrograms();
   shipped.push({ path: serverFile }, { path: tokenCliFile });
+
+  copyThemes();
+  shipped.push(...listFiles(themesDirectory).map((path) => ({ path })));
 
   const overBudget = reportSizes(shipped, root);
   for (const { path, gzip, budgetKB } of overBudget) {

@@ -5,6 +5,7 @@ import { connectServiceWorker } from './service-worker.js';
 import { toRemoteSettings, type RemoteConfiguration } from '../remote/settings.js';
 import { configureWorkerRemote } from '../remote/worker-protocol.js';
 import type { Transport } from './transport.js';
+import type { Theme } from '../ui/theme.js';
 
 export interface QuestboardConfig {
   /** The public API key (`pk_…`) every request carries. */
@@ -25,7 +26,21 @@ export interface QuestboardConfig {
   persistStorage?: boolean;
   /** Use this transport and skip every decision above (tests, custom hosts). */
   transport?: Transport;
+  /**
+   * The colour scheme of every element and leaderboard container that does not set its own
+   * `theme`: `auto` (the default) follows the page's `color-scheme` where it names one, else the OS.
+   */
+  theme?: Theme;
 }
+
+/** What a configure() call changed, for its listeners. */
+export interface ConfigureChange {
+  /** Whether it touched where data comes from (anything but the display settings): elements load again. */
+  connection: boolean;
+}
+
+/** Settings that change how elements look, not where their data comes from: setting only these reloads nothing. */
+const DISPLAY_SETTINGS: ReadonlySet<string> = new Set<keyof QuestboardConfig>(['theme']);
 
 /** Per-element overrides, from the `api-key` and `base-url` attributes. */
 export interface ClientOverrides {
@@ -44,7 +59,7 @@ let inPageServerLoader: InPageServerLoader | undefined;
 let defaultTransport: Promise<ResolvedTransport> | undefined;
 const clients = new Map<string, QuestboardClient>();
 const transportsByBaseUrl = new Map<string, Transport>();
-const configureListeners = new Set<() => void>();
+const configureListeners = new Set<(change: ConfigureChange) => void>();
 
 /**
  * Sets page-wide settings, merged into the current ones (a field set to undefined clears
@@ -55,11 +70,15 @@ export function configure(settings: QuestboardConfig): void {
   const next = { ...config, ...settings };
   checkRemote(next);
   config = next;
-  defaultTransport = undefined;
-  clients.clear();
-  transportsByBaseUrl.clear();
+  const keys = Object.keys(settings);
+  const change: ConfigureChange = { connection: keys.length === 0 || keys.some((key) => !DISPLAY_SETTINGS.has(key)) };
+  if (change.connection) {
+    defaultTransport = undefined;
+    clients.clear();
+    transportsByBaseUrl.clear();
+  }
   if (config.persistStorage) void navigator.storage?.persist?.();
-  for (const listener of [...configureListeners]) listener();
+  for (const listener of [...configureListeners]) listener(change);
 }
 
 /**
@@ -74,7 +93,7 @@ export function currentConfig(): Readonly<QuestboardConfig> {
   return config;
 }
 
-export function onConfigure(listener: () => void): () => void {
+export function onConfigure(listener: (change: ConfigureChange) => void): () => void {
   configureListeners.add(listener);
   return () => configureListeners.delete(listener);
 }

@@ -35,6 +35,7 @@ export {
   type QuestboardConfig,
   type ClientOverrides,
   type ResolvedTransport,
+  type ConfigureChange,
 } from './config.js';
 export { connectServiceWorker, type WorkerConnection } from './service-worker.js';
 export { TRUSTED_TYPES_POLICY_NAME } from './trusted-types.js';

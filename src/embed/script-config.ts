@@ -1,4 +1,5 @@
 import { checkRemote, type QuestboardConfig } from '../client/config.js';
+import { isTheme } from '../ui/theme.js';
 
 /** The page-wide settings a site owner writes on the embed's own <script> tag. */
 export function readScriptConfig(script: HTMLOrSVGScriptElement | null): QuestboardConfig {
@@ -10,6 +11,7 @@ export function readScriptConfig(script: HTMLOrSVGScriptElement | null): Questbo
   if (data.remote) config.remote = data.remote;
   if (data.timeoutMs && /^\d+$/.test(data.timeoutMs)) config.timeoutMs = Number(data.timeoutMs);
   if (data.persistStorage !== undefined && data.persistStorage !== 'false') config.persistStorage = true;
+  if (isTheme(data.theme)) config.theme = data.theme;
   // Said and left out, rather than thrown, so the elements still work (served locally).
   try {
     checkRemote(config);

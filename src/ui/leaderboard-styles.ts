@@ -1,94 +1,79 @@
-// The leaderboard's look as one CSS string: adopted by <qb-leaderboard>'s shadow root and
-// inlined in the HTML fragment. Every selector starts with `.qb-lb` so nothing leaks into a
-// host page, and only logical properties are used so dir="rtl" mirrors it.
-import { paletteColor } from './palette.js';
+// The leaderboard's look: the table rules <qb-leaderboard> adopts in its shadow root, and the
+// HTML fragment's whole stylesheet (its root's theme, then the same rules). Every selector
+// starts with `.qb-lb` so nothing leaks into a host page, and only logical properties are used
+// so dir="rtl" mirrors it.
+import { rootCss } from './theme.js';
 
-export const leaderboardCss = `
+/**
+ * The fragment sits in the host page's DOM, where a theme's rules on `table`, `caption`, `th`,
+ * `td` or `p` (borders, backgrounds, uppercase, text-indent, display: block…) reach it. Each
+ * part therefore first reverts every property to the browser's default, in a selector of two
+ * classes that outweighs plain element rules and a theme's `.content th`, and then sets its
+ * own look in rules of at least that weight. (`:where()` keeps the tag list from adding weight,
+ * so those later rules win by order.) In the element's shadow root this changes nothing.
+ */
+export const leaderboardTableCss = `
 .qb-lb {
-  color-scheme: light dark;
-  --qb-lb-bg: ${paletteColor('surface', 'light')};
-  --qb-lb-fg: ${paletteColor('text', 'light')};
-  --qb-lb-muted: ${paletteColor('text-muted', 'light')};
-  --qb-lb-border: ${paletteColor('border', 'light')};
-  --qb-lb-stripe: ${paletteColor('surface-alt', 'light')};
-  --qb-lb-highlight: ${paletteColor('highlight', 'light')};
-  --qb-lb-accent: ${paletteColor('accent', 'light')};
-  display: block;
-  box-sizing: border-box;
   inline-size: 100%;
   max-inline-size: 100%;
   margin: 0;
   padding: 0;
   overflow-x: auto;
   contain: layout paint;
-  background: var(--qb-lb-bg);
-  color: var(--qb-lb-fg);
-  font-family: var(--qb-font-family, system-ui, sans-serif);
-  font-size: var(--qb-font-size, 0.9375rem);
-  line-height: 1.4;
-  border: 1px solid var(--qb-lb-border);
-  border-radius: var(--qb-radius, 8px);
-}
-@media (prefers-color-scheme: dark) {
-  .qb-lb {
-    --qb-lb-bg: ${paletteColor('surface', 'dark')};
-    --qb-lb-fg: ${paletteColor('text', 'dark')};
-    --qb-lb-muted: ${paletteColor('text-muted', 'dark')};
-    --qb-lb-border: ${paletteColor('border', 'dark')};
-    --qb-lb-stripe: ${paletteColor('surface-alt', 'dark')};
-    --qb-lb-highlight: ${paletteColor('highlight', 'dark')};
-    --qb-lb-accent: ${paletteColor('accent', 'dark')};
-  }
+  border: 1px solid var(--_qb-border);
+  border-radius: var(--_qb-radius);
+  container-type: inline-size;
 }
 .qb-lb *, .qb-lb *::before, .qb-lb *::after { box-sizing: border-box; }
+.qb-lb .qb-lb__table,
+.qb-lb .qb-lb__table :where(caption, thead, tbody, tr, th, td, bdi),
+.qb-lb .qb-lb__empty,
+.qb-lb .qb-lb__summary {
+  all: revert;
+  box-sizing: border-box;
+}
 .qb-lb .qb-lb__table {
+  display: table;
   inline-size: 100%;
   table-layout: fixed;
   border-collapse: collapse;
   border-spacing: 0;
-  margin: 0;
-  font: inherit;
-  color: inherit;
   font-variant-numeric: tabular-nums;
 }
 .qb-lb .qb-lb__caption {
   caption-side: top;
-  padding: 0.625rem 0.75rem;
+  padding: calc(var(--_qb-space) * 5 / 6) var(--_qb-space);
   text-align: start;
   font-weight: 600;
-  color: inherit;
 }
 .qb-lb .qb-lb__cell {
-  padding: 0.4375rem 0.75rem;
-  border: 0;
-  border-block-start: 1px solid var(--qb-lb-border);
+  padding: calc(var(--_qb-space) * 7 / 12) var(--_qb-space);
+  border-block-start: 1px solid var(--_qb-border);
   text-align: start;
   vertical-align: middle;
   font-weight: 400;
   overflow: hidden;
   text-overflow: ellipsis;
   white-space: nowrap;
-  color: inherit;
-  background: transparent;
 }
-.qb-lb thead .qb-lb__cell {
+.qb-lb .qb-lb__table > thead .qb-lb__cell {
   font-size: 0.8125em;
   font-weight: 600;
-  color: var(--qb-lb-muted);
+  color: var(--_qb-text-muted);
 }
 .qb-lb .qb-lb__cell--num { text-align: end; }
 .qb-lb th[scope="row"].qb-lb__cell { font-weight: 600; }
-.qb-lb .qb-lb__row:nth-child(even) { background: var(--qb-lb-stripe); }
-.qb-lb .qb-lb__row--highlight,
-.qb-lb .qb-lb__row--highlight:nth-child(even) { background: var(--qb-lb-highlight); }
-.qb-lb .qb-lb__row--highlight > :first-child { border-inline-start: 3px solid var(--qb-lb-accent); }
-.qb-lb .qb-lb__pinned { border-block-start: 2px solid var(--qb-lb-border); }
+.qb-lb .qb-lb__row:nth-child(even) { background: var(--_qb-surface-alt); }
+.qb-lb .qb-lb__row.qb-lb__row--highlight,
+.qb-lb .qb-lb__row--highlight:nth-child(even) { background: var(--_qb-highlight); }
+.qb-lb .qb-lb__row--highlight > :first-child { border-inline-start: 3px solid var(--_qb-accent); }
+.qb-lb .qb-lb__table > .qb-lb__pinned { border-block-start: 2px solid var(--_qb-border); }
 .qb-lb .qb-lb__name { unicode-bidi: isolate; }
 .qb-lb .qb-lb__empty,
 .qb-lb .qb-lb__summary {
   margin: 0;
-  padding: 0.625rem 0.75rem;
-  color: var(--qb-lb-muted);
+  padding: calc(var(--_qb-space) * 5 / 6) var(--_qb-space);
+  color: var(--_qb-text-muted);
   font-size: 0.875em;
 }
 @media (prefers-reduced-motion: no-preference) {
@@ -98,12 +83,14 @@ export const leaderboardCss = `
   .qb-lb .qb-lb__row--highlight { outline: 2px solid CanvasText; outline-offset: -2px; }
 }
 /* The member column takes the room; in a narrow container the counts give way to names. */
-.qb-lb { container-type: inline-size; }
 .qb-lb .qb-lb__table thead th:nth-child(2) { inline-size: 40%; }
-@container (max-width: 30rem) {
+@container (max-width: 32em) {
   .qb-lb .qb-lb__table :is(th, td):nth-child(n + 5) { display: none; }
-  .qb-lb .qb-lb__table thead th:first-child { inline-size: 3.75rem; }
+  .qb-lb .qb-lb__table thead th:first-child { inline-size: calc(var(--_qb-font-size) * 4); }
   .qb-lb .qb-lb__table thead th:nth-child(2) { inline-size: auto; }
-  .qb-lb .qb-lb__table thead th:nth-child(n + 3) { inline-size: 4.25rem; }
+  .qb-lb .qb-lb__table thead th:nth-child(n + 3) { inline-size: calc(var(--_qb-font-size) * 4.5); }
 }
 `;
+
+/** The HTML fragment's stylesheet: its root themed like an element's host, then the table. */
+export const leaderboardCss = rootCss((condition = '') => `.qb-lb${condition}`) + leaderboardTableCss;

@@ -114,6 +114,31 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     expect(owned.textContent).to.equal('Own content');
   });
 
+  it('replaces a loading placeholder, and leaves a container with anything else in it alone', async () => {
+    const { doc } = await openPage('placeholder');
+    const loading = doc.getElementById('loading')!;
+    await filled(loading);
+    expect(loading.querySelector('[data-questboard-placeholder]')).to.equal(null);
+    expect(rowNames(loading)).to.include.members(['alice', 'bob', 'carol']);
+    // Claimed containers are marked busy at once, before their fragment arrives.
+    const mixed = doc.getElementById('mixed')!;
+    expect(mixed.hasAttribute('aria-busy')).to.equal(false);
+    expect([...mixed.children].map((child) => child.textContent)).to.deep.equal([
+      'Loading leaderboard…',
+      'Our own note about the leaderboard.',
+    ]);
+    const later = doc.createElement('div');
+    Object.assign(later.dataset, { questboardLeaderboard: '', appId: APP_ID, limit: '1' });
+    const placeholder = doc.createElement('span');
+    placeholder.dataset.questboardPlaceholder = '';
+    placeholder.textContent = 'Loading…';
+    later.append(placeholder);
+    doc.body.append(later);
+    await filled(later);
+    expect(rowNames(later)).to.have.length(1);
+    expect(later.textContent).not.to.contain('Loading…');
+  });
+
   it('refreshes a filled container after a write', async () => {
     const { win, doc } = await openPage('no-worker');
     const board = doc.getElementById('board')!;

@@ -76,7 +76,8 @@ describe('renderLeaderboardFragment', () => {
     const selectors: string[] = [];
     const collect = (rules: CSSRuleList) => {
       for (const rule of rules) {
-        if (rule instanceof CSSStyleRule) selectors.push(...rule.selectorText.split(','));
+        // Commas inside :where(…) or :is(…) separate arguments, not selectors.
+        if (rule instanceof CSSStyleRule) selectors.push(...rule.selectorText.split(/,(?![^(]*\))/));
         else if (rule instanceof CSSMediaRule) collect(rule.cssRules);
       }
     };

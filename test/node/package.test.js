@@ -1,10 +1,10 @@
-// The server as the package ships it (npm test builds dist/ before these run):
-// the questboard-server and questboard-token commands, and bundles that import
-// nothing an installed package lacks.
+// The package as npm would publish it (npm test builds dist/ before these run): what
+// `npm pack` puts in it, its license, the questboard-server and questboard-token
+// commands, and bundles that import nothing an installed package lacks.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, it } from 'node:test';
@@ -79,4 +79,85 @@ it('imports only node: modules and the packages in "dependencies"', () => {
       !Object.hasOwn(packageJson.dependencies, packageOf(specifier)),
   );
   assert.deepEqual(outside, []);
+});
+
+/** The files `npm pack` would put in the tarball, as npm lists them. */
+function packedFiles() {
+  const { status, stdout, stderr } = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  assert.equal(status, 0, stderr);
+  const [pack] = JSON.parse(stdout);
+  return new Set(pack.files.map((file) => file.path));
+}
+
+it('is publishable under the MIT license, with its LICENSE file', () => {
+  assert.equal(packageJson.private, undefined);
+  assert.equal(packageJson.license, 'MIT');
+  const license = readFileSync(`${root}LICENSE`, 'utf8');
+  assert.match(license, /^MIT License\n\nCopyright \(c\) 2026 Questboard contributors\n/);
+  assert.match(license, /THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND/);
+});
+
+it('packs every built file, the types, manifest and themes, README, LICENSE and docs, and nothing else', () => {
+  const packed = packedFiles();
+  const built = readdirSync(`${root}dist`, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `${entry.parentPath.slice(root.length)}/${entry.name}`);
+  assert.deepEqual(
+    built.filter((file) => !packed.has(file)),
+    [],
+    'built files left out',
+  );
+  for (const file of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    ...Object.values(packageJson.bin),
+    'dist/questboard.js',
+    'dist/questboard-sw.js',
+    'dist/questboard-inpage.js',
+    'dist/types/index.d.ts',
+    'dist/react.d.ts',
+    'dist/vue.d.ts',
+    'dist/custom-elements.json',
+    'dist/themes/bootstrap.css',
+    'dist/themes/pico.css',
+    'dist/themes/tailwind.css',
+    'docs/rules.md',
+  ]) {
+    assert.ok(packed.has(file), `${file} is not packed`);
+  }
+  const outside = [...packed].filter(
+    (file) =>
+      !/^(dist|docs)\//.test(file) && !['package.json', 'README.md', 'LICENSE', ...Object.values(packageJson.bin)].includes(file),
+  );
+  assert.deepEqual(outside, [], 'packed beyond dist/, docs/ and the top-level files');
+  // No source maps are built, and none may ship pointing at sources the package leaves out.
+  assert.deepEqual(
+    [...packed].filter((file) => file.endsWith('.map')),
+    [],
+  );
+});
+
+it('packs every file its entry points name', () => {
+  const packed = packedFiles();
+  const targets = (value) => (typeof value === 'string' ? [value] : Object.values(value).flatMap(targets));
+  const named = [
+    packageJson.main,
+    packageJson.types,
+    packageJson.unpkg,
+    packageJson.jsdelivr,
+    packageJson.customElements,
+    ...Object.values(packageJson.bin),
+    ...Object.entries(packageJson.exports)
+      .filter(([subpath]) => !subpath.includes('*'))
+      .flatMap(([, value]) => targets(value)),
+  ].map((path) => path.replace(/^\.\//, ''));
+  assert.deepEqual(
+    named.filter((path) => !packed.has(path)),
+    [],
+  );
+  assert.deepEqual(packageJson.exports['./themes/*.css'], './dist/themes/*.css');
 });

@@ -1,24 +1,22 @@
 import { css } from 'lit';
+import { cardSurface } from '../shared/tokens.js';
 
 export const challengeStyles = css`
   :host {
-    --qb-challenge-gap: 0.75rem;
+    --qb-challenge-gap: var(--_qb-space);
   }
   .card {
-    padding: var(--_qb-space);
-    border: 1px solid var(--_qb-border);
-    border-radius: var(--_qb-radius);
-    background: var(--_qb-surface);
+    ${cardSurface}
   }
   .name {
-    margin: 0 0 0.25rem;
+    margin: 0 0 calc(var(--_qb-space) / 3);
     font-weight: 600;
     font-size: 1.0625em;
     overflow-wrap: anywhere;
   }
   .description {
     margin: 0 0 var(--qb-challenge-gap);
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
     overflow-wrap: anywhere;
   }
   .tasks {
@@ -28,11 +26,17 @@ export const challengeStyles = css`
     padding: 0;
     list-style: none;
   }
+  /* The tasks are rows of this card, not cards of their own. */
+  .tasks qb-task-progress::part(task) {
+    padding: 0;
+    border: 0;
+    background: none;
+  }
   .task-name {
     font-weight: 600;
     overflow-wrap: anywhere;
   }
   .task-quantity {
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
   }
 `;

@@ -7,7 +7,7 @@ import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
-import { tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/tokens.js';
 import '../qb-task-progress/qb-task-progress.js';
 import { challengeStyles } from './qb-challenge.styles.js';
 
@@ -24,6 +24,7 @@ type ChallengeAnswer = { started: true; challenge: Challenge } | { started: fals
  * @csspart task - One task of the list.
  * @csspart not-started - Shown while the challenge has not started yet.
  * @csspart status - The loading message.
+ * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
  * @csspart empty - Shown without a challenge-id, or for a challenge without tasks.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
@@ -32,7 +33,7 @@ type ChallengeAnswer = { started: true; challenge: Challenge } | { started: fals
  * @customElement qb-challenge
  */
 export class QbChallenge extends QuestboardElement {
-  static override styles = [tokens, challengeStyles];
+  static override styles = [tokens, cardHost, challengeStyles];
 
   @property({ attribute: 'challenge-id' }) challengeId = '';
   @property({ attribute: 'account-name' }) accountName = '';

@@ -1,12 +1,14 @@
 import { css } from 'lit';
+import { cardSurface } from '../shared/tokens.js';
 
 export const connectSocialStyles = css`
   :host {
-    --qb-connect-social-input-width: 16rem;
+    --qb-connect-social-input-width: 17em;
   }
   form {
+    ${cardSurface}
     display: grid;
-    gap: 0.375rem;
+    gap: calc(var(--_qb-space) / 2);
     margin: 0;
   }
   label {
@@ -14,13 +16,13 @@ export const connectSocialStyles = css`
   }
   .hint {
     margin: 0;
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
     font-size: 0.875em;
   }
   .row {
     display: flex;
     flex-wrap: wrap;
-    gap: 0.5rem;
+    gap: calc(var(--_qb-space) * 2 / 3);
     align-items: center;
   }
   .field {
@@ -39,13 +41,14 @@ export const connectSocialStyles = css`
     border-color: var(--_qb-danger);
   }
   .at {
-    padding-inline-start: 0.5rem;
-    color: var(--_qb-muted);
+    padding-inline-start: 0.55em;
+    color: var(--_qb-text-muted);
   }
   input {
     flex: 1;
     min-inline-size: 0;
-    padding: 0.375rem 0.5rem 0.375rem 0.125rem;
+    padding-block: 0.4em;
+    padding-inline: 0.15em 0.55em;
     border: 0;
     background: transparent;
     color: inherit;

@@ -5,7 +5,7 @@ import { X_HANDLE } from '../../api/formats.js';
 import { defineElement } from '../shared/define-element.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { failureMessage, renderEmpty } from '../shared/status.js';
-import { tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/tokens.js';
 import { connectSocialStyles } from './qb-connect-social.styles.js';
 
 export interface QbConnectSocialDetail {
@@ -35,7 +35,7 @@ export function handleProblem(handle: string): string | null {
 /**
  * A small form that saves the member's X (Twitter) handle.
  *
- * @event qb-connect-social - After the handle was saved; `detail` is {appId, accountName, twitterName}.
+ * @event {QbConnectSocialEvent} qb-connect-social - After the handle was saved; `detail` is {appId, accountName, twitterName}.
  * @csspart form - The form.
  * @csspart label - The field's label.
  * @csspart input - The text field.
@@ -47,7 +47,7 @@ export function handleProblem(handle: string): string | null {
  * @customElement qb-connect-social
  */
 export class QbConnectSocial extends QuestboardElement {
-  static override styles = [tokens, connectSocialStyles];
+  static override styles = [tokens, cardHost, connectSocialStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
   @property({ attribute: 'account-name' }) accountName = '';

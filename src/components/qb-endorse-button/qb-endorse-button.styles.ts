@@ -8,7 +8,7 @@ export const endorseButtonStyles = css`
     display: inline-flex;
     flex-direction: column;
     align-items: flex-start;
-    gap: 0.25rem;
+    gap: calc(var(--_qb-space) / 3);
   }
   .done {
     border-color: var(--_qb-success);

@@ -23,7 +23,7 @@ type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done
  * request runs, done after, a readable error when it fails.
  *
  * @slot - The button's label; "Endorse <to>" by default.
- * @event qb-endorse - After the endorsement was saved; `detail` is {appId, from, to, endorsementId}.
+ * @event {QbEndorseEvent} qb-endorse - After the endorsement was saved; `detail` is {appId, from, to, endorsementId}.
  * @csspart button - The button.
  * @csspart message - The error message (role="alert").
  *
@@ -40,6 +40,7 @@ export class QbEndorseButton extends QuestboardElement {
   @state() private endorsement: EndorseState = { status: 'idle' };
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    super.willUpdate(changed);
     // Another pair or category is another endorsement, not yet given.
     if (['appId', 'from', 'to', 'endorsementId'].some((name) => changed.has(name) && changed.get(name) !== undefined)) {
       this.endorsement = { status: 'idle' };

@@ -19,7 +19,7 @@ import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { failureMessage } from '../shared/status.js';
-import { tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/tokens.js';
 import { leaderboardStyles } from './qb-leaderboard.styles.js';
 
 interface LoadedBoard {
@@ -44,14 +44,15 @@ const MAX_LIMIT = 1000;
  * @csspart summary - "Showing 1–10 of 250 members".
  * @csspart load-more - The "Load more" button.
  * @csspart status - The loading message.
+ * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
+ * @csspart empty - Shown without an app-id.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
- * @cssprop --qb-color-highlight - Background of the highlighted row.
  *
  * @customElement qb-leaderboard
  */
 export class QbLeaderboard extends QuestboardElement {
-  static override styles = [tokens, ...leaderboardStyles];
+  static override styles = [tokens, cardHost, ...leaderboardStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
   /** The leaderboard_type: score (default), xp, weekly or monthly. */

@@ -1,21 +1,23 @@
 import { css } from 'lit';
+import { cardSurface } from '../shared/tokens.js';
 
 export const taskProgressStyles = css`
   :host {
-    --qb-task-progress-bar-height: 0.5rem;
+    --qb-task-progress-bar-height: 0.5em;
     --_qb-bar-height: var(--qb-task-progress-bar-height);
     --qb-task-progress-bar-color: var(--_qb-accent);
     --qb-task-progress-complete-color: var(--_qb-success);
   }
   .task {
+    ${cardSurface}
     display: grid;
-    gap: 0.25rem;
+    gap: calc(var(--_qb-space) / 3);
   }
   .heading {
     display: flex;
     flex-wrap: wrap;
     justify-content: space-between;
-    gap: 0.5rem;
+    gap: calc(var(--_qb-space) * 2 / 3);
     margin: 0;
   }
   .name {
@@ -23,7 +25,7 @@ export const taskProgressStyles = css`
     overflow-wrap: anywhere;
   }
   .label {
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
     font-variant-numeric: tabular-nums;
   }
   .complete .label {

@@ -11,7 +11,7 @@ import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
 import { barStyles } from '../shared/bar.js';
-import { tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/tokens.js';
 import { taskProgressStyles } from './qb-task-progress.styles.js';
 
 /**
@@ -23,6 +23,7 @@ import { taskProgressStyles } from './qb-task-progress.styles.js';
  * @csspart bar - The progress bar's track.
  * @csspart bar-fill - The filled part of the bar.
  * @csspart status - The loading message.
+ * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
  * @csspart empty - Shown without task-id or account-name, or before the member has any activity.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
@@ -34,7 +35,7 @@ import { taskProgressStyles } from './qb-task-progress.styles.js';
  */
 export class QbTaskProgress extends QuestboardElement {
   // The shared bar rules come last, so forced colours win over each element's colours.
-  static override styles = [tokens, taskProgressStyles, barStyles];
+  static override styles = [tokens, cardHost, taskProgressStyles, barStyles];
 
   @property({ attribute: 'task-id' }) taskId = '';
   @property({ attribute: 'account-name' }) accountName = '';

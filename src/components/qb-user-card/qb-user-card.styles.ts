@@ -1,24 +1,22 @@
 import { css } from 'lit';
+import { cardSurface } from '../shared/tokens.js';
 
 export const userCardStyles = css`
   :host {
-    --qb-user-card-bar-height: 0.5rem;
+    --qb-user-card-bar-height: 0.5em;
     --_qb-bar-height: var(--qb-user-card-bar-height);
     --qb-user-card-bar-color: var(--_qb-accent);
   }
   .card {
-    padding: var(--_qb-space);
-    border: 1px solid var(--_qb-border);
-    border-radius: var(--_qb-radius);
-    background: var(--_qb-surface);
+    ${cardSurface}
   }
   .header {
     display: flex;
     flex-wrap: wrap;
     align-items: baseline;
     justify-content: space-between;
-    gap: 0.5rem;
-    margin: 0 0 0.5rem;
+    gap: calc(var(--_qb-space) * 2 / 3);
+    margin: 0 0 calc(var(--_qb-space) * 2 / 3);
   }
   .name {
     margin: 0;
@@ -28,28 +26,28 @@ export const userCardStyles = css`
   }
   .level {
     margin: 0;
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
   }
   .bar-fill {
     background: var(--qb-user-card-bar-color);
   }
   .xp-label {
-    margin: 0.25rem 0 0.75rem;
-    color: var(--_qb-muted);
+    margin: calc(var(--_qb-space) / 3) 0 var(--_qb-space);
+    color: var(--_qb-text-muted);
     font-size: 0.875em;
     font-variant-numeric: tabular-nums;
   }
   .stats {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(8.5rem, 1fr));
-    gap: 0.5rem 1rem;
+    grid-template-columns: repeat(auto-fit, minmax(9em, 1fr));
+    gap: calc(var(--_qb-space) * 2 / 3) calc(var(--_qb-space) * 4 / 3);
     margin: 0;
   }
   .stat {
     margin: 0;
   }
   .stat dt {
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
     font-size: 0.8125em;
   }
   .stat dd {

@@ -11,7 +11,7 @@ import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
 import { barStyles } from '../shared/bar.js';
-import { tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/tokens.js';
 import { userCardStyles } from './qb-user-card.styles.js';
 
 /**
@@ -26,6 +26,7 @@ import { userCardStyles } from './qb-user-card.styles.js';
  * @csspart xp-label - "320 of 600 XP".
  * @csspart stats - The list of totals.
  * @csspart status - The loading message.
+ * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
  * @csspart empty - Shown for a member with no activity yet, or without an account-name.
  * @csspart error - The error message.
  * @csspart retry-button - "Try again" in the error state.
@@ -36,7 +37,7 @@ import { userCardStyles } from './qb-user-card.styles.js';
  */
 export class QbUserCard extends QuestboardElement {
   // The shared bar rules come last, so forced colours win over each element's colours.
-  static override styles = [tokens, userCardStyles, barStyles];
+  static override styles = [tokens, cardHost, userCardStyles, barStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
   @property({ attribute: 'account-name' }) accountName = '';

@@ -56,7 +56,9 @@ export class QueryController<T> implements ReactiveController {
       subscribeToChanges((change) => {
         if (this.state.status !== 'idle' && this.options.affectedBy(change)) void this.run({ quiet: true });
       }),
-      onConfigure(() => void this.run({ quiet: false })),
+      onConfigure(({ connection }) => {
+        if (connection) void this.run({ quiet: false });
+      }),
     ];
     // Reconnected elements load again: they heard no changes while detached.
     this.lastArgs = undefined;

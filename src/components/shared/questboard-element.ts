@@ -1,16 +1,48 @@
-import { LitElement } from 'lit';
+import { LitElement, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import { clientFor, type ClientOverrides } from '../../client/config.js';
 import type { QuestboardClient } from '../../client/client.js';
+import type { Theme } from '../../ui/theme.js';
+import { applyColorScheme, onColorSchemeChange } from './color-scheme.js';
 import { languageOf } from './format.js';
 
-/** What every Questboard element shares: the per-element api-key / base-url overrides and its language. */
+/**
+ * What every Questboard element shares: the per-element api-key / base-url overrides, its
+ * language and its colour scheme.
+ *
+ * @cssprop --qb-color-surface - Background of the element.
+ * @cssprop --qb-color-surface-alt - Background of striped rows, disabled buttons and the offline notice.
+ * @cssprop --qb-color-text - Text color.
+ * @cssprop --qb-color-text-muted - Color of secondary text.
+ * @cssprop --qb-color-border - Color of borders.
+ * @cssprop --qb-color-accent - Color of buttons, bars and the highlighted row's mark.
+ * @cssprop --qb-color-on-accent - Text color on the accent color.
+ * @cssprop --qb-color-success - Color of completed tasks and saved messages.
+ * @cssprop --qb-color-danger - Color of errors.
+ * @cssprop --qb-color-focus - Color of the focus ring.
+ * @cssprop --qb-color-track - Color of a progress bar's empty track.
+ * @cssprop --qb-color-highlight - Background of the highlighted leaderboard row.
+ * @cssprop --qb-radius - Corner radius of cards and buttons (default 8px).
+ * @cssprop --qb-space - The spacing unit every padding and gap derives from (default 0.8 × --qb-font-size).
+ * @cssprop --qb-duration - Length of transitions (default 200ms; none under prefers-reduced-motion).
+ * @cssprop --qb-font-family - Font family (default system-ui, sans-serif).
+ * @cssprop --qb-font-size - Text size every size derives from (default 15px: not tied to the page's root font size).
+ * @cssprop --qb-stack-gap - Space below an element that has a next sibling (default --qb-space; the endorse button has none).
+ */
 export class QuestboardElement extends LitElement {
   /** Overrides the API key of Questboard.configure() for this element. */
   @property({ attribute: 'api-key' }) apiKey?: string;
 
   /** Overrides the base URL of Questboard.configure() for this element. */
   @property({ attribute: 'base-url' }) baseUrl?: string;
+
+  /**
+   * The colour scheme: `light`, `dark`, or `auto` (the default) for Questboard.configure()'s
+   * theme, else the `color-scheme` of the page around the element where it names one, else the OS's.
+   */
+  @property() theme: Theme = 'auto';
+
+  private stopFollowingColorScheme = () => {};
 
   /** This element's overrides of the page-wide settings. */
   clientOverrides(): ClientOverrides {
@@ -24,6 +56,30 @@ export class QuestboardElement extends LitElement {
 
   protected get locale(): string {
     return languageOf(this);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.stopFollowingColorScheme = onColorSchemeChange(() => this.applyColorScheme());
+    this.applyColorScheme();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopFollowingColorScheme();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('theme')) this.applyColorScheme();
+  }
+
+  private applyColorScheme(): void {
+    if (!this.isConnected) return;
+    // The page around the element: its parent, or the host of the shadow root it sits in.
+    const root = this.getRootNode();
+    const context = this.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+    applyColorScheme(this, this.theme, context);
   }
 
   /**

@@ -1,59 +1,13 @@
 import { css, unsafeCSS } from 'lit';
-import { paletteColor, type ColorName, type ColorScheme } from '../../ui/palette.js';
-
-/** A palette colour for a stylesheet: our own constant, never input, so unsafeCSS is safe here. */
-const color = (name: ColorName, scheme: ColorScheme) => unsafeCSS(paletteColor(name, scheme));
+import { rootCss } from '../../ui/theme.js';
 
 /**
- * The design tokens every component reads. Set any `--qb-*` property on the page (or on one
- * element) to theme them; the fallbacks below follow the user's color scheme:
- * --qb-color-surface, --qb-color-surface-alt, --qb-color-text, --qb-color-text-muted,
- * --qb-color-border, --qb-color-accent, --qb-color-on-accent, --qb-color-success,
- * --qb-color-danger, --qb-color-focus, --qb-color-track, --qb-color-highlight, --qb-radius,
- * --qb-space, --qb-duration, --qb-font-family, --qb-font-size.
+ * What every element's shadow root starts with: its host themed as src/ui/theme.ts says (the
+ * fragment's root is too), and the parts every element shares. A page themes the elements
+ * with the global `--qb-*` properties, listed (with `--qb-stack-gap`) on QuestboardElement.
  */
 export const tokens = css`
-  :host {
-    --_qb-surface: ${color('surface', 'light')};
-    --_qb-surface-alt: ${color('surface-alt', 'light')};
-    --_qb-text: ${color('text', 'light')};
-    --_qb-muted: ${color('text-muted', 'light')};
-    --_qb-border: ${color('border', 'light')};
-    --_qb-accent: ${color('accent', 'light')};
-    --_qb-on-accent: ${color('on-accent', 'light')};
-    --_qb-success: ${color('success', 'light')};
-    --_qb-danger: ${color('danger', 'light')};
-    --_qb-focus: ${color('focus', 'light')};
-    --_qb-track: ${color('track', 'light')};
-    --_qb-radius: var(--qb-radius, 8px);
-    --_qb-space: var(--qb-space, 0.75rem);
-    --_qb-duration: var(--qb-duration, 200ms);
-    display: block;
-    box-sizing: border-box;
-    color-scheme: light dark;
-    /* Each element paints its own surface, so its text stays readable whichever scheme the page uses. */
-    background: var(--_qb-surface);
-    color: var(--_qb-text);
-    border-radius: var(--_qb-radius);
-    font-family: var(--qb-font-family, system-ui, sans-serif);
-    font-size: var(--qb-font-size, 0.9375rem);
-    line-height: 1.4;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host {
-      --_qb-surface: ${color('surface', 'dark')};
-      --_qb-surface-alt: ${color('surface-alt', 'dark')};
-      --_qb-text: ${color('text', 'dark')};
-      --_qb-muted: ${color('text-muted', 'dark')};
-      --_qb-border: ${color('border', 'dark')};
-      --_qb-accent: ${color('accent', 'dark')};
-      --_qb-on-accent: ${color('on-accent', 'dark')};
-      --_qb-success: ${color('success', 'dark')};
-      --_qb-danger: ${color('danger', 'dark')};
-      --_qb-focus: ${color('focus', 'dark')};
-      --_qb-track: ${color('track', 'dark')};
-    }
-  }
+  ${unsafeCSS(rootCss((condition) => (condition ? `:host(${condition})` : ':host')))}
   :host([hidden]) {
     display: none;
   }
@@ -70,13 +24,13 @@ export const tokens = css`
   .qb-empty {
     margin: 0;
     padding: var(--_qb-space);
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
   }
   .qb-kept {
     margin: 0;
     padding: calc(var(--_qb-space) / 3) var(--_qb-space);
     font-size: 0.8125em;
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
     background: var(--_qb-surface-alt);
     border-radius: var(--_qb-radius) var(--_qb-radius) 0 0;
   }
@@ -87,7 +41,7 @@ export const tokens = css`
   }
   .qb-button {
     font: inherit;
-    padding: 0.375rem 0.875rem;
+    padding: calc(var(--_qb-space) / 2) calc(var(--_qb-space) * 7 / 6);
     border: 1px solid var(--_qb-accent);
     border-radius: var(--_qb-radius);
     background: var(--_qb-accent);
@@ -104,7 +58,7 @@ export const tokens = css`
     cursor: default;
     border-color: var(--_qb-border);
     background: var(--_qb-surface-alt);
-    color: var(--_qb-muted);
+    color: var(--_qb-text-muted);
   }
   .qb-visually-hidden {
     position: absolute;
@@ -121,4 +75,22 @@ export const tokens = css`
       transition: background-color var(--_qb-duration) ease-out, color var(--_qb-duration) ease-out;
     }
   }
+`;
+
+/**
+ * The elements that stand on their own as cards (all but the endorse button): apart from the
+ * next element by `--qb-stack-gap`, so stacked elements never touch.
+ */
+export const cardHost = css`
+  :host(:not(:last-child)) {
+    margin-block-end: var(--qb-stack-gap, var(--_qb-space));
+  }
+`;
+
+/** The surface a card element's content sits on, the same in every element. */
+export const cardSurface = css`
+  padding: var(--_qb-space);
+  border: 1px solid var(--_qb-border);
+  border-radius: var(--_qb-radius);
+  background: var(--_qb-surface);
 `;
