@@ -1,6 +1,7 @@
 import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
 import { createInPageTransport, type InPageServerLoader } from './in-page-transport.js';
+import type { MemberTokenOption } from './member-token.js';
 import { connectServiceWorker } from './service-worker.js';
 import { toRemoteSettings, type RemoteConfiguration } from '../remote/settings.js';
 import { configureWorkerRemote } from '../remote/worker-protocol.js';
@@ -25,6 +26,14 @@ export interface QuestboardConfig {
   persistStorage?: boolean;
   /** Use this transport and skip every decision above (tests, custom hosts). */
   transport?: Transport;
+  /**
+   * The signed-in member's token, signed by the site's backend, or a function (plain or async)
+   * giving it; none (or null from the function) while no member is signed in. Sent as
+   * X-Questboard-Member with endorse_account and connect_social, which a key with the `member`
+   * scope may make only as that member. A function is asked again, once, when an answer says
+   * the token has expired. Configure it again when the member signs in or out.
+   */
+  memberToken?: MemberTokenOption;
 }
 
 /** Per-element overrides, from the `api-key` and `base-url` attributes. */
@@ -55,9 +64,14 @@ export function configure(settings: QuestboardConfig): void {
   const next = { ...config, ...settings };
   checkRemote(next);
   config = next;
-  defaultTransport = undefined;
+  // A member signing in or out changes who writes, not where requests go: the transport stays.
+  const signInOrOut = Object.keys(settings).length === 1 && 'memberToken' in settings;
+  if (!signInOrOut) {
+    defaultTransport = undefined;
+    transportsByBaseUrl.clear();
+  }
+  // Clients hold the member token they were given.
   clients.clear();
-  transportsByBaseUrl.clear();
   if (config.persistStorage) void navigator.storage?.persist?.();
   for (const listener of [...configureListeners]) listener();
 }
@@ -153,7 +167,7 @@ export async function clientFor(overrides: ClientOverrides = {}): Promise<Questb
   const key = `${transport.id}\n${apiKey}`;
   let client = clients.get(key);
   if (!client) {
-    client = new QuestboardClient({ transport, apiKey });
+    client = new QuestboardClient({ transport, apiKey, memberToken: config.memberToken });
     clients.set(key, client);
   }
   return client;

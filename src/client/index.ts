@@ -11,7 +11,8 @@ export {
   type LogTaskInput,
   type ImportResult,
 } from './client.js';
-export { QuestboardError } from './questboard-error.js';
+export { QuestboardError, type QuestboardErrorKind } from './questboard-error.js';
+export type { MemberTokenOption } from './member-token.js';
 export type { Transport } from './transport.js';
 export { fetchTransport } from './fetch-transport.js';
 export {
