@@ -23,9 +23,10 @@ export interface QuestboardClientOptions {
   /**
    * The signed-in member's token, or a function giving it: sent as X-Questboard-Member with the
    * writes members make (endorse_account, connect_social). A function is asked again, and the
-   * write sent once more, when an answer says the token has expired.
+   * write sent once more, when an answer says the token has expired. Clients given one
+   * MemberTokens share its token (as the page's elements share the configured one).
    */
-  memberToken?: MemberTokenOption;
+  memberToken?: MemberTokenOption | MemberTokens;
 }
 
 /** The client's inputs are the request schemas' own types (src/api/schemas.ts). */
@@ -86,7 +87,7 @@ export class QuestboardClient {
   constructor(options: QuestboardClientOptions) {
     this.transport = options.transport;
     this.apiKey = options.apiKey;
-    this.memberTokens = new MemberTokens(options.memberToken);
+    this.memberTokens = options.memberToken instanceof MemberTokens ? options.memberToken : new MemberTokens(options.memberToken);
   }
 
   /**

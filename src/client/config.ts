@@ -1,7 +1,7 @@
 import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
 import { createInPageTransport, type InPageServerLoader } from './in-page-transport.js';
-import type { MemberTokenOption } from './member-token.js';
+import { MemberTokens, type MemberTokenOption } from './member-token.js';
 import { connectServiceWorker } from './service-worker.js';
 import { toRemoteSettings, type RemoteConfiguration } from '../remote/settings.js';
 import { configureWorkerRemote } from '../remote/worker-protocol.js';
@@ -52,6 +52,8 @@ let config: QuestboardConfig = {};
 let inPageServerLoader: InPageServerLoader | undefined;
 let defaultTransport: Promise<ResolvedTransport> | undefined;
 const clients = new Map<string, QuestboardClient>();
+/** The page's member token, asked of the page once for all its elements' clients. */
+let memberTokens = new MemberTokens(undefined);
 const transportsByBaseUrl = new Map<string, Transport>();
 const configureListeners = new Set<() => void>();
 
@@ -70,7 +72,7 @@ export function configure(settings: QuestboardConfig): void {
     defaultTransport = undefined;
     transportsByBaseUrl.clear();
   }
-  // Clients hold the member token they were given.
+  if ('memberToken' in settings) memberTokens = new MemberTokens(config.memberToken);
   clients.clear();
   if (config.persistStorage) void navigator.storage?.persist?.();
   for (const listener of [...configureListeners]) listener();
@@ -167,10 +169,18 @@ export async function clientFor(overrides: ClientOverrides = {}): Promise<Questb
   const key = `${transport.id}\n${apiKey}`;
   let client = clients.get(key);
   if (!client) {
-    client = new QuestboardClient({ transport, apiKey, memberToken: config.memberToken });
+    client = new QuestboardClient({ transport, apiKey, memberToken: memberTokens });
     clients.set(key, client);
   }
   return client;
+}
+
+/**
+ * Who the page's member token says is signed in (its `sub`), or null while no member is: read,
+ * not verified, so for what an element shows only. The API checks the token with every write.
+ */
+export function signedInMember(): Promise<string | null> {
+  return memberTokens.member();
 }
 
 /** The key an element's requests carry: its own, else the page's. */

@@ -12,7 +12,7 @@ export {
   type ImportResult,
 } from './client.js';
 export { QuestboardError, type QuestboardErrorKind } from './questboard-error.js';
-export type { MemberTokenOption } from './member-token.js';
+export { MemberTokens, type MemberTokenOption } from './member-token.js';
 export type { Transport } from './transport.js';
 export { fetchTransport } from './fetch-transport.js';
 export {
@@ -32,6 +32,7 @@ export {
   clientFor,
   resolveTransport,
   onConfigure,
+  signedInMember,
   MissingApiKeyError,
   type QuestboardConfig,
   type ClientOverrides,
