@@ -1,7 +1,8 @@
 // The member token a page writes with: a string the page was given (the embed's
 // data-member-token), or a function through which the page's own code gets one
-// from its backend. A client asks for it at its first member write, keeps it,
-// and asks again only when an answer says that it has expired.
+// from its backend. It is asked for at its first use (the page's elements share
+// one, config.ts), kept, and asked for again only when an answer says that it
+// has expired.
 import { unverifiedClaims } from '../api/member-tokens.js';
 
 /**
