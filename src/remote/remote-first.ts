@@ -3,8 +3,14 @@
 // two member writes wait in an outbox. The worker and the in-page transport
 // both wrap their local handler with it.
 import { newGuid } from '../api/formats.js';
-import { MEMBER_TOKEN_CLOCK_TOLERANCE_S, MEMBER_TOKEN_HEADER, unverifiedClaims } from '../api/member-tokens.js';
+import {
+  MEMBER_TOKEN_CLOCK_TOLERANCE_S,
+  MEMBER_TOKEN_HEADER,
+  refuseMemberToken,
+  unverifiedClaims,
+} from '../api/member-tokens.js';
 import type { Handle } from '../server/handler.js';
+import { errorResponse } from '../server/http.js';
 import { cachedResponse, findAnswer, hashAuthorization, keepAnswer } from './answer-cache.js';
 import { failure, queued } from './answers.js';
 import {
@@ -243,6 +249,9 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       return failure(503, `${unreachable}, and no earlier answer to this request is kept.`);
     }
     if (call.idempotencyKey !== null && call.method === 'POST' && QUEUEABLE_OPERATIONS.has(call.operation)) {
+      // Queued, it would only be dropped: refused now as the remote refuses it, so that the page
+      // asks for a new token and sends the write again (src/client/client.ts).
+      if (call.memberToken !== null && hasExpired(call.memberToken, now())) return errorResponse(refuseMemberToken('expired'));
       const pushedOut = await enqueueWrite(db, {
         operation: call.operation,
         url: call.url,
@@ -313,19 +322,23 @@ function replayCall(write: QueuedWrite, authorization: string, memberToken: stri
   };
 }
 
-/**
- * Why a queued write's member token (opened from the outbox, null when it did not open) cannot be
- * sent at `at` (epoch ms), or null when it can. Its expiry is read as the API's verifier reads
- * it, with the same tolerance; the remote still verifies the token, this only spares it one it
- * would refuse.
- */
+/** Why a queued write's member token (null when it did not open) cannot be sent at `at` (epoch ms), or null when it can. */
 function memberTokenFault(token: string | null, at: number): string | null {
   if (token === null) return 'the member token it was made with could not be read back from the outbox';
-  const { exp } = unverifiedClaims(token);
-  if (exp !== null && exp <= Math.floor(at / 1000) - MEMBER_TOKEN_CLOCK_TOLERANCE_S) {
+  if (hasExpired(token, at)) {
     return 'the member token it was made with had expired before it could be sent; the member signs in again and repeats it';
   }
   return null;
+}
+
+/**
+ * Whether a member token has expired at `at` (epoch ms), its `exp` read as the API's verifier
+ * reads it, with the same tolerance. The remote still verifies every token it is sent: this only
+ * spares it one it would refuse, and the member a write that could never be delivered.
+ */
+function hasExpired(token: string, at: number): boolean {
+  const { exp } = unverifiedClaims(token);
+  return exp !== null && exp <= Math.floor(at / 1000) - MEMBER_TOKEN_CLOCK_TOLERANCE_S;
 }
 
 function parseBody(body: string | null): unknown {
