@@ -141,9 +141,11 @@ export function unverifiedClaims(token: string): UnverifiedClaims {
 
 /**
  * Where the handler runs without WebCrypto (the in-page handler on an http: page, not a secure
- * context) no signature can be checked: said as such, not as a fault of the token.
+ * context) no signature can be checked: said as such, not as a fault of the token. Made when
+ * thrown, so that a bundle reading only this module's headers (the embed) leaves it out.
  */
-export const MEMBER_TOKENS_NEED_WEBCRYPTO = new ApiError(
-  501,
-  'Member tokens cannot be checked here: this page is not a secure context (https), where WebCrypto verifies them.',
-);
+export const memberTokensNeedWebCrypto = () =>
+  new ApiError(
+    501,
+    'Member tokens cannot be checked here: this page is not a secure context (https), where WebCrypto verifies them.',
+  );

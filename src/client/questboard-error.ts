@@ -1,4 +1,4 @@
-import { MEMBER_TOKEN_ERROR_CODES, type MemberTokenErrorCode } from '../api/member-tokens.js';
+import type { MemberTokenErrorCode } from '../api/member-tokens.js';
 
 /**
  * What went wrong, told apart once here (from the status, the answer's X-Questboard-Error code
@@ -32,7 +32,7 @@ export type QuestboardErrorKind =
 
 const SIGNED_OUT: readonly MemberTokenErrorCode[] = ['member-token-missing', 'member-token-expired'];
 
-function classify(status: number, message: string, code: MemberTokenErrorCode | null): QuestboardErrorKind {
+function classify(status: number, message: string, code: string | null): QuestboardErrorKind {
   switch (status) {
     case 0:
       return 'unreachable';
@@ -41,7 +41,7 @@ function classify(status: number, message: string, code: MemberTokenErrorCode | 
       return message.startsWith('User not found:') ? 'unknown-member' : 'not-found';
     case 401:
       if (code === null) return 'unauthorized';
-      return SIGNED_OUT.includes(code) ? 'signed-out' : 'member-token';
+      return (SIGNED_OUT as readonly string[]).includes(code) ? 'signed-out' : 'member-token';
     case 403:
       return 'forbidden';
     case 400:
@@ -60,16 +60,13 @@ function classify(status: number, message: string, code: MemberTokenErrorCode | 
 export class QuestboardError extends Error {
   override readonly name = 'QuestboardError';
   readonly kind: QuestboardErrorKind;
-  /** Why the API refused the member token (its X-Questboard-Error answer header), or null. */
-  readonly code: MemberTokenErrorCode | null;
-
   constructor(
     readonly status: number,
     message: string,
-    code: string | null = null,
+    /** Why the API refused the member token: its X-Questboard-Error answer header (one of MEMBER_TOKEN_ERROR_CODES), or null. */
+    readonly code: string | null = null,
   ) {
     super(message);
-    this.code = (MEMBER_TOKEN_ERROR_CODES as readonly string[]).includes(code ?? '') ? (code as MemberTokenErrorCode) : null;
-    this.kind = classify(status, message, this.code);
+    this.kind = classify(status, message, code);
   }
 }

@@ -16,7 +16,7 @@ import {
   MEMBER_TOKEN_ALGORITHMS,
   MEMBER_TOKEN_CLOCK_TOLERANCE_S,
   MEMBER_TOKEN_KEY_TYPES,
-  MEMBER_TOKENS_NEED_WEBCRYPTO,
+  memberTokensNeedWebCrypto,
   bytesOf,
   isBase64url,
   jsonOf,
@@ -58,7 +58,7 @@ export const noMemberToken = (app: AppRecord | undefined): ApiError =>
 export async function verifyMemberToken(token: string | null, app: AppRecord | undefined, at: Date): Promise<string> {
   if (token === null || token === '' || !memberTokensEnabled(app)) throw noMemberToken(app);
   const keys = app!.member_token_keys!;
-  if (globalThis.crypto?.subtle === undefined) throw MEMBER_TOKENS_NEED_WEBCRYPTO;
+  if (globalThis.crypto?.subtle === undefined) throw memberTokensNeedWebCrypto();
 
   const parts = token.split('.');
   if (parts.length !== 3) throw refuseMemberToken('notCompact');

@@ -38,7 +38,8 @@ async function remoteEndorsements(remote: string): Promise<string[][]> {
 function storedText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
-    const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer);
+    const bytes =
+      value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
     return `${new TextDecoder().decode(bytes)}\n${String.fromCharCode(...bytes)}`;
   }
   if (value instanceof CryptoKey) return JSON.stringify(value.algorithm);
