@@ -45,7 +45,7 @@ export default defineConfig({
   // dependencies on the first visit and reloads the page in the middle of the demo.
   optimizeDeps: {
     entries: ['index.html', 'demo/*.html'],
-    include: ['lit', 'lit/decorators.js', 'idb', 'zod/mini', 'vue'],
+    include: ['lit', 'lit/decorators.js', 'idb', 'zod/mini', 'vue', 'jose'],
   },
   // Vue's bundler build asks for its compile-time flags; the framework page uses the Composition API only.
   define: {

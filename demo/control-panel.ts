@@ -1,6 +1,6 @@
 // The presenter's controls: everything a site would do behind the scenes
 // (report progress, pay out coins, move data), done live in front of the audience.
-import { QuestboardError, subscribeToChanges, type QuestboardClient, type Transport } from '../src/client/index.js';
+import { clientFor, QuestboardError, subscribeToChanges, type QuestboardClient, type Transport } from '../src/client/index.js';
 import {
   DEMO_APP_ID,
   DEMO_TREASURY,
@@ -16,7 +16,8 @@ import type { Viewer } from './viewer.js';
 
 export interface ControlPanelOptions {
   transport: Transport;
-  member: QuestboardClient;
+  /** The site's own server key (read, write, ledger), as its backend would call. */
+  site: QuestboardClient;
   admin: QuestboardClient;
   viewer: Viewer;
 }
@@ -52,7 +53,7 @@ function formOutput(form: HTMLFormElement): HTMLOutputElement {
   return required<HTMLOutputElement>('output', form);
 }
 
-function setUpViewerPicker({ member, viewer }: ControlPanelOptions): { refreshMemberNames(): Promise<void> } {
+function setUpViewerPicker({ site, viewer }: ControlPanelOptions): { refreshMemberNames(): Promise<void> } {
   const form = required<HTMLFormElement>('#viewer-form');
   const input = required<HTMLInputElement>('#viewer-input');
   const datalist = required<HTMLDataListElement>('#member-names');
@@ -82,7 +83,7 @@ function setUpViewerPicker({ member, viewer }: ControlPanelOptions): { refreshMe
     const name = input.value;
     if (!name || name === viewer.name) return;
     try {
-      await member.getUserInfo({ app_id: DEMO_APP_ID, account_name: name });
+      await site.getUserInfo({ app_id: DEMO_APP_ID, account_name: name });
       viewer.set(name);
     } catch (error) {
       input.setCustomValidity(
@@ -100,7 +101,7 @@ function setUpViewerPicker({ member, viewer }: ControlPanelOptions): { refreshMe
 
   return {
     async refreshMemberNames() {
-      const board = await member.getLeaderboard({ app_id: DEMO_APP_ID, limit: MEMBER_LIST_LIMIT });
+      const board = await site.getLeaderboard({ app_id: DEMO_APP_ID, limit: MEMBER_LIST_LIMIT });
       datalist.replaceChildren(
         ...board.leaderboard_users.map((entry) => {
           const option = document.createElement('option');
@@ -113,9 +114,9 @@ function setUpViewerPicker({ member, viewer }: ControlPanelOptions): { refreshMe
 }
 
 /** The totals a log can move, for telling the presenter what just happened; zero for a member not yet known. */
-async function standing(member: QuestboardClient, accountName: string): Promise<{ tasks: number; score: number }> {
+async function standing(site: QuestboardClient, accountName: string): Promise<{ tasks: number; score: number }> {
   try {
-    const user = await member.getUserInfo({ app_id: DEMO_APP_ID, account_name: accountName });
+    const user = await site.getUserInfo({ app_id: DEMO_APP_ID, account_name: accountName });
     return { tasks: user.tasks_completed, score: user.total_score };
   } catch (error) {
     if (error instanceof QuestboardError && error.status === 404) return { tasks: 0, score: 0 };
@@ -123,7 +124,7 @@ async function standing(member: QuestboardClient, accountName: string): Promise<
   }
 }
 
-function setUpLogForm({ admin, member, viewer }: ControlPanelOptions, dataset: Dataset): void {
+function setUpLogForm({ admin, site, viewer }: ControlPanelOptions, dataset: Dataset): void {
   const form = required<HTMLFormElement>('#log-form');
   const select = required<HTMLSelectElement>('#log-task');
   const groups = new Map<string, HTMLOptGroupElement>();
@@ -152,13 +153,13 @@ function setUpLogForm({ admin, member, viewer }: ControlPanelOptions, dataset: D
     const taskName = select.selectedOptions[0]?.textContent ?? '';
     const accountName = viewer.name;
     void perform(form, formOutput(form), async () => {
-      const before = await standing(member, accountName);
+      const before = await standing(site, accountName);
       const progress = await admin.admin.logTask({
         task_id: textField(data, 'task_id'),
         account_name: accountName,
         quantity: Number(data.get('quantity')),
       });
-      const after = await standing(member, accountName);
+      const after = await standing(site, accountName);
       const state = `${numbers.format(progress.quantity_completed)} of ${numbers.format(progress.quantity_required)}`;
       const outcome = after.tasks > before.tasks ? ` Completed: +${numbers.format(after.score - before.score)} points.` : '';
       return `${accountName} · ${taskName.replace(/ \(.*\)$/, '')}: ${state}.${outcome}`;
@@ -166,24 +167,46 @@ function setUpLogForm({ admin, member, viewer }: ControlPanelOptions, dataset: D
   });
 }
 
-function setUpEndorseForm({ member, viewer }: ControlPanelOptions): void {
+/**
+ * Endorsements through the page's own client, as its elements make them: the member key and the
+ * viewer's token. The API takes the endorser from the token, and refuses anyone else.
+ */
+function setUpEndorseForm({ viewer }: ControlPanelOptions): void {
   const form = required<HTMLFormElement>('#endorse-form');
   const kinds = required<HTMLSelectElement>('#endorse-kind');
   kinds.replaceChildren(...ENDORSEMENT_KINDS.map((kind) => element('option', { value: kind }, kind)));
+  const chosen = () => {
+    const data = new FormData(form);
+    return { app_id: DEMO_APP_ID, to_account: textField(data, 'to_account'), endorsement_id: textField(data, 'endorsement_id') };
+  };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const data = new FormData(form);
-    const to = textField(data, 'to_account');
-    const kind = textField(data, 'endorsement_id');
+    const endorsement = chosen();
     const from = viewer.name;
     void perform(form, formOutput(form), async () => {
-      await member.endorseAccount({ app_id: DEMO_APP_ID, from_account: from, to_account: to, endorsement_id: kind });
-      return `${from} endorsed ${to} as ${kind}.`;
+      await (await clientFor()).endorseAccount(endorsement);
+      return `${from} endorsed ${endorsement.to_account} as ${endorsement.endorsement_id}.`;
+    });
+  });
+  // A visitor who rewrites the request cannot endorse in another member's name.
+  required<HTMLButtonElement>('#endorse-as-other').addEventListener('click', () => {
+    const endorsement = chosen();
+    const impostor = FEATURED_MEMBERS.find((name) => name !== viewer.name && name !== endorsement.to_account)!;
+    void perform(form, formOutput(form), async () => {
+      try {
+        await (await clientFor()).endorseAccount({ ...endorsement, from_account: impostor });
+      } catch (error) {
+        if (error instanceof QuestboardError && error.kind === 'forbidden') {
+          throw new Error(`Refused (${error.status}) as ${impostor}: ${error.message}`);
+        }
+        throw error;
+      }
+      return `${impostor} endorsed ${endorsement.to_account}: the API should have refused it.`;
     });
   });
 }
 
-function setUpAirdropForm({ member, admin }: ControlPanelOptions): { refreshBalance(): Promise<void> } {
+function setUpAirdropForm({ site, admin }: ControlPanelOptions): { refreshBalance(): Promise<void> } {
   const form = required<HTMLFormElement>('#airdrop-form');
   const balance = required<HTMLElement>('#treasury-balance');
   required<HTMLElement>('#treasury-account').textContent = DEMO_TREASURY;
@@ -199,7 +222,7 @@ function setUpAirdropForm({ member, admin }: ControlPanelOptions): { refreshBala
     const toAddress = textField(new FormData(form), 'to_address');
     void perform(form, formOutput(form), async () => {
       try {
-        const result = await member.airdrop({ to_address: toAddress, quantity });
+        const result = await site.airdrop({ to_address: toAddress, quantity });
         return `Sent ${coins.format(quantity)} coins to ${toAddress}. Transaction ${result.tx_id}`;
       } finally {
         await refreshBalance().catch(() => undefined);

@@ -4,8 +4,26 @@
 // boards look alive whenever the demo is opened.
 
 export const DEMO_APP_ID = 'guild';
-/** The key the pages use: what a site would put in its script tag. */
+/**
+ * The key the pages use, what a site puts in its script tag: it reads, and writes only as the
+ * member a member token names (demo/member-tokens.ts signs them for the viewed member).
+ */
+export const DEMO_MEMBER_KEY = 'pk_demo_member';
+/** The site's own server key, which may write for anyone and pay out coins: the presenter's controls use it as a site's backend would. */
 export const DEMO_API_KEY = 'pk_demo_guild';
+/**
+ * The public half of the demo's member token key pair, in the app's settings. The private half
+ * is in demo/member-tokens.ts, standing in for a site's backend, where it would stay.
+ */
+export const DEMO_MEMBER_TOKEN_KEY = {
+  kid: 'demo-2026',
+  kty: 'EC',
+  crv: 'P-256',
+  x: 'gfyy19qJoo6bWp18uJQ3dQKOl-YC_boaxkyb80UvrhI',
+  y: 'tKwPYBNsJQCHGZ_CHQ1TDp-RsTJQi9CKCM--IKDZ_zA',
+  alg: 'ES256',
+  use: 'sig',
+} as const;
 /** The installation's admin key: the presenter's control panel uses it for logging progress and import/export. */
 export const DEMO_ADMIN_KEY = 'sk_demo_admin';
 export const DEMO_TREASURY = '0.0.1001';
@@ -80,9 +98,9 @@ export interface DatasetEndorsement {
 export interface DatasetApp {
   app_id: string;
   name: string;
-  api_keys: { key: string; scopes: ('read' | 'write' | 'ledger' | 'admin')[] }[];
+  api_keys: { key: string; scopes: ('read' | 'write' | 'ledger' | 'admin' | 'member')[] }[];
   treasury: { account_id: string; balance: string };
-  settings: { endorsement_xp: number };
+  settings: { endorsement_xp: number; member_token_keys: (typeof DEMO_MEMBER_TOKEN_KEY)[] };
   users: DatasetUser[];
   challenges: DatasetChallenge[];
   progress: DatasetProgress[];
@@ -510,9 +528,12 @@ export function generateDataset({ now, seed = 20261122, memberCount = 420 }: Dat
       {
         app_id: DEMO_APP_ID,
         name: 'Builders Guild',
-        api_keys: [{ key: DEMO_API_KEY, scopes: ['read', 'write', 'ledger'] }],
+        api_keys: [
+          { key: DEMO_MEMBER_KEY, scopes: ['read', 'member'] },
+          { key: DEMO_API_KEY, scopes: ['read', 'write', 'ledger'] },
+        ],
         treasury: { account_id: DEMO_TREASURY, balance: DEMO_TREASURY_BALANCE },
-        settings: { endorsement_xp: 5 },
+        settings: { endorsement_xp: 5, member_token_keys: [DEMO_MEMBER_TOKEN_KEY] },
         users,
         challenges: challenges(nowMs),
         progress,

@@ -1,11 +1,14 @@
 // The framework page: Questboard's custom elements inside a Vue 3 app. Vue
 // renders them like any element (attributes from reactive state) and listens
 // to their typed `qb-endorse` events with an ordinary `onQbEndorse` handler.
-import { computed, createApp, defineComponent, h, ref } from 'vue';
+// Choosing the member signs the page in as them: the endorse buttons name no
+// `from`, the API takes the endorser from the page's member token.
+import { computed, createApp, defineComponent, h, ref, watch } from 'vue';
 import type { QbEndorseEvent } from '../src/components/index.js';
 import './components.js';
 import { connect } from './connection.js';
 import { CHALLENGE_IDS, DEMO_APP_ID, FEATURED_MEMBERS, HOSTILE_NAME } from './dataset.js';
+import { signInAs } from './member-tokens.js';
 import { ensureSeeded } from './seed.js';
 
 const TEAM = FEATURED_MEMBERS.filter((name) => name !== HOSTILE_NAME);
@@ -20,6 +23,7 @@ const GuildApp = defineComponent({
     const boardType = ref<string>('score');
     const endorsements = ref<string[]>([]);
     const teammates = computed(() => TEAM.filter((name) => name !== member.value));
+    watch(member, signInAs);
 
     const onEndorse = (event: QbEndorseEvent) => {
       const { from, to, endorsementId } = event.detail;
@@ -68,7 +72,6 @@ const GuildApp = defineComponent({
                   'qb-endorse-button',
                   {
                     'app-id': DEMO_APP_ID,
-                    from: member.value,
                     to: name,
                     'endorsement-id': 'kind',
                     onQbEndorse: onEndorse,
@@ -102,7 +105,7 @@ const GuildApp = defineComponent({
 
 const root = document.querySelector<HTMLElement>('#app')!;
 try {
-  const { transport } = await connect();
+  const { transport } = await connect(TEAM[0]);
   await ensureSeeded(transport);
   createApp(GuildApp).mount(root);
   root.setAttribute('aria-busy', 'false');

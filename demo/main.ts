@@ -9,7 +9,8 @@ import { CHALLENGE_IDS, TASK_IDS, type Dataset } from './dataset.js';
 import { element, required } from './dom.js';
 import { mountFragmentPanel } from './fragment-panel.js';
 import { mountNeighbours } from './neighbours.js';
-import { adminClient, ensureSeeded, memberClient, seedDataset } from './seed.js';
+import { signInAs } from './member-tokens.js';
+import { adminClient, ensureSeeded, seedDataset, siteClient } from './seed.js';
 import { createViewer } from './viewer.js';
 
 const status = required<HTMLElement>('#status');
@@ -32,28 +33,30 @@ function fillChallengeSelect(catalog: Dataset): void {
 
 async function start(): Promise<void> {
   status.textContent = 'Starting the Questboard service worker…';
-  const connection = await connect();
+  // "View as" signs the page in as the member it shows: the elements write as them.
+  const viewer = createViewer();
+  const connection = await connect(viewer.name);
+  viewer.subscribe(signInAs);
   const { transport } = connection;
-  const member = memberClient(transport);
+  const site = siteClient(transport);
   const admin = adminClient(transport);
 
   status.textContent = 'Loading the guild…';
   const seeding = await ensureSeeded(transport);
 
-  const viewer = createViewer();
   const leaderboardType: LeaderboardType = 'score';
   // The seed names the challenges and tasks the pickers offer.
   const catalog = seedDataset();
   fillChallengeSelect(catalog);
   mountDashboard(viewer, { leaderboardType, challengeId: CHALLENGE_IDS.onboarding });
-  const neighbours = mountNeighbours(member, viewer, leaderboardType);
-  const fragment = mountFragmentPanel(member, leaderboardType);
+  const neighbours = mountNeighbours(site, viewer, leaderboardType);
+  const fragment = mountFragmentPanel(site, leaderboardType);
   required('#leaderboard-type').addEventListener('demo-leaderboard-type', (event) => {
     const type = (event as CustomEvent<LeaderboardType>).detail;
     neighbours.setType(type);
     fragment.setType(type);
   });
-  await mountControlPanel({ transport, member, admin, viewer }, catalog);
+  await mountControlPanel({ transport, site, admin, viewer }, catalog);
 
   // What a site does when a member links their account: report it as task progress,
   // so "Connect your X account" completes in the challenge card.

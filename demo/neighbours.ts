@@ -1,5 +1,6 @@
 // "Members near you": the viewer's window of the leaderboard, each row with
 // an endorse button — the way a community site would put endorsements on member rows.
+// The buttons name no `from`: they endorse as the member the page is signed in as.
 import { changeAffects, subscribeToChanges, type QuestboardClient } from '../src/client/index.js';
 import type { LeaderboardType } from '../src/api/schemas.js';
 import { DEMO_APP_ID } from './dataset.js';
@@ -32,7 +33,7 @@ export function mountNeighbours(
     const key = JSON.stringify([viewer.name, to]);
     let button = endorseButtons.get(key);
     if (!button) {
-      button = element('qb-endorse-button', { 'app-id': DEMO_APP_ID, from: viewer.name, to, 'endorsement-id': 'helpful' });
+      button = element('qb-endorse-button', { 'app-id': DEMO_APP_ID, to, 'endorsement-id': 'helpful' });
       // The row already shows the name: a short visible label, the full one for screen readers.
       button.append('Endorse', element('span', { class: 'visually-hidden' }, ` ${to}`));
       endorseButtons.set(key, button);

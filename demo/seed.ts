@@ -3,13 +3,14 @@
 // import (the API's bootstrap rule); later imports need that key.
 import { QuestboardClient, QuestboardError, type Transport } from '../src/client/index.js';
 import { SHARED_SERVER } from './connection.js';
-import { DEMO_ADMIN_KEY, DEMO_API_KEY, DEMO_APP_ID, generateDataset, type Dataset } from './dataset.js';
+import { DEMO_ADMIN_KEY, DEMO_API_KEY, DEMO_APP_ID, DEMO_MEMBER_KEY, generateDataset, type Dataset } from './dataset.js';
 
 export function seedDataset(): Dataset {
   return generateDataset({ now: new Date() });
 }
 
-export function memberClient(transport: Transport): QuestboardClient {
+/** The site's own server key: what its backend reads with and pays coins out with. */
+export function siteClient(transport: Transport): QuestboardClient {
   return new QuestboardClient({ transport, apiKey: DEMO_API_KEY });
 }
 
@@ -27,10 +28,11 @@ export async function ensureSeeded(transport: Transport): Promise<'seeded' | 'ex
   // A shared server was seeded when it started: another browser's changes are there to keep.
   if (localStorage.getItem(SEEDED_MARKER) || SHARED_SERVER !== undefined) {
     try {
-      await memberClient(transport).getLeaderboard({ app_id: DEMO_APP_ID, limit: 1 });
+      // With the pages' key: a guild seeded before it existed is seeded again.
+      await new QuestboardClient({ transport, apiKey: DEMO_MEMBER_KEY }).getLeaderboard({ app_id: DEMO_APP_ID, limit: 1 });
       return 'existing';
     } catch (error) {
-      // 401: the store no longer knows the demo key; 404: an import removed the guild.
+      // 401: the store does not know the pages' key; 404: an import removed the guild.
       if (!(error instanceof QuestboardError) || (error.status !== 401 && error.status !== 404)) throw error;
     }
   }

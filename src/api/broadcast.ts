@@ -33,7 +33,9 @@ export type SyncErrorReason =
   /** It was still queued MAX_QUEUED_AGE_MS after it was made. */
   | 'expired'
   /** MAX_QUEUED_WRITES newer writes were queued after it. */
-  | 'outbox-full';
+  | 'outbox-full'
+  /** The member token it was made with had expired by the time it could be sent (or could not be read back). */
+  | 'member-token';
 
 /** Posted when a queued write is dropped undelivered. */
 export interface SyncErrorMessage {

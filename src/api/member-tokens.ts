@@ -1,7 +1,8 @@
 // Member tokens on the wire: the headers that carry them and their refusals,
 // each with a code (X-Questboard-Error) a client can act on without reading
 // the message, and a message that says which rule the token broke. Every
-// refusal's words live here, and only here.
+// refusal's words live here, and only here; so does the reading of a token's
+// base64url parts, which the verifier and the clients share.
 import { ApiError } from './errors.js';
 
 /** The request header a page sends a member token in, beside its `Authorization`. */
@@ -94,11 +95,57 @@ export function refuseMemberToken(reason: MemberTokenRefusal): ApiError {
 export const notThatMember = (field: string) =>
   new ApiError(403, `Not allowed: with a member key, ${field} must be the member the token names (or be left out).`);
 
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/** Whether a segment is base64url without padding (RFC 7515 2). */
+export const isBase64url = (segment: string) => BASE64URL.test(segment);
+
+/** The bytes of a base64url segment without padding (RFC 7515 2), or null. */
+export function bytesOf(segment: string): Uint8Array | null {
+  if (!BASE64URL.test(segment) || segment.length % 4 === 1) return null;
+  const binary = atob(segment.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+/** The JSON a base64url segment holds as UTF-8, or undefined. */
+export function jsonOf(segment: string): unknown {
+  const bytes = bytesOf(segment);
+  if (bytes === null) return undefined;
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a member token says of itself, each claim null when it is missing or not of its type. */
+export interface UnverifiedClaims {
+  sub: string | null;
+  exp: number | null;
+}
+
+/**
+ * The `sub` and `exp` a token claims, read without checking its signature: for showing whom a
+ * page's token names, and for not sending a queued write whose token has run out. Never for
+ * deciding who may do what; only the API's verifier (core/member-token.ts) is trusted for that.
+ */
+export function unverifiedClaims(token: string): UnverifiedClaims {
+  const claims = jsonOf(token.split('.')[1] ?? '') as { sub?: unknown; exp?: unknown } | null | undefined;
+  const sub = claims?.sub;
+  const exp = claims?.exp;
+  return {
+    sub: typeof sub === 'string' ? sub : null,
+    exp: typeof exp === 'number' && Number.isFinite(exp) ? exp : null,
+  };
+}
+
 /**
  * Where the handler runs without WebCrypto (the in-page handler on an http: page, not a secure
- * context) no signature can be checked: said as such, not as a fault of the token.
+ * context) no signature can be checked: said as such, not as a fault of the token. Made when
+ * thrown, so that a bundle reading only this module's headers (the embed) leaves it out.
  */
-export const MEMBER_TOKENS_NEED_WEBCRYPTO = new ApiError(
-  501,
-  'Member tokens cannot be checked here: this page is not a secure context (https), where WebCrypto verifies them.',
-);
+export const memberTokensNeedWebCrypto = () =>
+  new ApiError(
+    501,
+    'Member tokens cannot be checked here: this page is not a secure context (https), where WebCrypto verifies them.',
+  );

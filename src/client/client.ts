@@ -10,20 +10,31 @@ import type {
 } from '../api/responses.js';
 import type { Changed } from '../api/broadcast.js';
 import { newGuid } from '../api/formats.js';
+import { ERROR_CODE_HEADER, MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { ConnectSocialBody, Dataset, EndorseAccountBody, GetLeaderboardQuery, LogTaskBody } from '../api/schemas.js';
 import { announceChange, subscribeToChanges } from './changes.js';
+import { MemberTokens, type MemberTokenOption } from './member-token.js';
 import { QuestboardError } from './questboard-error.js';
 import type { Transport } from './transport.js';
 
 export interface QuestboardClientOptions {
   transport: Transport;
   apiKey: string;
+  /**
+   * The signed-in member's token, or a function giving it: sent as X-Questboard-Member with the
+   * writes members make (endorse_account, connect_social). A function is asked again, and the
+   * write sent once more, when an answer says the token has expired. Clients given one
+   * MemberTokens share its token (as the page's elements share the configured one).
+   */
+  memberToken?: MemberTokenOption | MemberTokens;
 }
 
 /** The client's inputs are the request schemas' own types (src/api/schemas.ts). */
 export type LeaderboardQuery = Omit<GetLeaderboardQuery, 'widget_response'>;
-export type EndorseInput = EndorseAccountBody;
-export type ConnectSocialInput = ConnectSocialBody;
+/** With a member key, `from_account` is left out: the API takes the member the token names. */
+export type EndorseInput = Omit<EndorseAccountBody, 'from_account'> & { from_account?: string };
+/** With a member key, `account_name` is left out: the API takes the member the token names. */
+export type ConnectSocialInput = Omit<ConnectSocialBody, 'account_name'> & { account_name?: string };
 export type LogTaskInput = LogTaskBody;
 
 export interface AirdropInput {
@@ -39,6 +50,13 @@ export interface ImportResult extends Acknowledged {
 }
 
 type Query = Record<string, string | number | undefined>;
+
+interface WriteOptions {
+  /** Sent as the Idempotency-Key header; a fresh one by default. */
+  idempotencyKey?: string;
+  /** Sent as X-Questboard-Member, when there is one. */
+  memberToken?: string | null;
+}
 
 /** Told, for each answer a call receives, when the remote last gave it: null when fresh. */
 export type AnswerObserver = (keptAt: number | null) => void;
@@ -64,10 +82,20 @@ export class QuestboardClient {
   /** Identical GETs still running share one request (50 user cards make 1 request). */
   private readonly inFlight = new Map<string, { writesHeard: number; request: Promise<unknown> }>();
   private readonly observer: AnswerObserver | undefined;
+  private readonly memberTokens: MemberTokens;
 
   constructor(options: QuestboardClientOptions) {
     this.transport = options.transport;
     this.apiKey = options.apiKey;
+    this.memberTokens = options.memberToken instanceof MemberTokens ? options.memberToken : new MemberTokens(options.memberToken);
+  }
+
+  /**
+   * Who the member token says is signed in (its `sub`), or null without a token: read, not
+   * verified, so for display only. The API checks the token with every write.
+   */
+  signedInMember(): Promise<string | null> {
+    return this.memberTokens.member();
   }
 
   getChallenge(query: { challenge_id: string }): Promise<Challenge> {
@@ -93,20 +121,23 @@ export class QuestboardClient {
   }
 
   async endorseAccount(input: EndorseInput): Promise<Acknowledged> {
-    const result = await this.write<Acknowledged>('v1/endorse_account', input);
-    this.announce({ app_id: input.app_id, scope: 'members', account_names: [input.from_account, input.to_account] });
+    const result = await this.memberWrite<Acknowledged>('v1/endorse_account', input);
+    const from = input.from_account ?? (await this.signedInMember());
+    const names = from === null ? [input.to_account] : [from, input.to_account];
+    this.announce({ app_id: input.app_id, scope: 'members', account_names: names });
     return result;
   }
 
   async connectSocial(input: ConnectSocialInput): Promise<Acknowledged> {
-    const result = await this.write<Acknowledged>('v1/connect_social', input);
-    this.announce({ app_id: input.app_id, scope: 'members', account_names: [input.account_name] });
+    const result = await this.memberWrite<Acknowledged>('v1/connect_social', input);
+    const member = input.account_name ?? (await this.signedInMember());
+    this.announce({ app_id: input.app_id, scope: 'members', account_names: member === null ? [] : [member] });
     return result;
   }
 
   airdrop(input: AirdropInput): Promise<AirdropResult> {
     const { idempotencyKey, ...body } = input;
-    return this.write('v1/airdrop_token_ledger', body, idempotencyKey);
+    return this.write('v1/airdrop_token_ledger', body, { idempotencyKey });
   }
 
   readonly admin = {
@@ -146,12 +177,36 @@ export class QuestboardClient {
   }
 
   /**
+   * A write a member makes, with the member token when the page has one. When the answer says
+   * the token has expired, the page is asked for a new one and the write is sent once more,
+   * with the same Idempotency-Key (a refused write was not done).
+   */
+  private async memberWrite<T>(path: string, body: unknown): Promise<T> {
+    const idempotencyKey = newGuid();
+    const memberToken = await this.memberTokens.token();
+    try {
+      return await this.write<T>(path, body, { idempotencyKey, memberToken });
+    } catch (error) {
+      if (!(error instanceof QuestboardError) || error.code !== 'member-token-expired' || memberToken === null) throw error;
+      const renewed = await this.memberTokens.renewed(memberToken);
+      if (renewed === null) throw error;
+      return this.write<T>(path, body, { idempotencyKey, memberToken: renewed });
+    }
+  }
+
+  /**
    * A write the server does at most once per Idempotency-Key. When a request gets no
    * answer (a worker restarted mid-write), it is sent once more with the same key: if
    * the write did happen, the retry answers the first answer instead of doing it again.
    */
-  private write<T>(path: string, body: unknown, idempotencyKey = newGuid()): Promise<T> {
-    const post = () => this.post<T>(path, body, { 'Idempotency-Key': idempotencyKey });
+  private write<T>(
+    path: string,
+    body: unknown,
+    { idempotencyKey = newGuid(), memberToken = null }: WriteOptions = {},
+  ): Promise<T> {
+    const headers: Record<string, string> = { 'Idempotency-Key': idempotencyKey };
+    if (memberToken !== null) headers[MEMBER_TOKEN_HEADER] = memberToken;
+    const post = () => this.post<T>(path, body, headers);
     return post().catch((error: unknown) => {
       if (error instanceof QuestboardError && error.status === 0) return post();
       throw error;
@@ -184,7 +239,7 @@ export class QuestboardClient {
     const outcome = body as { is_valid?: unknown; message?: unknown } | null;
     if (outcome?.is_valid !== true) {
       const message = typeof outcome?.message === 'string' ? outcome.message : `Request failed with status ${response.status}.`;
-      throw new QuestboardError(response.status, message);
+      throw new QuestboardError(response.status, message, response.headers.get(ERROR_CODE_HEADER));
     }
     if (response.headers.get('x-questboard-source') === 'cache') {
       keptAnswers.set(body as object, Date.now() - Number(response.headers.get('age') ?? 0) * 1000);

@@ -1,6 +1,7 @@
 import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
 import { createInPageTransport, type InPageServerLoader } from './in-page-transport.js';
+import { MemberTokens, type MemberTokenOption } from './member-token.js';
 import { connectServiceWorker } from './service-worker.js';
 import { toRemoteSettings, type RemoteConfiguration } from '../remote/settings.js';
 import { configureWorkerRemote } from '../remote/worker-protocol.js';
@@ -31,6 +32,14 @@ export interface QuestboardConfig {
    * `theme`: `auto` (the default) follows the page's `color-scheme` where it names one, else the OS.
    */
   theme?: Theme;
+  /**
+   * The signed-in member's token, signed by the site's backend, or a function (plain or async)
+   * giving it; none (or null from the function) while no member is signed in. Sent as
+   * X-Questboard-Member with endorse_account and connect_social, which a key with the `member`
+   * scope may make only as that member. A function is asked again, once, when an answer says
+   * the token has expired. Configure it again when the member signs in or out.
+   */
+  memberToken?: MemberTokenOption;
 }
 
 /** What a configure() call changed, for its listeners. */
@@ -58,6 +67,8 @@ let config: QuestboardConfig = {};
 let inPageServerLoader: InPageServerLoader | undefined;
 let defaultTransport: Promise<ResolvedTransport> | undefined;
 const clients = new Map<string, QuestboardClient>();
+/** The page's member token, asked of the page once for all its elements' clients. */
+let memberTokens = new MemberTokens(undefined);
 const transportsByBaseUrl = new Map<string, Transport>();
 const configureListeners = new Set<(change: ConfigureChange) => void>();
 
@@ -72,11 +83,14 @@ export function configure(settings: QuestboardConfig): void {
   config = next;
   const keys = Object.keys(settings);
   const change: ConfigureChange = { connection: keys.length === 0 || keys.some((key) => !DISPLAY_SETTINGS.has(key)) };
-  if (change.connection) {
+  // A member signing in or out changes who writes, not where requests go: the transport stays.
+  const signInOrOut = keys.length === 1 && keys[0] === 'memberToken';
+  if (change.connection && !signInOrOut) {
     defaultTransport = undefined;
-    clients.clear();
     transportsByBaseUrl.clear();
   }
+  if ('memberToken' in settings) memberTokens = new MemberTokens(config.memberToken);
+  if (change.connection) clients.clear();
   if (config.persistStorage) void navigator.storage?.persist?.();
   for (const listener of [...configureListeners]) listener(change);
 }
@@ -172,10 +186,18 @@ export async function clientFor(overrides: ClientOverrides = {}): Promise<Questb
   const key = `${transport.id}\n${apiKey}`;
   let client = clients.get(key);
   if (!client) {
-    client = new QuestboardClient({ transport, apiKey });
+    client = new QuestboardClient({ transport, apiKey, memberToken: memberTokens });
     clients.set(key, client);
   }
   return client;
+}
+
+/**
+ * Who the page's member token says is signed in (its `sub`), or null while no member is: read,
+ * not verified, so for what an element shows only. The API checks the token with every write.
+ */
+export function signedInMember(): Promise<string | null> {
+  return memberTokens.member();
 }
 
 /** The key an element's requests carry: its own, else the page's. */

@@ -11,7 +11,8 @@ export {
   type LogTaskInput,
   type ImportResult,
 } from './client.js';
-export { QuestboardError } from './questboard-error.js';
+export { QuestboardError, type QuestboardErrorKind } from './questboard-error.js';
+export { MemberTokens, type MemberTokenOption } from './member-token.js';
 export type { Transport } from './transport.js';
 export { fetchTransport } from './fetch-transport.js';
 export {
@@ -31,6 +32,7 @@ export {
   clientFor,
   resolveTransport,
   onConfigure,
+  signedInMember,
   MissingApiKeyError,
   type QuestboardConfig,
   type ClientOverrides,

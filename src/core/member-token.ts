@@ -16,7 +16,10 @@ import {
   MEMBER_TOKEN_ALGORITHMS,
   MEMBER_TOKEN_CLOCK_TOLERANCE_S,
   MEMBER_TOKEN_KEY_TYPES,
-  MEMBER_TOKENS_NEED_WEBCRYPTO,
+  memberTokensNeedWebCrypto,
+  bytesOf,
+  isBase64url,
+  jsonOf,
   refuseMemberToken,
   type MemberTokenAlgorithm,
 } from '../api/member-tokens.js';
@@ -55,7 +58,7 @@ export const noMemberToken = (app: AppRecord | undefined): ApiError =>
 export async function verifyMemberToken(token: string | null, app: AppRecord | undefined, at: Date): Promise<string> {
   if (token === null || token === '' || !memberTokensEnabled(app)) throw noMemberToken(app);
   const keys = app!.member_token_keys!;
-  if (globalThis.crypto?.subtle === undefined) throw MEMBER_TOKENS_NEED_WEBCRYPTO;
+  if (globalThis.crypto?.subtle === undefined) throw memberTokensNeedWebCrypto();
 
   const parts = token.split('.');
   if (parts.length !== 3) throw refuseMemberToken('notCompact');
@@ -66,7 +69,7 @@ export async function verifyMemberToken(token: string | null, app: AppRecord | u
   if (!(MEMBER_TOKEN_ALGORITHMS as readonly string[]).includes(alg)) throw refuseMemberToken('algorithmNotAllowed');
   const key = await keyNamedBy(keys, kid, alg as MemberTokenAlgorithm);
   const signature = bytesOf(encodedSignature);
-  if (signature === null || !BASE64URL.test(encodedClaims)) throw refuseMemberToken('notCompact');
+  if (signature === null || !isBase64url(encodedClaims)) throw refuseMemberToken('notCompact');
   const signed = new TextEncoder().encode(`${encodedHeader}.${encodedClaims}`);
   if (!(await verifies(alg as MemberTokenAlgorithm, key, signature, signed))) throw refuseMemberToken('badSignature');
 
@@ -109,25 +112,5 @@ async function verifies(alg: MemberTokenAlgorithm, key: CryptoKey, signature: Ui
   } catch {
     // A signature WebCrypto cannot even read is one that does not verify.
     return false;
-  }
-}
-
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
-
-/** The bytes of a base64url segment without padding (RFC 7515 2), or null. */
-function bytesOf(segment: string): Uint8Array | null {
-  if (!BASE64URL.test(segment) || segment.length % 4 === 1) return null;
-  const binary = atob(segment.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-}
-
-/** The JSON a base64url segment holds as UTF-8, or undefined. */
-function jsonOf(segment: string): unknown {
-  const bytes = bytesOf(segment);
-  if (bytes === null) return undefined;
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    return undefined;
   }
 }

@@ -12,6 +12,8 @@ export function readScriptConfig(script: HTMLOrSVGScriptElement | null): Questbo
   if (data.timeoutMs && /^\d+$/.test(data.timeoutMs)) config.timeoutMs = Number(data.timeoutMs);
   if (data.persistStorage !== undefined && data.persistStorage !== 'false') config.persistStorage = true;
   if (isTheme(data.theme)) config.theme = data.theme;
+  // The signed-in member's token, written into the page by the site's backend as it renders it.
+  if (data.memberToken) config.memberToken = data.memberToken;
   // Said and left out, rather than thrown, so the elements still work (served locally).
   try {
     checkRemote(config);

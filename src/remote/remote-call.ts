@@ -1,3 +1,4 @@
+import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import { describeMismatch, failureShape, successShape } from './answer-shapes.js';
 
 /** One request to the remote server: a live call or the replay of a queued write. */
@@ -9,6 +10,8 @@ export interface RemoteCall {
   authorization: string | null;
   contentType: string | null;
   idempotencyKey: string | null;
+  /** The member token (X-Questboard-Member) the call was made with. */
+  memberToken: string | null;
   body: string | null;
 }
 
@@ -55,6 +58,7 @@ function toRequest(call: RemoteCall, signal: AbortSignal): Request {
   if (call.authorization !== null) headers.set('Authorization', call.authorization);
   if (call.contentType !== null) headers.set('Content-Type', call.contentType);
   if (call.idempotencyKey !== null) headers.set('Idempotency-Key', call.idempotencyKey);
+  if (call.memberToken !== null) headers.set(MEMBER_TOKEN_HEADER, call.memberToken);
   return new Request(call.url, {
     method: call.method,
     headers,

@@ -18,6 +18,12 @@ export interface CachedAnswer {
   stored_at: number;
 }
 
+/** A member token as a queued write keeps it: AES-GCM ciphertext (sealed-token.ts). */
+export interface SealedToken {
+  iv: Uint8Array;
+  data: ArrayBuffer;
+}
+
 /** A write made while the remote was unreachable, waiting to be replayed. */
 export interface QueuedWrite {
   /** Order of arrival; assigned by IndexedDB. */
@@ -28,6 +34,8 @@ export interface QueuedWrite {
   body: string;
   /** Hash of the caller's Authorization: the key itself is only ever kept in memory. */
   key_hash: string;
+  /** The member token it was made with, sealed; absent for a write made without one. */
+  member_token?: SealedToken;
   /** Sent with every attempt, so a replay after a lost answer is not applied twice. */
   idempotency_key: string;
   /** Epoch ms. */
@@ -40,6 +48,8 @@ interface RemoteSchema extends DBSchema {
   settings: { key: 'remote'; value: RemoteSettings };
   answers: { key: string; value: CachedAnswer; indexes: { by_stored_at: number } };
   outbox: { key: number; value: QueuedWrite };
+  /** The key that seals the outbox's member tokens, made once (sealed-token.ts). */
+  keys: { key: string; value: CryptoKey };
 }
 
 export type RemoteDatabase = IDBPDatabase<RemoteSchema>;
@@ -48,7 +58,7 @@ export const DEFAULT_REMOTE_DATABASE = 'questboard-remote';
 
 /** `onClosed` runs when the connection is gone (another context deletes or upgrades the database), so the caller reopens. */
 export function openRemoteDatabase(name: string, onClosed: () => void): Promise<RemoteDatabase> {
-  const database = openDB<RemoteSchema>(name, 1, {
+  const database = openDB<RemoteSchema>(name, 2, {
     blocking() {
       void database.then((db) => db.close());
       onClosed();
@@ -60,6 +70,7 @@ export function openRemoteDatabase(name: string, onClosed: () => void): Promise<
         db.createObjectStore('answers', { keyPath: 'key' }).createIndex('by_stored_at', 'stored_at');
         db.createObjectStore('outbox', { keyPath: 'seq', autoIncrement: true });
       }
+      if (oldVersion < 2) db.createObjectStore('keys');
     },
   });
   return database;

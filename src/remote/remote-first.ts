@@ -3,7 +3,14 @@
 // two member writes wait in an outbox. The worker and the in-page transport
 // both wrap their local handler with it.
 import { newGuid } from '../api/formats.js';
+import {
+  MEMBER_TOKEN_CLOCK_TOLERANCE_S,
+  MEMBER_TOKEN_HEADER,
+  refuseMemberToken,
+  unverifiedClaims,
+} from '../api/member-tokens.js';
 import type { Handle } from '../server/handler.js';
+import { errorResponse } from '../server/http.js';
 import { cachedResponse, findAnswer, hashAuthorization, keepAnswer } from './answer-cache.js';
 import { failure, queued } from './answers.js';
 import {
@@ -23,6 +30,7 @@ import {
   type RemoteDatabase,
   type RemoteSettings,
 } from './remote-database.js';
+import { openToken, sealToken } from './sealed-token.js';
 import { readSettings, toRemoteSettings, writeSettings, type RemoteConfiguration } from './settings.js';
 import { broadcast, type ChangeNotice, type SyncErrorMessage, type SyncErrorReason } from '../api/broadcast.js';
 
@@ -134,12 +142,21 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
         );
         continue;
       }
+      const memberToken =
+        write.member_token === undefined ? null : await openToken(db, write.member_token, write.idempotency_key);
+      const tokenFault = write.member_token === undefined ? null : memberTokenFault(memberToken, now());
+      if (tokenFault !== null) {
+        // The remote would refuse it: a member whose sign-in ran out while offline is told, rather than the remote asked.
+        await removeWrite(db, write.seq!);
+        reportSyncError(syncError(write, 'member-token', null, tokenFault));
+        continue;
+      }
       const authorization = authorizations.get(write.key_hash);
       if (authorization === undefined) {
         skipped = true;
         continue;
       }
-      const outcome = await callRemote(fetchRemote, replayCall(write, authorization), timeout_ms);
+      const outcome = await callRemote(fetchRemote, replayCall(write, authorization, memberToken), timeout_ms);
       if (outcome.kind === 'answer' && (outcome.status < 300 || isLastingRefusal(outcome.status))) {
         await removeWrite(db, write.seq!);
         if (outcome.status < 300) announce(write.operation, write.body);
@@ -202,6 +219,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       // A queueable write carries a key from its first attempt: if that attempt timed out after the
       // remote applied it, the replay is recognised as the same write.
       idempotencyKey: request.headers.get('Idempotency-Key') ?? (queueable ? newGuid() : null),
+      memberToken: request.headers.get(MEMBER_TOKEN_HEADER),
       body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
     };
 
@@ -231,12 +249,16 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       return failure(503, `${unreachable}, and no earlier answer to this request is kept.`);
     }
     if (call.idempotencyKey !== null && call.method === 'POST' && QUEUEABLE_OPERATIONS.has(call.operation)) {
+      // Queued, it would only be dropped: refused now as the remote refuses it, so that the page
+      // asks for a new token and sends the write again (src/client/client.ts).
+      if (call.memberToken !== null && hasExpired(call.memberToken, now())) return errorResponse(refuseMemberToken('expired'));
       const pushedOut = await enqueueWrite(db, {
         operation: call.operation,
         url: call.url,
         content_type: call.contentType,
         body: call.body ?? '',
         key_hash: keyHash,
+        ...(call.memberToken === null ? {} : { member_token: await sealToken(db, call.memberToken, call.idempotencyKey) }),
         idempotency_key: call.idempotencyKey,
         queued_at: now(),
       });
@@ -287,7 +309,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
   };
 }
 
-function replayCall(write: QueuedWrite, authorization: string): RemoteCall {
+function replayCall(write: QueuedWrite, authorization: string, memberToken: string | null): RemoteCall {
   return {
     operation: write.operation,
     url: write.url,
@@ -295,8 +317,28 @@ function replayCall(write: QueuedWrite, authorization: string): RemoteCall {
     authorization,
     contentType: write.content_type,
     idempotencyKey: write.idempotency_key,
+    memberToken,
     body: write.body,
   };
+}
+
+/** Why a queued write's member token (null when it did not open) cannot be sent at `at` (epoch ms), or null when it can. */
+function memberTokenFault(token: string | null, at: number): string | null {
+  if (token === null) return 'the member token it was made with could not be read back from the outbox';
+  if (hasExpired(token, at)) {
+    return 'the member token it was made with had expired before it could be sent; the member signs in again and repeats it';
+  }
+  return null;
+}
+
+/**
+ * Whether a member token has expired at `at` (epoch ms), its `exp` read as the API's verifier
+ * reads it, with the same tolerance. The remote still verifies every token it is sent: this only
+ * spares it one it would refuse, and the member a write that could never be delivered.
+ */
+function hasExpired(token: string, at: number): boolean {
+  const { exp } = unverifiedClaims(token);
+  return exp !== null && exp <= Math.floor(at / 1000) - MEMBER_TOKEN_CLOCK_TOLERANCE_S;
 }
 
 function parseBody(body: string | null): unknown {

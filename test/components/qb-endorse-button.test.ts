@@ -75,16 +75,16 @@ describe('<qb-endorse-button>', () => {
 
   it('is disabled while it lacks a pair of different members', async () => {
     const element = await fixture<QbEndorseButton>(
-      html`<qb-endorse-button app-id=${APP_ID} to="bob" endorsement-id="helpful"></qb-endorse-button>`,
+      html`<qb-endorse-button app-id=${APP_ID} from="bob" to="bob" endorsement-id="helpful"></qb-endorse-button>`,
     );
     expect(button(element).disabled).to.equal(true);
     await expect(element).to.be.accessible();
-    element.from = 'bob';
-    await element.updateComplete;
-    expect(button(element).disabled).to.equal(true);
     element.from = 'alice';
     await element.updateComplete;
     expect(button(element).disabled).to.equal(false);
+    element.endorsementId = '';
+    await element.updateComplete;
+    expect(button(element).disabled).to.equal(true);
   });
 
   it('renders hostile names as text', async () => {

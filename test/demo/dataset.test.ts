@@ -5,12 +5,15 @@ import {
   DEMO_ADMIN_KEY,
   DEMO_API_KEY,
   DEMO_APP_ID,
+  DEMO_MEMBER_KEY,
+  DEMO_MEMBER_TOKEN_KEY,
   DEMO_TREASURY,
   HOSTILE_NAME,
   generateDataset,
   type Dataset,
   type DatasetApp,
 } from '../../demo/dataset.js';
+import { signMemberToken } from '../../demo/member-tokens.js';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 const DAY_MS = 86_400_000;
@@ -83,7 +86,11 @@ describe('the demo dataset', () => {
     const app = guild(dataset);
     expect(app.treasury.account_id).to.equal(DEMO_TREASURY);
     expect(Number(app.treasury.balance)).to.be.greaterThan(0);
-    expect(app.api_keys).to.deep.equal([{ key: DEMO_API_KEY, scopes: ['read', 'write', 'ledger'] }]);
+    expect(app.api_keys).to.deep.equal([
+      { key: DEMO_MEMBER_KEY, scopes: ['read', 'member'] },
+      { key: DEMO_API_KEY, scopes: ['read', 'write', 'ledger'] },
+    ]);
+    expect(app.settings.member_token_keys).to.deep.equal([DEMO_MEMBER_TOKEN_KEY]);
     expect(dataset.admin_keys).to.deep.equal([DEMO_ADMIN_KEY]);
     expect(app.endorsements.length).to.be.greaterThan(100);
   });
@@ -131,6 +138,19 @@ describe('the demo dataset imported through the API', () => {
     expect(before.quantity_completed).to.equal(0);
     await admin.admin.logTask({ task_id: '7b2c3d4e-0201-4000-8000-00000000a201', account_name: 'alice', quantity: 1 });
     expect(await topTen('score')).to.include('alice');
+  });
+
+  it("takes the tokens the demo signs for the pages' member key, and only as their member", async () => {
+    const page = new QuestboardClient({ transport, apiKey: DEMO_MEMBER_KEY, memberToken: () => signMemberToken('carol') });
+    await page.endorseAccount({ app_id: DEMO_APP_ID, to_account: 'alice', endorsement_id: 'demo-token' });
+    const exported = await admin.admin.exportApp({ app_id: DEMO_APP_ID });
+    const given = exported.apps?.[0]?.endorsements?.filter((e) => e.endorsement_id === 'demo-token');
+    expect(given?.map((e) => [e.from_account, e.to_account])).to.deep.equal([['carol', 'alice']]);
+    const asBob = await page
+      .endorseAccount({ app_id: DEMO_APP_ID, from_account: 'bob', to_account: 'alice', endorsement_id: 'demo-token' })
+      .catch((error: unknown) => error);
+    expect(asBob).to.be.instanceOf(QuestboardError);
+    expect((asBob as QuestboardError).status).to.equal(403);
   });
 
   it('answers the challenge that opens later with "not started"', async () => {

@@ -93,6 +93,8 @@ describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
         states['qb-endorse-button']?.every((state) => state === 'loaded'),
         JSON.stringify(states),
       );
+      // The button is enabled once the page's member token has been signed (asynchronously).
+      await page.waitForSelector('qb-endorse-button >>> button:not([disabled])', { timeout: 10_000 });
       await page.click('qb-endorse-button >>> button');
       await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), {
         timeout: 10_000,

@@ -199,6 +199,49 @@ describe('the demo page', { timeout: 180_000 }, () => {
     }
   });
 
+  it('writes as the member it views as, and visibly refuses an endorsement as someone else', async () => {
+    const { page, problems, close } = await openPage('/', DESKTOP);
+    /** The guild's endorsements of a kind, [from, to], read with the admin key through the worker that serves the page. */
+    const endorsementsOf = (kind) =>
+      page.evaluate(async (kind) => {
+        const answer = await fetch('/v1/admin/export?app_id=guild', { headers: { authorization: 'Bearer sk_demo_admin' } });
+        const { apps } = await answer.json();
+        return apps[0].endorsements.filter((e) => e.endorsement_id === kind).map((e) => [e.from_account, e.to_account]);
+      }, kind);
+    try {
+      await untilDashboardReady(page);
+      await page.click('#endorse-as-other');
+      await page.waitForFunction(() => document.querySelector('#endorse-form output')?.dataset.outcome === 'error', {
+        timeout: 10_000,
+      });
+      assert.equal(
+        await page.$eval('#endorse-form output', (output) => output.textContent),
+        'Refused (403) as Αθηνά: Not allowed: with a member key, from_account must be the member the token names (or be left out).',
+      );
+
+      // View as bob: the page signs in as bob, and the endorsement is his.
+      await page.click("#featured-members button[title='bob']");
+      await page.waitForFunction(() => document.querySelector('#endorse-form [data-viewer-name]')?.textContent === 'bob');
+      await page.$eval('#endorse-form input[name="to_account"]', (input) => (input.value = 'alice'));
+      const bobEndorsedAlice = (pairs) => pairs.some(([from, to]) => from === 'bob' && to === 'alice');
+      let kind;
+      for (const option of await page.$$eval('#endorse-kind option', (options) => options.map((o) => o.value))) {
+        if (!bobEndorsedAlice(await endorsementsOf(option))) kind ??= option;
+      }
+      assert.ok(kind, 'a kind of endorsement bob has not given alice in the seed');
+      await page.select('#endorse-kind', kind);
+      await page.click('#endorse-form button[type="submit"]');
+      await page.waitForFunction(() => document.querySelector('#endorse-form output')?.dataset.outcome === 'ok', {
+        timeout: 10_000,
+      });
+      assert.ok(bobEndorsedAlice(await endorsementsOf(kind)), 'the endorsement is from bob, whom the token names');
+      // The refusal is a 403, which Chromium logs as a failed resource; nothing else may appear.
+      assert.deepEqual(problems, ['console.error: Failed to load resource: the server responded with a status of 403 ()']);
+    } finally {
+      await close();
+    }
+  });
+
   it('completes "Connect your X account" when the member saves a handle', async () => {
     const { page, problems, close } = await openPage('/', DESKTOP);
     const connectTask = () =>
@@ -339,6 +382,8 @@ describe('the framework page', { timeout: 180_000 }, () => {
         );
       }
       assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
+      // The button is enabled once the page's member token has been signed (asynchronously).
+      await page.waitForSelector('qb-endorse-button >>> button:not([disabled])', { timeout: 10_000 });
       await page.click('qb-endorse-button >>> button');
       await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), {
         timeout: 10_000,

@@ -3,8 +3,10 @@ import { property, query, state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { X_HANDLE } from '../../api/formats.js';
 import { defineElement } from '../shared/define-element.js';
+import { QuestboardError } from '../../client/questboard-error.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
-import { failureMessage, renderEmpty } from '../shared/status.js';
+import { SignedInMemberController } from '../shared/signed-in-member.js';
+import { failureMessage } from '../shared/status.js';
 import { cardHost, tokens } from '../shared/tokens.js';
 import { connectSocialStyles } from './qb-connect-social.styles.js';
 
@@ -33,8 +35,11 @@ export function handleProblem(handle: string): string | null {
 }
 
 /**
- * A small form that saves the member's X (Twitter) handle.
+ * A small form that saves the member's X (Twitter) handle: the signed-in member's (the page's
+ * member token), or `account-name`'s. Without either it shows the `sign-in` slot instead.
  *
+ * @slot sign-in - Shown instead of the form while no member is signed in (no member token and no
+ *   `account-name`): the site's sign-in link, for instance. "Sign in to connect your X account." by default.
  * @event {QbConnectSocialEvent} qb-connect-social - After the handle was saved; `detail` is {appId, accountName, twitterName}.
  * @csspart form - The form.
  * @csspart label - The field's label.
@@ -50,13 +55,26 @@ export class QbConnectSocial extends QuestboardElement {
   static override styles = [tokens, cardHost, connectSocialStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
+  /**
+   * The member whose handle is saved, for a page whose key may write for anyone (`write`). Left
+   * out, it is the signed-in member's: the API takes them from the page's member token.
+   */
   @property({ attribute: 'account-name' }) accountName = '';
 
   @state() private save: SaveState = { status: 'editing' };
   @query('input') private input!: HTMLInputElement;
+  private readonly member = new SignedInMemberController(this);
+
+  /** Whose handle is saved: `account-name`, or the member the page's token names (as it claims, for display only). */
+  private get owner(): string {
+    if (this.accountName) return this.accountName;
+    return this.member.state.status === 'signed-in' ? this.member.state.name : '';
+  }
 
   override render() {
-    if (!this.appId || !this.accountName) return renderEmpty('Sign in to connect your X account.');
+    if (!this.appId || !this.owner) {
+      return html`<p class="qb-empty" part="empty"><slot name="sign-in">Sign in to connect your X account.</slot></p>`;
+    }
     const save = this.save;
     const problem = save.status === 'invalid' || save.status === 'error';
     const message =
@@ -114,15 +132,21 @@ export class QbConnectSocial extends QuestboardElement {
       this.input.focus();
       return;
     }
-    const detail: QbConnectSocialDetail = { appId: this.appId, accountName: this.accountName, twitterName };
+    const detail: QbConnectSocialDetail = { appId: this.appId, accountName: this.owner, twitterName };
     this.save = { status: 'saving' };
     try {
       const client = await this.client();
-      await client.connectSocial({ app_id: detail.appId, account_name: detail.accountName, twitter_name: twitterName });
+      await client.connectSocial({
+        app_id: detail.appId,
+        // Without `account-name`, the API takes the member from the token: what the token claims is never sent as fact.
+        ...(this.accountName ? { account_name: this.accountName } : {}),
+        twitter_name: twitterName,
+      });
       this.save = { status: 'saved', twitterName };
       this.emit('qb-connect-social', detail);
     } catch (error) {
       this.save = { status: 'error', message: failureMessage('save', error) };
+      if (!this.accountName && error instanceof QuestboardError && error.kind === 'signed-out') this.member.signedOut();
     }
   }
 }

@@ -1,9 +1,11 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
+import { QuestboardError } from '../../client/questboard-error.js';
 import { defineElement } from '../shared/define-element.js';
 import { failureMessage } from '../shared/status.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
+import { SignedInMemberController } from '../shared/signed-in-member.js';
 import { tokens } from '../shared/tokens.js';
 import { endorseButtonStyles } from './qb-endorse-button.styles.js';
 
@@ -18,13 +20,24 @@ export type QbEndorseEvent = CustomEvent<QbEndorseDetail>;
 
 type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done' } | { status: 'error'; message: string };
 
+/** Words this element shows that the message catalog does not hold yet (the integrator moves them there). */
+const MEMBER_TOKEN_STRINGS = {
+  /** In place of the button while no member is signed in, unless the page fills the sign-in slot. */
+  signIn: 'Sign in to endorse',
+} as const;
+
 /**
- * A button that endorses `to` on behalf of `from`. It is a real <button>: pending while the
- * request runs, done after, a readable error when it fails.
+ * A button that endorses `to` on behalf of the signed-in member (the page's member token) or of
+ * `from`. It is a real <button>: pending while the request runs, done after, a readable error
+ * when it fails. Without `from` and without a signed-in member it shows the `sign-in` slot
+ * instead, where the site puts its own sign-in link.
  *
  * @slot - The button's label; "Endorse <to>" by default.
+ * @slot sign-in - Shown instead of the button while no member is signed in (no member token and
+ *   no `from`): the site's sign-in link, for instance. "Sign in to endorse" by default.
  * @event {QbEndorseEvent} qb-endorse - After the endorsement was saved; `detail` is {appId, from, to, endorsementId}.
  * @csspart button - The button.
+ * @csspart sign-in - What is shown instead of the button while no member is signed in.
  * @csspart message - The error message (role="alert").
  *
  * @customElement qb-endorse-button
@@ -33,25 +46,42 @@ export class QbEndorseButton extends QuestboardElement {
   static override styles = [tokens, endorseButtonStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
+  /**
+   * The member who endorses, for a page whose key may write for anyone (`write`). Left out, the
+   * endorsement is the signed-in member's: the API takes them from the page's member token.
+   */
   @property() from = '';
   @property() to = '';
   @property({ attribute: 'endorsement-id' }) endorsementId = '';
 
   @state() private endorsement: EndorseState = { status: 'idle' };
+  private readonly member = new SignedInMemberController(this);
+  /** The endorsement the state above is about: from whom, to whom, in which app and category. */
+  private shownFor: string | undefined;
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
     super.willUpdate(changed);
-    // Another pair or category is another endorsement, not yet given.
-    if (['appId', 'from', 'to', 'endorsementId'].some((name) => changed.has(name) && changed.get(name) !== undefined)) {
+    // Another pair or category, or another member signed in, is another endorsement, not yet given.
+    // Signing out is not: the message that says why stays beside the sign-in slot.
+    const endorsement = JSON.stringify([this.appId, this.endorser, this.to, this.endorsementId]);
+    if (this.shownFor !== undefined && endorsement !== this.shownFor && this.endorser !== '') {
       this.endorsement = { status: 'idle' };
     }
+    this.shownFor = endorsement;
+  }
+
+  /** Who endorses: `from`, or the member the page's token names (as it claims, for display only). */
+  private get endorser(): string {
+    if (this.from) return this.from;
+    return this.member.state.status === 'signed-in' ? this.member.state.name : '';
   }
 
   private get ready(): boolean {
-    return Boolean(this.appId && this.from && this.to && this.endorsementId && this.from !== this.to);
+    return Boolean(this.appId && this.endorser && this.to && this.endorsementId && this.endorser !== this.to);
   }
 
   override render() {
+    if (!this.from && this.member.state.status === 'signed-out') return this.renderSignIn();
     const status = this.endorsement.status;
     const unavailable = !this.ready;
     const label =
@@ -73,19 +103,31 @@ export class QbEndorseButton extends QuestboardElement {
         ${label}
       </button>
       <span class="qb-visually-hidden" role="status">${status === 'pending' ? 'Endorsing…' : status === 'done' ? 'Endorsed' : ''}</span>
-      <span id="message" role="alert" class="message" part="message">${this.endorsement.status === 'error' ? this.endorsement.message : ''}</span>
+      ${this.renderMessage()}
     </span>`;
+  }
+
+  private renderSignIn() {
+    return html`<span class="wrapper">
+      <span class="sign-in" part="sign-in"><slot name="sign-in">${MEMBER_TOKEN_STRINGS.signIn}</slot></span>
+      ${this.renderMessage()}
+    </span>`;
+  }
+
+  private renderMessage() {
+    return html`<span id="message" role="alert" class="message" part="message">${this.endorsement.status === 'error' ? this.endorsement.message : ''}</span>`;
   }
 
   private async endorse(): Promise<void> {
     if (!this.ready || this.endorsement.status === 'pending' || this.endorsement.status === 'done') return;
-    const detail: QbEndorseDetail = { appId: this.appId, from: this.from, to: this.to, endorsementId: this.endorsementId };
+    const detail: QbEndorseDetail = { appId: this.appId, from: this.endorser, to: this.to, endorsementId: this.endorsementId };
     this.endorsement = { status: 'pending' };
     try {
       const client = await this.client();
       await client.endorseAccount({
         app_id: detail.appId,
-        from_account: detail.from,
+        // Without `from`, the API takes the member from the token: what the token claims is never sent as fact.
+        ...(this.from ? { from_account: this.from } : {}),
         to_account: detail.to,
         endorsement_id: detail.endorsementId,
       });
@@ -93,6 +135,7 @@ export class QbEndorseButton extends QuestboardElement {
       this.emit('qb-endorse', detail);
     } catch (error) {
       this.endorsement = { status: 'error', message: failureMessage('endorse', error) };
+      if (!this.from && error instanceof QuestboardError && error.kind === 'signed-out') this.member.signedOut();
     }
   }
 }
