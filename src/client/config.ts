@@ -1,3 +1,5 @@
+import { canonicalLanguageTag } from '../api/formats.js';
+import type { SiteMessages } from '../i18n/messages.js';
 import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
 import { createInPageTransport, type InPageServerLoader } from './in-page-transport.js';
@@ -25,6 +27,17 @@ export interface QuestboardConfig {
   persistStorage?: boolean;
   /** Use this transport and skip every decision above (tests, custom hosts). */
   transport?: Transport;
+  /**
+   * The language (a BCP 47 tag) of elements and leaderboards on a page that says none: an
+   * element's nearest `lang`, and the document's, come first; the browser's comes after.
+   */
+  locale?: string;
+  /**
+   * A site's own words, by language tag and message id (MessageId, English's catalog lists
+   * them): they take the place of the shipped ones, or add a language Questboard lacks.
+   * Replaced as a whole by the next configure() that names `messages`.
+   */
+  messages?: SiteMessages;
 }
 
 /** Per-element overrides, from the `api-key` and `base-url` attributes. */
@@ -49,11 +62,18 @@ const configureListeners = new Set<() => void>();
 /**
  * Sets page-wide settings, merged into the current ones (a field set to undefined clears
  * it); elements already on the page load again with them. Throws a TypeError, leaving the
- * settings as they were, for a remote the worker and the in-page handler would refuse.
+ * settings as they were, for a remote the worker and the in-page handler would refuse, and
+ * for a locale or a language of `messages` that is not a BCP 47 tag.
  */
 export function configure(settings: QuestboardConfig): void {
   const next = { ...config, ...settings };
   checkRemote(next);
+  if (next.locale !== undefined) next.locale = languageTagOf(next.locale, 'locale');
+  if (next.messages !== undefined) {
+    next.messages = Object.fromEntries(
+      Object.entries(next.messages).map(([tag, messages]) => [languageTagOf(tag, `messages['${tag}']`), messages]),
+    );
+  }
   config = next;
   defaultTransport = undefined;
   clients.clear();
@@ -117,6 +137,14 @@ async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTran
   if (!inPageServerLoader) throw new Error(`No Questboard transport: ${fallbackReason}, and no in-page server is available.`);
   const transport = createInPageTransport(inPageServerLoader, remote ? { remote } : {});
   return { transport, reason: remote ? `${fallbackReason}; remote ${remote.remote} first` : fallbackReason };
+}
+
+/** The canonical form of a language tag a site gave, as the elements compare them. */
+function languageTagOf(tag: string, where: string): string {
+  const canonical = canonicalLanguageTag(tag);
+  if (canonical === null)
+    throw new TypeError(`${where}: ${JSON.stringify(tag)} is not a BCP 47 language tag, such as de or pt-BR.`);
+  return canonical;
 }
 
 /** Throws the TypeError the worker and the in-page handler would answer, for a remote they refuse. */

@@ -43,7 +43,7 @@ export const leaderboardCss = `
 .qb-lb *, .qb-lb *::before, .qb-lb *::after { box-sizing: border-box; }
 .qb-lb .qb-lb__table {
   inline-size: 100%;
-  table-layout: fixed;
+  table-layout: auto;
   border-collapse: collapse;
   border-spacing: 0;
   margin: 0;
@@ -85,25 +85,34 @@ export const leaderboardCss = `
 .qb-lb .qb-lb__pinned { border-block-start: 2px solid var(--qb-lb-border); }
 .qb-lb .qb-lb__name { unicode-bidi: isolate; }
 .qb-lb .qb-lb__empty,
-.qb-lb .qb-lb__summary {
+.qb-lb .qb-lb__summary,
+.qb-lb .qb-lb__kept {
   margin: 0;
   padding: 0.625rem 0.75rem;
   color: var(--qb-lb-muted);
   font-size: 0.875em;
 }
+.qb-lb .qb-lb__kept { background: var(--qb-lb-stripe); font-size: 0.8125em; }
+.qb-lb td[colspan] { white-space: normal; }
 @media (prefers-reduced-motion: no-preference) {
   .qb-lb .qb-lb__row { transition: background-color 150ms ease-out; }
 }
 @media (forced-colors: active) {
   .qb-lb .qb-lb__row--highlight { outline: 2px solid CanvasText; outline-offset: -2px; }
 }
-/* The member column takes the room; in a narrow container the counts give way to names. */
+/* Headers are never cut: a count column is as wide as its header or its widest number, and the
+   member column takes the rest, cutting long names (each has its whole name as a title). Where
+   the table is narrow, headers show their short forms (an abbr titled with the label), and in a
+   narrower one the last counts give way. */
 .qb-lb { container-type: inline-size; }
-.qb-lb .qb-lb__table thead th:nth-child(2) { inline-size: 40%; }
+.qb-lb .qb-lb__cell--num { inline-size: 1%; }
+.qb-lb .qb-lb__table th:nth-child(2) { inline-size: 100%; max-inline-size: 0; }
+.qb-lb .qb-lb__abbr { display: none; text-decoration: none; }
+@container (max-width: 40rem) {
+  .qb-lb .qb-lb__label { display: none; }
+  .qb-lb .qb-lb__abbr { display: inline; }
+}
 @container (max-width: 30rem) {
   .qb-lb .qb-lb__table :is(th, td):nth-child(n + 5) { display: none; }
-  .qb-lb .qb-lb__table thead th:first-child { inline-size: 3.75rem; }
-  .qb-lb .qb-lb__table thead th:nth-child(2) { inline-size: auto; }
-  .qb-lb .qb-lb__table thead th:nth-child(n + 3) { inline-size: 4.25rem; }
 }
 `;

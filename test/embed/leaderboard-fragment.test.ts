@@ -47,7 +47,11 @@ describe('renderLeaderboardFragment', () => {
   it('names the score column and caption after the leaderboard type', () => {
     const root = parse(renderLeaderboardFragment([entry(1, 'alice', 10)], { leaderboardType: 'weekly' }));
     expect(root.querySelector('caption')!.textContent).to.equal('Leaderboard this week');
-    expect(root.querySelectorAll('thead th')[2]!.textContent).to.equal('Score this week');
+    const scoreHeader = root.querySelectorAll('thead th')[2]!;
+    expect(scoreHeader.getAttribute('aria-label')).to.equal('Score this week');
+    expect(scoreHeader.querySelector('.qb-lb__label')!.textContent).to.equal('Score this week');
+    expect(scoreHeader.querySelector('abbr')!.textContent).to.equal('Week');
+    expect(scoreHeader.querySelector('abbr')!.title).to.equal('Score this week');
   });
 
   it('says so when there are no entries, and stays accessible', async () => {
@@ -115,5 +119,19 @@ describe('renderLeaderboardFragment', () => {
   });
 });
 
-const ALLOWED_TAGS = new Set(['div', 'style', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'bdi', 'p']);
-const ALLOWED_ATTRIBUTES = new Set(['class', 'scope', 'colspan', 'aria-current', 'lang']);
+const ALLOWED_TAGS = new Set([
+  'div',
+  'style',
+  'table',
+  'caption',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'bdi',
+  'p',
+  'span',
+  'abbr',
+]);
+const ALLOWED_ATTRIBUTES = new Set(['class', 'scope', 'colspan', 'aria-current', 'aria-label', 'lang', 'dir', 'title']);

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
+import type { Translator } from '../../i18n/messages.js';
 import { defineElement } from '../shared/define-element.js';
 import { failureMessage } from '../shared/status.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
@@ -16,7 +17,7 @@ export interface QbEndorseDetail {
 
 export type QbEndorseEvent = CustomEvent<QbEndorseDetail>;
 
-type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done' } | { status: 'error'; message: string };
+type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done' } | { status: 'error'; error: unknown };
 
 /**
  * A button that endorses `to` on behalf of `from`. It is a real <button>: pending while the
@@ -50,15 +51,16 @@ export class QbEndorseButton extends QuestboardElement {
     return Boolean(this.appId && this.from && this.to && this.endorsementId && this.from !== this.to);
   }
 
-  override render() {
-    const status = this.endorsement.status;
+  protected override renderIn(t: Translator) {
+    const endorsement = this.endorsement;
+    const status = endorsement.status;
     const unavailable = !this.ready;
     const label =
       status === 'pending'
-        ? 'Endorsing…'
+        ? t.text('endorse.pending')
         : status === 'done'
-          ? html`<span aria-hidden="true">✓ </span>Endorsed`
-          : html`<slot>Endorse <bdi>${this.to}</bdi></slot>`;
+          ? html`<span aria-hidden="true">✓ </span>${t.text('endorse.done')}`
+          : html`<slot>${t.parts('endorse.label', { name: html`<bdi>${this.to}</bdi>` })}</slot>`;
     return html`<span class="wrapper">
       <button
         class=${classMap({ 'qb-button': true, done: status === 'done' })}
@@ -71,8 +73,12 @@ export class QbEndorseButton extends QuestboardElement {
       >
         ${label}
       </button>
-      <span class="qb-visually-hidden" role="status">${status === 'pending' ? 'Endorsing…' : status === 'done' ? 'Endorsed' : ''}</span>
-      <span id="message" role="alert" class="message" part="message">${this.endorsement.status === 'error' ? this.endorsement.message : ''}</span>
+      <span class="qb-visually-hidden" role="status"
+        >${status === 'pending' ? t.text('endorse.pending') : status === 'done' ? t.text('endorse.done') : ''}</span
+      >
+      <span id="message" role="alert" class="message" part="message"
+        >${endorsement.status === 'error' ? failureMessage(t, 'endorse.failed', endorsement.error) : ''}</span
+      >
     </span>`;
   }
 
@@ -91,7 +97,7 @@ export class QbEndorseButton extends QuestboardElement {
       this.endorsement = { status: 'done' };
       this.emit('qb-endorse', detail);
     } catch (error) {
-      this.endorsement = { status: 'error', message: failureMessage('endorse', error) };
+      this.endorsement = { status: 'error', error };
     }
   }
 }
