@@ -5,6 +5,8 @@
 import { removeLibraryGlobals } from './page-globals.js';
 import { configure, resolveTransport, setInPageServerLoader } from '../client/config.js';
 import '../components/index.js';
+import { setCatalogLoader } from '../i18n/page-catalogs.js';
+import { catalogsBeside } from './catalog-files.js';
 import { inPageServerBeside } from './in-page-server-loader.js';
 import { readScriptConfig } from './script-config.js';
 import { startLeaderboardContainers } from './leaderboard-containers.js';
@@ -14,6 +16,7 @@ removeLibraryGlobals();
 // Only readable while this script first runs.
 const ownScript = document.currentScript;
 setInPageServerLoader(inPageServerBeside(ownScript));
+setCatalogLoader(catalogsBeside(ownScript));
 configure(readScriptConfig(ownScript));
 
 if (document.readyState === 'loading') {

@@ -1,8 +1,14 @@
 import { changeAffects, subscribeToChanges } from '../client/changes.js';
-import { clientFor } from '../client/config.js';
+import { clientFor, MissingApiKeyError } from '../client/config.js';
 import { QuestboardError } from '../client/questboard-error.js';
 import { followRemoteChanges } from '../client/remote-changes.js';
 import type { LeaderboardType } from '../api/schemas.js';
+import { localeOf, siteMessages, watchLanguages } from '../components/shared/locale.js';
+import { keptNotice } from '../components/shared/status.js';
+import { catalogLanguage } from '../i18n/languages.js';
+import type { Translator } from '../i18n/messages.js';
+import { loadCatalog, pageTranslator } from '../i18n/page-catalogs.js';
+import { leaderboardClass } from '../ui/leaderboard-model.js';
 import { adoptLeaderboardStyles } from './document-styles.js';
 import { insertFragment } from './insert-fragment.js';
 
@@ -20,29 +26,65 @@ function isEmpty(element: Element): boolean {
   return element.childElementCount === 0 && (element.textContent ?? '').trim() === '';
 }
 
-async function fill(container: HTMLElement): Promise<void> {
+/** What a container asks for, in its own language (localeOf): the same words and numbers as the elements beside it. */
+function requestOf(container: HTMLElement) {
   const data = container.dataset;
-  if (!data.appId) {
-    container.textContent = 'Leaderboard unavailable: the container has no data-app-id.';
+  const limit = data.limit ? Number(data.limit) : undefined;
+  return {
+    overrides: { apiKey: data.apiKey, baseUrl: data.baseUrl },
+    query: {
+      app_id: data.appId ?? '',
+      widget_response: 'html' as const,
+      locale: localeOf(container),
+      ...(data.leaderboardType ? { leaderboard_type: data.leaderboardType as LeaderboardType } : {}),
+      ...(limit !== undefined && Number.isInteger(limit) ? { limit } : {}),
+    },
+  };
+}
+
+/** The page's words for `locale`, its catalog loaded first (English is there at once). */
+async function translator(locale: string): Promise<Translator> {
+  await loadCatalog(catalogLanguage(locale));
+  return pageTranslator(locale, siteMessages())!;
+}
+
+async function fill(container: HTMLElement): Promise<void> {
+  const request = requestOf(container);
+  const { locale } = request.query;
+  if (!request.query.app_id) {
+    container.textContent = (await translator(locale)).text('leaderboard.noAppId');
+    container.setAttribute('aria-busy', 'false');
     return;
   }
   try {
-    const client = await clientFor({ apiKey: data.apiKey, baseUrl: data.baseUrl });
-    const limit = data.limit ? Number(data.limit) : undefined;
-    const answer = await client.getLeaderboard({
-      app_id: data.appId,
-      widget_response: 'html',
-      ...(data.leaderboardType ? { leaderboard_type: data.leaderboardType as LeaderboardType } : {}),
-      ...(limit !== undefined && Number.isInteger(limit) ? { limit } : {}),
-    });
+    let keptAt: number | null = null;
+    const client = (await clientFor(request.overrides)).observing((answerKeptAt) => (keptAt = answerKeptAt));
+    const answer = await client.getLeaderboard(request.query);
+    // The notice's words come before the rows, so both show at once.
+    const notice = keptAt === null ? null : keptNotice(await translator(locale), keptAt);
     adoptLeaderboardStyles();
     insertFragment(container, answer.html);
-    container.setAttribute('aria-busy', 'false');
+    if (notice !== null) container.querySelector(`.${leaderboardClass.root}`)?.prepend(keptParagraph(notice));
   } catch (error) {
-    const reason = error instanceof QuestboardError || error instanceof Error ? error.message : String(error);
-    container.textContent = `Leaderboard unavailable: ${reason}`;
-    container.setAttribute('aria-busy', 'false');
+    const t = await translator(locale);
+    container.textContent = t.text('leaderboard.unavailable', { reason: reasonOf(t, error) });
   }
+  container.setAttribute('aria-busy', 'false');
+}
+
+/** The elements' offline notice, as the fragment shows it: the rows are the last ones the remote gave. */
+function keptParagraph(text: string): HTMLParagraphElement {
+  const paragraph = document.createElement('p');
+  paragraph.className = leaderboardClass.kept;
+  paragraph.setAttribute('role', 'status');
+  paragraph.textContent = text;
+  return paragraph;
+}
+
+function reasonOf(t: Translator, error: unknown): string {
+  if (error instanceof MissingApiKeyError) return t.text('error.noApiKey');
+  if (error instanceof QuestboardError && error.kind === 'unreachable') return t.text('error.unreachable');
+  return error instanceof Error ? error.message : String(error);
 }
 
 function claim(container: Element): void {
@@ -70,7 +112,8 @@ function claimWithin(root: ParentNode): void {
 
 /**
  * Fills every empty [data-questboard-leaderboard] container with the HTML fragment, now and
- * whenever one is added later, and refreshes them after writes to their app.
+ * whenever one is added later, and refreshes them after writes to their app and when the
+ * page's language changes.
  */
 export function startLeaderboardContainers(): void {
   claimWithin(document);
@@ -86,5 +129,8 @@ export function startLeaderboardContainers(): void {
     for (const container of filled.keys()) {
       if (container.isConnected && changeAffects(change, container.dataset.appId)) void fill(container);
     }
+  });
+  watchLanguages(() => {
+    for (const container of filled.keys()) if (container.isConnected) void fill(container);
   });
 }
