@@ -6,6 +6,7 @@ import { QuestboardClient } from '../../src/client/client.js';
 import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import { ADMIN_KEY, APP_ID, guildDataset } from '../components/support.js';
 import { HOSTILE_NAMES } from '../components/hostile-names.js';
+import { catalogOf, englishWordsReplacedBy, shownText } from '../i18n/support.js';
 
 interface PageRecord {
   violations: string[];
@@ -140,6 +141,34 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     expect(rowNames(board)).to.include.members([...HOSTILE_NAMES]);
     expect(board.querySelectorAll('img, script, svg, iframe, style')).to.have.length(0);
     expect(win.pageRecord.violations).to.deep.equal([]);
+  });
+
+  it('shows a German page in German, its words from the catalog beside the script', async () => {
+    const { win, doc } = await openPage('german');
+    const board = doc.getElementById('board')!;
+    await filled(board);
+    const elements = [...doc.querySelectorAll('main > *')].filter((element) => element.localName.startsWith('qb-'));
+    await waitUntil(
+      () =>
+        elements.every(
+          (element) => element.shadowRoot?.childElementCount && !element.shadowRoot.querySelector('[part~="status"]'),
+        ),
+      'the elements never loaded',
+      { timeout: 10_000 },
+    );
+    expect(board.querySelector('caption')!.textContent).to.equal('Bestenliste dieser Woche');
+    const text = shownText(doc.body).join('\n');
+    expect(englishWordsReplacedBy(await catalogOf('de')).filter((piece) => text.includes(piece))).to.deep.equal([]);
+    const fetched = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+    expect(fetched.filter((path) => path.includes('/locales/'))).to.deep.equal(['/dist/locales/de.js']);
+    expect(win.pageRecord.violations).to.deep.equal([]);
+  });
+
+  it('loads no catalog on an English page', async () => {
+    const { win, doc } = await openPage('no-worker');
+    await filled(doc.getElementById('board')!);
+    const fetched = win.performance.getEntriesByType('resource').map((entry) => entry.name);
+    expect(fetched.filter((url) => url.includes('/locales/'))).to.deep.equal([]);
   });
 
   it('registers its same-origin worker and is served through it', async () => {

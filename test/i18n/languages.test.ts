@@ -6,14 +6,13 @@ import type { TemplateResult } from 'lit';
 import { configure } from '../../src/client/config.js';
 import '../../src/components/index.js';
 import { localeOf } from '../../src/components/shared/locale.js';
-import * as english from '../../src/i18n/catalogs/en.js';
 import { loadCatalogChunk } from '../../src/i18n/catalog-chunks.js';
-import type { Message } from '../../src/i18n/messages.js';
 import { setCatalogLoader } from '../../src/i18n/page-catalogs.js';
 import { renderLeaderboardFragment } from '../../src/ui/index.js';
 import { insertFragment } from '../../src/embed/insert-fragment.js';
 import { ADMIN_KEY, API_KEY, APP_ID, setupApi, type TestApi } from '../components/support.js';
 import type { Dataset } from '../../src/api/schemas.js';
+import { ENGLISH, catalogOf, englishWordsReplacedBy, shownText } from './support.js';
 
 setCatalogLoader(loadCatalogChunk);
 
@@ -68,46 +67,6 @@ const everything = (): TemplateResult => html`
   <qb-connect-social></qb-connect-social>
   <div class="container"></div>
 `;
-
-/** The text a member sees or hears: text nodes and the names and titles of elements, shadow roots included. */
-function shownText(root: Node): string[] {
-  const found: string[] = [];
-  const visit = (node: Node) => {
-    if (node.nodeType === Node.TEXT_NODE && node.textContent!.trim()) found.push(node.textContent!);
-    if (node instanceof Element) {
-      for (const name of ['aria-label', 'title', 'aria-valuetext']) {
-        const value = node.getAttribute(name);
-        if (value) found.push(value);
-      }
-      if (node.shadowRoot) visit(node.shadowRoot);
-    }
-    if (node instanceof HTMLSlotElement) node.assignedNodes({ flatten: true }).forEach(visit);
-    node.childNodes.forEach(visit);
-  };
-  visit(root);
-  return found;
-}
-
-const forms = (message: Message) => (typeof message === 'string' ? [message] : Object.values(message));
-const allEnglish = { ...english.table, ...english.elements } as Record<string, Message>;
-
-/**
- * English's words (the text between placeholders, of two letters or more) that `catalog` words
- * otherwise: those its own message for the same id does not share (" XP" in "{current} von {next} XP").
- */
-function englishWordsReplacedBy(catalog: Record<string, Message>): string[] {
-  return Object.entries(allEnglish).flatMap(([id, message]) => {
-    const own = forms(catalog[id]!).join('\n');
-    return forms(message)
-      .flatMap((text) => text.split(/\{\w+\}/))
-      .filter((piece) => /\p{L}.*\p{L}/u.test(piece) && !own.includes(piece));
-  });
-}
-
-async function catalogOf(language: string): Promise<Record<string, Message>> {
-  const module = (await import(`../../src/i18n/catalogs/${language}.ts`)) as Record<string, Record<string, Message>>;
-  return { ...module.table, ...module.elements };
-}
 
 /** Fills the page's containers as the embed does: the fragment in the container's own language. */
 async function fillContainers(api: TestApi, root: Element) {
@@ -171,7 +130,7 @@ describe('every element and the fragment in the member’s language', () => {
       'connectSocial.signIn',
       'leaderboard.loadMore',
     ] as const) {
-      expect(text).to.include(allEnglish[id] as string);
+      expect(text).to.include(ENGLISH[id] as string);
     }
   });
 
