@@ -68,7 +68,10 @@ export class QbChallenge extends QuestboardElement {
   private renderChallenge(t: Translator, challenge: Challenge) {
     return html`<section class="card" part="card" aria-labelledby="name">
       <p class="name" part="name" id="name"><bdi>${challenge.name}</bdi></p>
-      ${challenge.description ? html`<p class="description" part="description">${challenge.description}</p>` : null}
+      ${
+        // The site's own text, in whatever language it wrote it: isolated, its full stop stays at its end on an rtl page.
+        challenge.description ? html`<p class="description" part="description"><bdi>${challenge.description}</bdi></p>` : null
+      }
       ${
         challenge.tasks.length
           ? html`<ul class="tasks" part="tasks" aria-label=${t.text('challenge.tasks')}>

@@ -80,7 +80,8 @@ export class QbConnectSocial extends QuestboardElement {
       <label part="label" for="handle">${t.text('connectSocial.label')}</label>
       <p class="hint" id="hint">${t.text('connectSocial.hint', { max: MAX_HANDLE_LENGTH })}</p>
       <div class="row">
-        <span class=${classMap({ field: true, invalid: save.status === 'invalid' })}>
+        <!-- A handle is Latin letters and digits: "@" and the handle read left to right on any page. -->
+        <span class=${classMap({ field: true, invalid: save.status === 'invalid' })} dir="ltr">
           <span class="at" aria-hidden="true">@</span>
           <input
             id="handle"
