@@ -1,4 +1,5 @@
 import { canonicalLanguageTag } from '../api/formats.js';
+import { elements as english } from '../i18n/catalogs/en.js';
 import type { SiteMessages } from '../i18n/messages.js';
 import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
@@ -202,9 +203,10 @@ export function remoteFor(overrides: ClientOverrides): string | null {
   return toRemoteSettings(remote).remote;
 }
 
+/** Thrown in English, for the developer; an element says it in its own language (the same message id). */
 export class MissingApiKeyError extends Error {
   override readonly name = 'MissingApiKeyError';
   constructor() {
-    super('No Questboard API key: set the api-key attribute or call Questboard.configure({ apiKey }).');
+    super(english['error.noApiKey']);
   }
 }

@@ -1,4 +1,3 @@
-import { canonicalLanguageTag } from '../api/formats.js';
 import { checkRemote, type QuestboardConfig } from '../client/config.js';
 
 /** The page-wide settings a site owner writes on the embed's own <script> tag. */
@@ -11,10 +10,6 @@ export function readScriptConfig(script: HTMLOrSVGScriptElement | null): Questbo
   if (data.remote) config.remote = data.remote;
   if (data.timeoutMs && /^\d+$/.test(data.timeoutMs)) config.timeoutMs = Number(data.timeoutMs);
   if (data.persistStorage !== undefined && data.persistStorage !== 'false') config.persistStorage = true;
-  if (data.locale) {
-    if (canonicalLanguageTag(data.locale)) config.locale = data.locale;
-    else console.error(`[questboard] data-locale not used: ${JSON.stringify(data.locale)} is not a BCP 47 language tag.`);
-  }
   // Said and left out, rather than thrown, so the elements still work (served locally).
   try {
     checkRemote(config);

@@ -81,7 +81,7 @@ export function createTranslator<Id extends MessageId>(
       typeof message === 'string'
         ? message
         : (message[pluralRules(source.language).select(Number(values.count))] ?? message.other);
-    return pieces(text).map((piece, index) => {
+    return text.split(/\{(\w+)\}/).map((piece, index) => {
       // Odd pieces are placeholder names.
       if (index % 2 === 0) return piece;
       const value = values[piece];
@@ -95,17 +95,6 @@ export function createTranslator<Id extends MessageId>(
     parts: (id, ...[values]) => fill(id, values).filter((piece) => piece !== ''),
     number: (value) => format.format(value),
   };
-}
-
-/** A message split at its placeholders: text, name, text, … (kept: messages are few and filled often). */
-const split = new Map<string, string[]>();
-function pieces(text: string): string[] {
-  let found = split.get(text);
-  if (!found) {
-    found = text.split(/\{(\w+)\}/);
-    split.set(text, found);
-  }
-  return found;
 }
 
 const rules = new Map<string, Intl.PluralRules>();

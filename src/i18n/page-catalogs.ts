@@ -41,9 +41,7 @@ export function loadCatalog(language: Language): Promise<void> {
     pending = load(language as LoadedLanguage).then(
       (module) => void catalogs.set(language, { ...module.table, ...module.elements }),
       (error: unknown) => {
-        console.warn(
-          `[questboard] English shows instead of ${language}: its messages could not be loaded (${error instanceof Error ? error.message : String(error)}).`,
-        );
+        console.warn(`[questboard] ${language} could not be loaded, so English shows: ${String(error)}`);
         catalogs.set(language, english);
       },
     );

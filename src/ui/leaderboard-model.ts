@@ -6,22 +6,18 @@ import type { PlainMessageId, TableMessageId, Translator } from '../i18n/message
 
 export type { LeaderboardEntry, LeaderboardType };
 
+/** Each column's header is the message `leaderboard.column.<label>`, its short form `….short` where it has one. */
+type ColumnLabel = 'rank' | 'member' | 'score' | 'weekly' | 'monthly' | 'xp' | 'challenges' | 'tasks';
+
 export interface LeaderboardColumn {
   key: 'rank' | 'member' | 'score' | 'xp' | 'challenges' | 'tasks';
-  /** The header; `short` is its form for a narrow table, where there is one. */
-  label: PlainMessageId<TableMessageId>;
-  short?: PlainMessageId<TableMessageId>;
+  label: ColumnLabel;
   /** Numeric columns are right-aligned (end-aligned in rtl) and formatted with Intl. */
   numeric: boolean;
   value(entry: LeaderboardEntry): number | string;
 }
 
-const SCORE_LABELS: Record<LeaderboardType, Pick<LeaderboardColumn, 'label' | 'short'>> = {
-  score: { label: 'leaderboard.column.score', short: 'leaderboard.column.score.short' },
-  xp: { label: 'leaderboard.column.score', short: 'leaderboard.column.score.short' },
-  weekly: { label: 'leaderboard.column.weekly', short: 'leaderboard.column.weekly.short' },
-  monthly: { label: 'leaderboard.column.monthly', short: 'leaderboard.column.monthly.short' },
-};
+const SCORE_LABELS: Record<LeaderboardType, ColumnLabel> = { score: 'score', xp: 'score', weekly: 'weekly', monthly: 'monthly' };
 
 const CAPTIONS: Record<LeaderboardType, PlainMessageId<TableMessageId>> = {
   score: 'leaderboard.caption.score',
@@ -40,36 +36,12 @@ export function leaderboardCaption(t: Translator<TableMessageId>, type: Leaderbo
 
 export function leaderboardColumns(type: LeaderboardType): LeaderboardColumn[] {
   return [
-    {
-      key: 'rank',
-      label: 'leaderboard.column.rank',
-      short: 'leaderboard.column.rank.short',
-      numeric: true,
-      value: (entry) => entry.rank,
-    },
-    { key: 'member', label: 'leaderboard.column.member', numeric: false, value: (entry) => entry.external_user.username },
-    { key: 'score', ...SCORE_LABELS[type], numeric: true, value: (entry) => entry.score },
-    {
-      key: 'xp',
-      label: 'leaderboard.column.xp',
-      short: 'leaderboard.column.xp.short',
-      numeric: true,
-      value: (entry) => entry.total_xp,
-    },
-    {
-      key: 'challenges',
-      label: 'leaderboard.column.challenges',
-      short: 'leaderboard.column.challenges.short',
-      numeric: true,
-      value: (entry) => entry.challenge_count,
-    },
-    {
-      key: 'tasks',
-      label: 'leaderboard.column.tasks',
-      short: 'leaderboard.column.tasks.short',
-      numeric: true,
-      value: (entry) => entry.task_count,
-    },
+    { key: 'rank', label: 'rank', numeric: true, value: (entry) => entry.rank },
+    { key: 'member', label: 'member', numeric: false, value: (entry) => entry.external_user.username },
+    { key: 'score', label: SCORE_LABELS[type], numeric: true, value: (entry) => entry.score },
+    { key: 'xp', label: 'xp', numeric: true, value: (entry) => entry.total_xp },
+    { key: 'challenges', label: 'challenges', numeric: true, value: (entry) => entry.challenge_count },
+    { key: 'tasks', label: 'tasks', numeric: true, value: (entry) => entry.task_count },
   ];
 }
 
@@ -78,8 +50,8 @@ export function leaderboardColumns(type: LeaderboardType): LeaderboardColumn[] {
  * its place (in an <abbr> titled with the label), or null where the language has none shorter.
  */
 export function columnHeader(t: Translator<TableMessageId>, column: LeaderboardColumn): { label: string; short: string | null } {
-  const label = t.text(column.label);
-  const short = column.short ? t.text(column.short) : null;
+  const label = t.text(`leaderboard.column.${column.label}`);
+  const short = column.label === 'member' ? null : t.text(`leaderboard.column.${column.label}.short`);
   return { label, short: short === label ? null : short };
 }
 
