@@ -10,7 +10,8 @@ import type { Translator } from '../i18n/messages.js';
 import { loadCatalog, pageTranslator } from '../i18n/page-catalogs.js';
 import { leaderboardClass } from '../ui/leaderboard-model.js';
 import { adoptLeaderboardStyles } from './document-styles.js';
-import { insertFragment } from './insert-fragment.js';
+import { insertFragment, withoutStyle } from './insert-fragment.js';
+import { storedFragment, storeFragment } from './stored-fragments.js';
 
 const CONTAINER_SELECTOR = '[data-questboard-leaderboard]';
 
@@ -21,6 +22,11 @@ const CONTAINER_SELECTOR = '[data-questboard-leaderboard]';
 const filled = new Map<HTMLElement, () => void>();
 /** Every container this embed filled: one taken out of the page and put back is claimed again, though not empty. */
 const everFilled = new WeakSet<HTMLElement>();
+/**
+ * The fragment each container shows (without its style): an answer that brings the same again
+ * (the kept one confirmed, a write elsewhere on the board) changes nothing on screen.
+ */
+const shown = new WeakMap<HTMLElement, string>();
 
 function isEmpty(element: Element): boolean {
   return element.childElementCount === 0 && (element.textContent ?? '').trim() === '';
@@ -42,6 +48,17 @@ function requestOf(container: HTMLElement) {
   };
 }
 
+/** Where the container's last fresh answer is kept: what the answer depends on. */
+function storageKey({ overrides, query }: ReturnType<typeof requestOf>): string {
+  return JSON.stringify([
+    overrides.baseUrl ?? null,
+    query.app_id,
+    query.leaderboard_type ?? null,
+    query.limit ?? null,
+    query.locale,
+  ]);
+}
+
 /** The page's words for `locale`, its catalog loaded first (English is there at once). */
 async function translator(locale: string): Promise<Translator> {
   await loadCatalog(catalogLanguage(locale));
@@ -59,17 +76,30 @@ async function fill(container: HTMLElement): Promise<void> {
   try {
     let keptAt: number | null = null;
     const client = (await clientFor(request.overrides)).observing((answerKeptAt) => (keptAt = answerKeptAt));
-    const answer = await client.getLeaderboard(request.query);
+    const markup = withoutStyle((await client.getLeaderboard(request.query)).html);
+    if (keptAt === null) {
+      if (shown.get(container) !== markup) show(container, markup);
+      container.setAttribute('aria-busy', 'false');
+      storeFragment(storageKey(request), markup);
+      return;
+    }
     // The notice's words come before the rows, so both show at once.
-    const notice = keptAt === null ? null : keptNotice(await translator(locale), keptAt);
-    adoptLeaderboardStyles();
-    insertFragment(container, answer.html);
-    if (notice !== null) container.querySelector(`.${leaderboardClass.root}`)?.prepend(keptParagraph(notice));
+    const notice = keptNotice(await translator(locale), keptAt);
+    show(container, markup);
+    shown.delete(container);
+    container.querySelector(`.${leaderboardClass.root}`)?.prepend(keptParagraph(notice));
   } catch (error) {
     const t = await translator(locale);
     container.textContent = t.text('leaderboard.unavailable', { reason: reasonOf(t, error) });
+    shown.delete(container);
   }
   container.setAttribute('aria-busy', 'false');
+}
+
+function show(container: HTMLElement, markup: string): void {
+  adoptLeaderboardStyles();
+  insertFragment(container, markup);
+  shown.set(container, markup);
 }
 
 /** The elements' offline notice, as the fragment shows it: the rows are the last ones the remote gave. */
@@ -94,6 +124,9 @@ function claim(container: Element): void {
   const { appId, apiKey, baseUrl } = container.dataset;
   filled.set(container, appId ? followRemoteChanges(appId, { apiKey, baseUrl }) : () => {});
   container.setAttribute('aria-busy', 'true');
+  // A returning visitor sees the last answer at once; the current one replaces it where it differs.
+  const stored = appId && isEmpty(container) ? storedFragment(storageKey(requestOf(container))) : null;
+  if (stored) show(container, stored);
   void fill(container);
 }
 

@@ -11,6 +11,7 @@ import { catalogOf, englishWordsReplacedBy, shownText } from '../i18n/support.js
 interface PageRecord {
   violations: string[];
   console: string[];
+  rowsAtDomContentLoaded: number;
 }
 
 type PageWindow = Window &
@@ -33,7 +34,7 @@ async function openPage(name: string): Promise<{ frame: HTMLIFrameElement; win: 
 
 const rowNames = (container: Element) => [...container.querySelectorAll('tbody th[scope="row"]')].map((cell) => cell.textContent);
 
-/** Waits for the container's answer. */
+/** Waits for the container's current answer: a kept one may show before it (aria-busy stays true meanwhile). */
 async function filled(container: Element) {
   await waitUntil(() => container.getAttribute('aria-busy') === 'false', 'container never filled', { timeout: 10_000 });
   expect(container.textContent).not.to.match(/unavailable/);
@@ -122,6 +123,21 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     const client = await (win.Questboard!.clientFor as () => Promise<QuestboardClient>)();
     await client.connectSocial({ app_id: APP_ID, account_name: 'newcomer', twitter_name: 'newcomer_x' });
     await waitUntil(() => rowNames(board).includes('newcomer'), 'the container never refreshed');
+  });
+
+  it('shows a returning visitor the last answer it kept at once, then the current one', async () => {
+    localStorage.clear();
+    const first = await openPage('no-worker');
+    await filled(first.doc.getElementById('board')!);
+    expect(first.win.pageRecord.rowsAtDomContentLoaded, 'a first visit has nothing kept').to.equal(0);
+    first.frame.remove();
+
+    const again = await openPage('no-worker');
+    const board = again.doc.getElementById('board')!;
+    expect(again.win.pageRecord.rowsAtDomContentLoaded).to.be.greaterThan(0);
+    await filled(board);
+    expect(rowNames(board)).to.include('alice');
+    expect(board.querySelector('style'), 'kept without its style').to.equal(null);
   });
 
   it('adds no global but window.Questboard', async () => {
