@@ -36,6 +36,11 @@ export function appFor(size, appIndex, { whole = false } = {}) {
   };
 }
 
+/** The app of the first-paint measurement (bench/first-paint.js), named as bench/first-paint.html asks for it. */
+export function firstPaintApp(size, appIndex) {
+  return { ...appFor(size, appIndex), appId: 'first-paint', apiKey: 'pk_first_paint' };
+}
+
 /** mulberry32: small, fast and the same everywhere. Returns numbers in [0, 1). */
 export function random(seed) {
   let state = seed >>> 0;

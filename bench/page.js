@@ -35,12 +35,12 @@ async function controlledByWorker() {
 
 /**
  * Imports members [start, end) of the app of this size (or of its twin,
- * `whole`); the first chunk also brings the admin key (bootstrap on an empty
- * store) and the app definition. Returns the HTTP status so the caller can
- * shrink chunks on 413.
+ * `whole`, or the app given); the first chunk also brings the admin key
+ * (bootstrap on an empty store) and the app definition. Returns the HTTP
+ * status so the caller can shrink chunks on 413.
  */
-async function importChunk({ size, appIndex, start, end, nowMs, whole = false }) {
-  const body = importBody(appFor(size, appIndex, { whole }), start, end, nowMs);
+async function importChunk({ size, appIndex, start, end, nowMs, whole = false, app = appFor(size, appIndex, { whole }) }) {
+  const body = importBody(app, start, end, nowMs);
   const answer = await send({ method: 'POST', url: '/v1/admin/import', key: ADMIN_KEY, body }, null);
   if (answer.status !== 413) assertSuccess(`import of members ${start}–${end - 1}`, answer);
   return { status: answer.status, ms: answer.ms };

@@ -141,3 +141,58 @@ ${importsTable(results)}
 
 ${sections.join('\n')}`;
 }
+
+/** Issue 12: a returning visitor's container shows rows within this many ms of navigation start (median). */
+export const FIRST_PAINT_TARGET_MS = 60;
+
+export function formatFirstPaint(rows) {
+  const width = Math.max(...rows.map((row) => row.name.length));
+  return rows
+    .map((row) => `${row.name.padEnd(width)}  median ${ms(row.median).padStart(7)} ms  p95 ${ms(row.p95).padStart(7)} ms`)
+    .join('\n');
+}
+
+export function firstPaintMarkdown({ members, rounds, warmup, rows, machine, note, date }) {
+  const firstRows = rows.find((row) => row.key === 'firstRows');
+  const met = firstRows.median <= FIRST_PAINT_TARGET_MS;
+  const table = [
+    '| measure (ms after navigation start) | median | p95 |',
+    '|---|--:|--:|',
+    ...rows.map((row) => `| ${row.name} | ${ms(row.median)} | ${ms(row.p95)} |`),
+  ].join('\n');
+  return `## First paint: \`npm run bench\`
+
+Figures written by \`npm run bench\` on ${date} (\`--first-paint-only\` runs this part alone).
+Rerun it to refresh them; the command rewrites this section.
+
+### Target
+
+Issue 12: a returning visitor sees the stored leaderboard at once, the container's first
+rows within ${FIRST_PAINT_TARGET_MS} ms of navigation start (median), on a page with one container and
+${count(members)} stored members. This run: ${ms(firstRows.median)} ms, ${met ? 'met' : 'MISSED'}.
+
+### Method
+
+- \`bench/first-paint.js\` seeds an app of ${count(members)} members into the worker's store (the
+  page of the API benchmark imports them), then opens, in one tab, \`bench/blank.html\` and
+  \`bench/first-paint.html\` in turn: ${warmup} rounds unkept, then ${rounds} kept.
+- The first-paint page is a plain page with the built \`dist/questboard.js\` (served as a CDN
+  serves it: from the HTTP cache on a return visit) and one \`data-questboard-leaderboard\`
+  container; the built worker controls it and answers \`/v1\` (a request reaching the server
+  fails the run). An inline script watches the container: *first rows* is when it first holds
+  table rows (the answer the embed kept from the last visit, put in as the embed starts), then
+  when the frame that shows them begins (\`requestAnimationFrame\`), and *the current answer's
+  rows* when the worker's answer is in place (\`aria-busy="false"\`).
+- DOMContentLoaded of the blank page and of the embed's page, from Navigation Timing, in the
+  same rounds. Median and p95 (nearest rank).
+
+### Machine
+
+- CPU: ${machine.cpuModel}, ${machine.cpus} logical CPUs; ${machine.memoryGiB} GiB; load average ${machine.loadAverage} when the run started
+- Browser: ${machine.browser} (headless); Node ${machine.node}, ${machine.platform}${note ? `\n- ${note}` : ''}
+
+### Results
+
+${table}
+`;
+}

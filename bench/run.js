@@ -1,8 +1,11 @@
 // npm run bench [-- --sizes=1000,10000,100000 --rounds=100 --warmup=20 --no-docs]
+//                [--first-paint-rounds=40] [--first-paint-only] [--note="…"]
 //
 // Seeds apps of each size through the built service worker in headless
 // Chromium, times every operation against /v1/health in the same run, prints
-// one table per size and writes its section of docs/performance.md.
+// one table per size and writes its section of docs/performance.md. First it
+// times a returning visitor's first paint with the built embed
+// (bench/first-paint.js), which writes a section of its own.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,12 +15,21 @@ import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findBrowser } from '../scripts/find-browser.js';
 import { writeSection } from './docs-section.js';
 import { describeMachine } from './machine.js';
-import { formatTable, performanceMarkdown, summarize } from './report.js';
+import {
+  FIRST_PAINT_TARGET_MS,
+  firstPaintMarkdown,
+  formatFirstPaint,
+  formatTable,
+  performanceMarkdown,
+  summarize,
+} from './report.js';
+import { measureFirstPaint } from './first-paint.js';
 import { seedInChunks } from './seed.js';
 import { startServer } from './server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const workerFile = join(root, 'dist/questboard-sw.js');
+const embedFile = join(root, 'dist/questboard.js');
 const docsFile = join(root, 'docs/performance.md');
 
 // The whole run must stay bounded even if a request or an import hangs.
@@ -29,6 +41,10 @@ const { values: options } = parseArgs({
     rounds: { type: 'string', default: '100' },
     warmup: { type: 'string', default: '20' },
     'no-docs': { type: 'boolean', default: false },
+    'first-paint-rounds': { type: 'string', default: '40' },
+    'first-paint-only': { type: 'boolean', default: false },
+    // Written under "Machine": what else ran on it, say.
+    note: { type: 'string', default: '' },
   },
 });
 const sizes = options.sizes.split(',').map(Number);
@@ -40,8 +56,19 @@ const settings = {
   warmupBudgetMs: 10_000,
   budgetMs: 60_000,
 };
-if (sizes.some((size) => !Number.isInteger(size) || size < 2) || !(settings.rounds > 0) || !(settings.warmupRounds >= 0)) {
-  console.error('usage: npm run bench -- [--sizes=1000,10000,100000] [--rounds=100] [--warmup=20] [--no-docs]');
+const firstPaintRounds = Number(options['first-paint-rounds']);
+/** Unkept first navigations: the HTTP cache, the compiled embed and the worker warm up. */
+const FIRST_PAINT_WARMUP = 5;
+if (
+  sizes.some((size) => !Number.isInteger(size) || size < 2) ||
+  !(settings.rounds > 0) ||
+  !(settings.warmupRounds >= 0) ||
+  !(firstPaintRounds > 0)
+) {
+  console.error(
+    'usage: npm run bench -- [--sizes=1000,10000,100000] [--rounds=100] [--warmup=20] [--no-docs]\n' +
+      '                        [--first-paint-rounds=40] [--first-paint-only] [--note="what else ran"]',
+  );
   process.exit(2);
 }
 
@@ -53,9 +80,10 @@ function newestSourceTime() {
   );
 }
 
-function ensureWorkerBuilt() {
-  if (existsSync(workerFile) && statSync(workerFile).mtimeMs >= newestSourceTime()) return;
-  console.log('Building first: dist/questboard-sw.js is missing or older than src/.');
+function ensureBuilt() {
+  const newest = newestSourceTime();
+  if ([workerFile, embedFile].every((file) => existsSync(file) && statSync(file).mtimeMs >= newest)) return;
+  console.log('Building first: dist/questboard-sw.js or dist/questboard.js is missing or older than src/.');
   const build = spawnSync(process.execPath, [join(root, 'scripts/build.js')], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed; fix it before benchmarking.');
 }
@@ -86,7 +114,7 @@ function seed(page, { size, appIndex, nowMs }) {
 
 async function main() {
   const started = performance.now();
-  ensureWorkerBuilt();
+  ensureBuilt();
   const server = await startServer({ benchDir: join(root, 'bench'), distDir: join(root, 'dist') });
   const browser = await puppeteer.launch({
     executablePath: await findBrowser(),
@@ -105,6 +133,32 @@ async function main() {
     console.log(`Worker ${scriptURL} controls the page; ${machine.browser}, ${machine.cpus} CPUs (${machine.cpuModel}).`);
 
     const nowMs = Date.now();
+    const date = () => new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+    console.log(`\nFirst paint of a returning visitor (${firstPaintRounds} rounds)`);
+    const firstPaint = await measureFirstPaint({
+      browser,
+      seeder: page,
+      origin: server.url,
+      appIndex: sizes.length,
+      nowMs,
+      rounds: firstPaintRounds,
+      warmup: FIRST_PAINT_WARMUP,
+    });
+    if (server.apiRequestsSeen() > 0) throw new Error('/v1 requests reached the static server: the worker did not answer them');
+    console.log(formatFirstPaint(firstPaint.rows));
+    if (!options['no-docs']) {
+      const markdown = firstPaintMarkdown({
+        ...firstPaint,
+        warmup: FIRST_PAINT_WARMUP,
+        machine,
+        note: options.note,
+        date: date(),
+      });
+      writeSection(docsFile, 'bench:first-paint', markdown);
+      console.log(`Wrote its section of ${docsFile} (target: first rows within ${FIRST_PAINT_TARGET_MS} ms).`);
+    }
+    if (options['first-paint-only']) return;
+
     const results = [];
     for (const [appIndex, size] of sizes.entries()) {
       console.log(`\n${size.toLocaleString('en-US')} members`);
@@ -125,8 +179,7 @@ async function main() {
     const minutes = (performance.now() - started) / 60_000;
     console.log(`\nBenchmark took ${minutes.toFixed(1)} min.`);
     if (!options['no-docs']) {
-      const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-      writeSection(docsFile, 'bench', performanceMarkdown({ results, machine, settings, date, minutes }));
+      writeSection(docsFile, 'bench', performanceMarkdown({ results, machine, settings, date: date(), minutes }));
       console.log(`\nWrote its section of ${docsFile}.`);
     }
   } finally {

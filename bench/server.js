@@ -1,6 +1,6 @@
-// The benchmark's origin: the page, its modules and the built worker, nothing
-// else. /v1 requests must be answered by the worker; any that reach this
-// server are counted so the run can refuse figures that bypassed it.
+// The benchmark's origin: the pages, their modules, the built worker and embed,
+// nothing else. /v1 requests must be answered by the worker; any that reach
+// this server are counted so the run can refuse figures that bypassed it.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -17,7 +17,13 @@ export async function startServer({ benchDir, distDir }) {
     ['/bench/operations.js', join(benchDir, 'operations.js')],
     ['/bench/rounds.js', join(benchDir, 'rounds.js')],
     ['/questboard-sw.js', join(distDir, 'questboard-sw.js')],
+    ['/blank.html', join(benchDir, 'blank.html')],
+    ['/first-paint.html', join(benchDir, 'first-paint.html')],
+    ['/questboard.js', join(distDir, 'questboard.js')],
   ]);
+  // The embed as a CDN serves it: a returning visitor has it in the HTTP cache (and its compiled
+  // code with it). Everything else is fetched afresh, the pages included.
+  const cached = new Set(['/questboard.js']);
   let apiRequestsSeen = 0;
 
   const server = createServer(async (request, response) => {
@@ -30,7 +36,11 @@ export async function startServer({ benchDir, distDir }) {
     }
     const body = await readFile(file);
     response
-      .writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))], 'cache-control': 'no-store', ...ISOLATION })
+      .writeHead(200, {
+        'content-type': TYPES[file.slice(file.lastIndexOf('.'))],
+        'cache-control': cached.has(pathname) ? 'max-age=3600' : 'no-store',
+        ...ISOLATION,
+      })
       .end(body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

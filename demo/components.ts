@@ -1,2 +1,3 @@
-// Every Questboard element, defined once for the demo pages that use the ES modules.
-import '../src/components/index.js';
+// Every Questboard element, defined once for the demo pages that use the ES modules, with the
+// package entry's catalogs of every language.
+import '../src/index.js';

@@ -3,6 +3,7 @@
 // adopted stylesheet), with its source beside it.
 import { changeAffects, subscribeToChanges, type QuestboardClient } from '../src/client/index.js';
 import type { LeaderboardType } from '../src/api/schemas.js';
+import { localeOf } from '../src/components/shared/locale.js';
 import { adoptLeaderboardStyles } from '../src/embed/document-styles.js';
 import { insertFragment } from '../src/embed/insert-fragment.js';
 import { DEMO_APP_ID } from './dataset.js';
@@ -28,6 +29,8 @@ export function mountFragmentPanel(
       leaderboard_type: type,
       limit: FRAGMENT_LIMIT,
       widget_response: 'html',
+      // The container's language, as the embed asks: the table's words and numbers match the elements'.
+      locale: localeOf(container),
     });
     if (request !== latest) return;
     adoptLeaderboardStyles();

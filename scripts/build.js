@@ -19,6 +19,7 @@ import { Script } from 'node:vm';
 import { build as esbuild } from 'esbuild';
 import { build } from 'vite';
 import { reactTypes, vueTypes } from './framework-types.js';
+import { minifyCssTemplates } from './minify-css-templates.js';
 import { SERVER_BUNDLE, TOKEN_CLI_BUNDLE } from './server-bundle.js';
 import { MODULES_ENTRY, SHIPPED_SCRIPTS } from './shipped-scripts.js';
 import { reportSizes } from './size-report.js';
@@ -51,6 +52,7 @@ async function buildShippedScript(fileName, { entry, tsconfig, format, globalNam
     ...sharedConfig(tsconfig),
     // Libraries such as lit read it; a page has no bundler to replace it.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    plugins: [minifyCssTemplates()],
     build: {
       outDir: dist,
       emptyOutDir: false,

@@ -1,6 +1,7 @@
 // The scripts a site loads by plain URL, as dist/ ships them: one table read by
 // the build (scripts/build.js), the demo's dev server (vite.config.ts) and the
 // test runner (web-test-runner.config.js), which bundle them from source.
+import { readdirSync } from 'node:fs';
 
 /**
  * @typedef {object} ShippedScript
@@ -32,6 +33,19 @@ export const SHIPPED_SCRIPTS = {
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget.
   'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 40 },
+  // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
+  // the embed imports from beside itself once a page follows a remote, which most never do.
+  'questboard-live.js': { entry: 'src/client/change-stream-reader.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4 },
+  // The elements' words in each language but English (built into the embed): ES modules the
+  // embed imports from beside itself (src/embed/catalog-files.ts), one per language a page shows.
+  ...Object.fromEntries(
+    readdirSync(new URL('../src/i18n/catalogs/', import.meta.url))
+      .filter((file) => file.endsWith('.ts') && file !== 'en.ts')
+      .map((file) => [
+        `locales/${file.replace(/\.ts$/, '.js')}`,
+        { entry: `src/i18n/catalogs/${file}`, tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4 },
+      ]),
+  ),
 };
 
 /** The ES modules for bundlers (dist/esm), the package's main entry. */

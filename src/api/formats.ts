@@ -45,6 +45,19 @@ export function toQuantityE4(value: number): number {
   return rounded;
 }
 
+/** The longest language tag taken: tags of real languages, with a region, script or extension, are far shorter. */
+export const MAX_LANGUAGE_TAG_LENGTH = 64;
+
+/** The canonical form of a BCP 47 language tag (de-at → de-AT), or null for anything that is not one. */
+export function canonicalLanguageTag(text: string): string | null {
+  if (text === '' || text.length > MAX_LANGUAGE_TAG_LENGTH) return null;
+  try {
+    return Intl.getCanonicalLocales(text)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** An X (Twitter) handle: 1–15 letters, digits or underscores, a leading @ allowed. */
 export const X_HANDLE = /^@?[A-Za-z0-9_]{1,15}$/;
 

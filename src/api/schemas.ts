@@ -2,7 +2,7 @@
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
 import { accountNameFault, normalizeAccountName } from './account-names.js';
-import { decimalPlaces, isGuid, isOrigin, X_HANDLE } from './formats.js';
+import { canonicalLanguageTag, decimalPlaces, isGuid, isOrigin, MAX_LANGUAGE_TAG_LENGTH, X_HANDLE } from './formats.js';
 import { JsonNumber } from './json-text.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
 
@@ -67,9 +67,23 @@ const pagingNumber = (min: number, max: number) =>
       .check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
   );
 
+/**
+ * The language of an HTML leaderboard's words and numbers. A malformed tag is refused like any
+ * bad input; a well-formed one Questboard has no words for reads English.
+ */
+const languageTag = z
+  .string()
+  .check(
+    z.refine(
+      (tag) => canonicalLanguageTag(tag) !== null,
+      `must be a BCP 47 language tag of at most ${MAX_LANGUAGE_TAG_LENGTH} characters, such as de or pt-BR`,
+    ),
+  );
+
 export const getLeaderboardQuery = z.object({
   app_id: text,
   widget_response: z.optional(z.enum(['html', 'json'], 'must be html or json')),
+  locale: z.optional(languageTag),
   leaderboard_type: z.optional(z.enum(LEADERBOARD_TYPES, `must be one of ${LEADERBOARD_TYPES.join(', ')}`)),
   limit: pagingNumber(1, 1000),
   offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),

@@ -1,3 +1,6 @@
+import { canonicalLanguageTag } from '../api/formats.js';
+import { elements as english } from '../i18n/catalogs/en.js';
+import type { SiteMessages } from '../i18n/messages.js';
 import { QuestboardClient } from './client.js';
 import { fetchTransport } from './fetch-transport.js';
 import { createInPageTransport, type InPageServerLoader } from './in-page-transport.js';
@@ -40,6 +43,17 @@ export interface QuestboardConfig {
    * the token has expired. Configure it again when the member signs in or out.
    */
   memberToken?: MemberTokenOption;
+  /**
+   * The language (a BCP 47 tag) of elements and leaderboards on a page that says none: an
+   * element's nearest `lang`, and the document's, come first; the browser's comes after.
+   */
+  locale?: string;
+  /**
+   * A site's own words, by language tag and message id (MessageId, English's catalog lists
+   * them): they take the place of the shipped ones, or add a language Questboard lacks.
+   * Replaced as a whole by the next configure() that names `messages`.
+   */
+  messages?: SiteMessages;
 }
 
 /** What a configure() call changed, for its listeners. */
@@ -75,11 +89,18 @@ const configureListeners = new Set<(change: ConfigureChange) => void>();
 /**
  * Sets page-wide settings, merged into the current ones (a field set to undefined clears
  * it); elements already on the page load again with them. Throws a TypeError, leaving the
- * settings as they were, for a remote the worker and the in-page handler would refuse.
+ * settings as they were, for a remote the worker and the in-page handler would refuse, and
+ * for a locale or a language of `messages` that is not a BCP 47 tag.
  */
 export function configure(settings: QuestboardConfig): void {
   const next = { ...config, ...settings };
   checkRemote(next);
+  if (next.locale !== undefined) next.locale = languageTagOf(next.locale, 'locale');
+  if (next.messages !== undefined) {
+    next.messages = Object.fromEntries(
+      Object.entries(next.messages).map(([tag, messages]) => [languageTagOf(tag, `messages['${tag}']`), messages]),
+    );
+  }
   config = next;
   const keys = Object.keys(settings);
   const change: ConfigureChange = { connection: keys.length === 0 || keys.some((key) => !DISPLAY_SETTINGS.has(key)) };
@@ -152,6 +173,14 @@ async function decideTransport(settings: QuestboardConfig): Promise<ResolvedTran
   return { transport, reason: remote ? `${fallbackReason}; remote ${remote.remote} first` : fallbackReason };
 }
 
+/** The canonical form of a language tag a site gave, as the elements compare them. */
+function languageTagOf(tag: string, where: string): string {
+  const canonical = canonicalLanguageTag(tag);
+  if (canonical === null)
+    throw new TypeError(`${where}: ${JSON.stringify(tag)} is not a BCP 47 language tag, such as de or pt-BR.`);
+  return canonical;
+}
+
 /** Throws the TypeError the worker and the in-page handler would answer, for a remote they refuse. */
 export function checkRemote(settings: QuestboardConfig): void {
   const remote = remoteConfiguration(settings);
@@ -215,9 +244,10 @@ export function remoteFor(overrides: ClientOverrides): string | null {
   return toRemoteSettings(remote).remote;
 }
 
+/** Thrown in English, for the developer; an element says it in its own language (the same message id). */
 export class MissingApiKeyError extends Error {
   override readonly name = 'MissingApiKeyError';
   constructor() {
-    super('No Questboard API key: set the api-key attribute or call Questboard.configure({ apiKey }).');
+    super(english['error.noApiKey']);
   }
 }

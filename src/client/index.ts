@@ -1,5 +1,6 @@
 import { setInPageServerLoader } from './config.js';
 import { loadBundledServer } from './local-in-page-transport.js';
+import { setChangeStreamReaderLoader } from './remote-changes.js';
 
 export {
   QuestboardClient,
@@ -45,3 +46,4 @@ export type * from '../api/responses.js';
 
 // Bundler users get the in-page fallback from this package's own modules, as a lazy chunk.
 setInPageServerLoader(loadBundledServer);
+setChangeStreamReaderLoader(() => import('./change-stream-reader.js'));

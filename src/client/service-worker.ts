@@ -22,6 +22,8 @@ export async function connectServiceWorker(scriptUrl: string, apiKey: string): P
     return { scope: null, reason: `the worker URL ${script.href} is not on this origin` };
   }
   const scope = new URL('./', script);
+  // A returning visitor's page is already ours: asking the browser for registrations would only delay its first request.
+  if (navigator.serviceWorker.controller?.scriptURL === script.href) return { scope };
   const existing = await navigator.serviceWorker.getRegistration(scope.href);
   const existingScript = existing && (existing.active ?? existing.waiting ?? existing.installing)?.scriptURL;
   if (existing && existing.scope === scope.href && existingScript && existingScript !== script.href) {

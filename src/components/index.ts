@@ -7,6 +7,7 @@ export { QbChallenge } from './qb-challenge/qb-challenge.js';
 export {
   QbConnectSocial,
   handleProblem,
+  type HandleProblem,
   type QbConnectSocialDetail,
   type QbConnectSocialEvent,
 } from './qb-connect-social/qb-connect-social.js';

@@ -5,6 +5,10 @@
 import { removeLibraryGlobals } from './page-globals.js';
 import { configure, resolveTransport, setInPageServerLoader } from '../client/config.js';
 import '../components/index.js';
+import { setChangeStreamReaderLoader } from '../client/remote-changes.js';
+import { setCatalogLoader } from '../i18n/page-catalogs.js';
+import { besideScript } from './beside-script.js';
+import { catalogsBeside } from './catalog-files.js';
 import { inPageServerBeside } from './in-page-server-loader.js';
 import { readScriptConfig } from './script-config.js';
 import { startLeaderboardContainers } from './leaderboard-containers.js';
@@ -14,6 +18,9 @@ removeLibraryGlobals();
 // Only readable while this script first runs.
 const ownScript = document.currentScript;
 setInPageServerLoader(inPageServerBeside(ownScript));
+setCatalogLoader(catalogsBeside(ownScript));
+// Live updates from a remote server: dist/questboard-live.js, fetched only by a page that follows one.
+setChangeStreamReaderLoader(() => import(/* @vite-ignore */ besideScript(ownScript, 'questboard-live.js')));
 configure(readScriptConfig(ownScript));
 
 if (document.readyState === 'loading') {

@@ -24,11 +24,15 @@ export function insertFragment(container: Element, html: string, setHTML = nativ
   }
   // Dropped before parsing only so that a strict CSP does not report the inert <style>; the
   // rebuild below would drop it (and anything else not allowed) all the same.
-  const withoutStyle = html.replace(/<style[\s>][\s\S]*?<\/style\s*>/gi, '');
-  const inert = new DOMParser().parseFromString(questboardPolicy().createHTML(withoutStyle) as string, 'text/html');
+  const inert = new DOMParser().parseFromString(questboardPolicy().createHTML(withoutStyle(html)) as string, 'text/html');
   const fragment = document.createDocumentFragment();
   rebuildAllowed(inert.body, fragment);
   container.replaceChildren(fragment);
+}
+
+/** The fragment without its <style>, which the embed brings itself (document-styles.ts). */
+export function withoutStyle(html: string): string {
+  return html.replace(/<style[\s>][\s\S]*?<\/style\s*>/gi, '');
 }
 
 function nativeSetHTML(container: Element): SetHTML | undefined {

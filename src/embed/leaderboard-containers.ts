@@ -1,12 +1,18 @@
 import { changeAffects, subscribeToChanges } from '../client/changes.js';
-import { clientFor } from '../client/config.js';
+import { clientFor, MissingApiKeyError } from '../client/config.js';
 import { QuestboardError } from '../client/questboard-error.js';
 import { followRemoteChanges } from '../client/remote-changes.js';
 import type { LeaderboardType } from '../api/schemas.js';
 import { applyColorScheme, onColorSchemeChange } from '../components/shared/color-scheme.js';
+import { localeOf, siteMessages, watchLanguages } from '../components/shared/locale.js';
+import { keptNotice } from '../components/shared/status.js';
+import { catalogLanguage } from '../i18n/languages.js';
+import type { Translator } from '../i18n/messages.js';
+import { loadCatalog, pageTranslator } from '../i18n/page-catalogs.js';
 import { leaderboardClass } from '../ui/leaderboard-model.js';
 import { adoptLeaderboardStyles } from './document-styles.js';
-import { insertFragment } from './insert-fragment.js';
+import { insertFragment, withoutStyle } from './insert-fragment.js';
+import { storedFragment, storeFragment } from './stored-fragments.js';
 
 const CONTAINER_SELECTOR = '[data-questboard-leaderboard]';
 
@@ -17,6 +23,11 @@ const CONTAINER_SELECTOR = '[data-questboard-leaderboard]';
 const filled = new Map<HTMLElement, () => void>();
 /** Every container this embed filled: one taken out of the page and put back is claimed again, though not empty. */
 const everFilled = new WeakSet<HTMLElement>();
+/**
+ * The fragment each container shows (without its style): an answer that brings the same again
+ * (the kept one confirmed, a write elsewhere on the board) changes nothing on screen.
+ */
+const shown = new WeakMap<HTMLElement, string>();
 
 /**
  * Whether the container is the embed's to fill: empty, or holding only a loading placeholder
@@ -31,30 +42,90 @@ function isFillable(container: Element): boolean {
   );
 }
 
-async function fill(container: HTMLElement): Promise<void> {
+/** What a container asks for, in its own language (localeOf): the same words and numbers as the elements beside it. */
+function requestOf(container: HTMLElement) {
   const data = container.dataset;
-  if (!data.appId) {
-    container.textContent = 'Leaderboard unavailable: the container has no data-app-id.';
+  const limit = data.limit ? Number(data.limit) : undefined;
+  return {
+    overrides: { apiKey: data.apiKey, baseUrl: data.baseUrl },
+    query: {
+      app_id: data.appId ?? '',
+      widget_response: 'html' as const,
+      locale: localeOf(container),
+      ...(data.leaderboardType ? { leaderboard_type: data.leaderboardType as LeaderboardType } : {}),
+      ...(limit !== undefined && Number.isInteger(limit) ? { limit } : {}),
+    },
+  };
+}
+
+/** Where the container's last fresh answer is kept: what the answer depends on. */
+function storageKey({ overrides, query }: ReturnType<typeof requestOf>): string {
+  return JSON.stringify([
+    overrides.baseUrl ?? null,
+    query.app_id,
+    query.leaderboard_type ?? null,
+    query.limit ?? null,
+    query.locale,
+  ]);
+}
+
+/** The page's words for `locale`, its catalog loaded first (English is there at once). */
+async function translator(locale: string): Promise<Translator> {
+  await loadCatalog(catalogLanguage(locale));
+  return pageTranslator(locale, siteMessages())!;
+}
+
+async function fill(container: HTMLElement): Promise<void> {
+  const request = requestOf(container);
+  const { locale } = request.query;
+  if (!request.query.app_id) {
+    container.textContent = (await translator(locale)).text('leaderboard.noAppId');
+    container.setAttribute('aria-busy', 'false');
     return;
   }
   try {
-    const client = await clientFor({ apiKey: data.apiKey, baseUrl: data.baseUrl });
-    const limit = data.limit ? Number(data.limit) : undefined;
-    const answer = await client.getLeaderboard({
-      app_id: data.appId,
-      widget_response: 'html',
-      ...(data.leaderboardType ? { leaderboard_type: data.leaderboardType as LeaderboardType } : {}),
-      ...(limit !== undefined && Number.isInteger(limit) ? { limit } : {}),
-    });
-    adoptLeaderboardStyles();
-    insertFragment(container, answer.html);
-    applyFragmentScheme(container);
-    container.setAttribute('aria-busy', 'false');
+    let keptAt: number | null = null;
+    const client = (await clientFor(request.overrides)).observing((answerKeptAt) => (keptAt = answerKeptAt));
+    const markup = withoutStyle((await client.getLeaderboard(request.query)).html);
+    if (keptAt === null) {
+      if (shown.get(container) !== markup) show(container, markup);
+      container.setAttribute('aria-busy', 'false');
+      storeFragment(storageKey(request), markup);
+      return;
+    }
+    // The notice's words come before the rows, so both show at once.
+    const notice = keptNotice(await translator(locale), keptAt);
+    show(container, markup);
+    shown.delete(container);
+    container.querySelector(`.${leaderboardClass.root}`)?.prepend(keptParagraph(notice));
   } catch (error) {
-    const reason = error instanceof QuestboardError || error instanceof Error ? error.message : String(error);
-    container.textContent = `Leaderboard unavailable: ${reason}`;
-    container.setAttribute('aria-busy', 'false');
+    const t = await translator(locale);
+    container.textContent = t.text('leaderboard.unavailable', { reason: reasonOf(t, error) });
+    shown.delete(container);
   }
+  container.setAttribute('aria-busy', 'false');
+}
+
+function show(container: HTMLElement, markup: string): void {
+  adoptLeaderboardStyles();
+  insertFragment(container, markup);
+  applyFragmentScheme(container);
+  shown.set(container, markup);
+}
+
+/** The elements' offline notice, as the fragment shows it: the rows are the last ones the remote gave. */
+function keptParagraph(text: string): HTMLParagraphElement {
+  const paragraph = document.createElement('p');
+  paragraph.className = leaderboardClass.kept;
+  paragraph.setAttribute('role', 'status');
+  paragraph.textContent = text;
+  return paragraph;
+}
+
+function reasonOf(t: Translator, error: unknown): string {
+  if (error instanceof MissingApiKeyError) return t.text('error.noApiKey');
+  if (error instanceof QuestboardError && error.kind === 'unreachable') return t.text('error.unreachable');
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The fragment's root takes its container's `data-theme` as an element takes its `theme`. */
@@ -70,6 +141,9 @@ function claim(container: Element): void {
   const { appId, apiKey, baseUrl } = container.dataset;
   filled.set(container, appId ? followRemoteChanges(appId, { apiKey, baseUrl }) : () => {});
   container.setAttribute('aria-busy', 'true');
+  // A returning visitor sees the last answer at once; the current one replaces it where it differs.
+  const stored = appId && isFillable(container) ? storedFragment(storageKey(requestOf(container))) : null;
+  if (stored) show(container, stored);
   void fill(container);
 }
 
@@ -89,8 +163,8 @@ function claimWithin(root: ParentNode): void {
 /**
  * Fills every empty [data-questboard-leaderboard] container (or one holding only a loading
  * placeholder) with the HTML fragment, now and whenever one is added later, refreshes them
- * after writes to their app, and keeps each fragment in the colour scheme its container's
- * `data-theme` and the page ask for.
+ * after writes to their app and when the page's language changes, and keeps each fragment in
+ * the colour scheme its container's `data-theme` and the page ask for.
  */
 export function startLeaderboardContainers(): void {
   claimWithin(document);
@@ -111,5 +185,8 @@ export function startLeaderboardContainers(): void {
     for (const container of filled.keys()) {
       if (container.isConnected && changeAffects(change, container.dataset.appId)) void fill(container);
     }
+  });
+  watchLanguages(() => {
+    for (const container of filled.keys()) if (container.isConnected) void fill(container);
   });
 }

@@ -1,7 +1,7 @@
 // Exactly what renderLeaderboardFragment produces, minus its <style>: the embed brings that
 // CSS itself (see document-styles.ts), so no markup or CSS from the network is trusted.
-export const FRAGMENT_ELEMENTS = ['div', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'bdi', 'p'];
-export const FRAGMENT_ATTRIBUTES = ['class', 'scope', 'colspan', 'aria-current', 'aria-label', 'lang'];
+export const FRAGMENT_ELEMENTS = ['div', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'bdi', 'p', 'span', 'abbr'];
+export const FRAGMENT_ATTRIBUTES = ['class', 'scope', 'colspan', 'aria-current', 'aria-label', 'lang', 'dir', 'title'];
 
 const allowedElements = new Set(FRAGMENT_ELEMENTS);
 const allowedAttributes = new Set(FRAGMENT_ATTRIBUTES);

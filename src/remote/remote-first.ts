@@ -286,6 +286,10 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     handle,
     async configure(configuration) {
       const next = toRemoteSettings(configuration);
+      // Every page sends its setting as it loads, before its first request: the same setting
+      // again writes nothing (a read-write transaction would hold that first request up).
+      const current = await settings().catch(() => undefined);
+      if (current?.remote === next.remote && current.timeout_ms === next.timeout_ms) return current;
       await writeSettings(await database(), next);
       loadedSettings = Promise.resolve(next);
       outboxMayHoldWrites = true;

@@ -3,7 +3,7 @@
 import type { Changed } from '../api/broadcast.js';
 import type * as z from 'zod/mini';
 import { ApiError } from '../api/errors.js';
-import { toQuantityE4 } from '../api/formats.js';
+import { canonicalLanguageTag, toQuantityE4 } from '../api/formats.js';
 import * as schemas from '../api/schemas.js';
 import type { Scope } from '../api/schemas.js';
 import { VERSION } from '../api/version.js';
@@ -164,7 +164,8 @@ export const operations: Record<string, Operation> = {
         totalUsers: board.total_users,
         offset: query.offset,
         ...(input.around === undefined ? {} : { highlight: input.around }),
-        ...requestLocale(call.request),
+        // The page's language, which the embed sends; else the browser's; else English.
+        locale: canonicalLanguageTag(input.locale ?? '') ?? acceptedLanguage(call.request) ?? 'en',
       });
       return { body: { html, ...OK } };
     },
@@ -282,13 +283,20 @@ export const operations: Record<string, Operation> = {
   }),
 };
 
-/** The first language of Accept-Language, so numbers read as the member expects. */
-function requestLocale(request: Request): { locale?: string } {
-  const first = request.headers.get('accept-language')?.split(',')[0]?.split(';')[0]?.trim();
-  if (!first || first === '*') return {};
-  try {
-    return { locale: Intl.getCanonicalLocales(first)[0]! };
-  } catch {
-    return {};
+/** The most preferred language of Accept-Language that is a BCP 47 tag, or null. */
+function acceptedLanguage(request: Request): string | null {
+  const ranked = (request.headers.get('accept-language') ?? '')
+    .split(',')
+    .map((item, index) => {
+      const [tag = '', ...parameters] = item.split(';').map((part) => part.trim());
+      const quality = parameters.find((parameter) => parameter.startsWith('q='));
+      return { tag, quality: quality === undefined ? 1 : Number(quality.slice(2)), index };
+    })
+    .filter(({ quality }) => quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+  for (const { tag } of ranked) {
+    const canonical = tag === '*' ? null : canonicalLanguageTag(tag);
+    if (canonical) return canonical;
   }
+  return null;
 }

@@ -2,6 +2,7 @@
 // HTML fragment's whole stylesheet (its root's theme, then the same rules). Every selector
 // starts with `.qb-lb` so nothing leaks into a host page, and only logical properties are used
 // so dir="rtl" mirrors it.
+import { css } from './css.js';
 import { rootCss } from './theme.js';
 
 /**
@@ -12,7 +13,7 @@ import { rootCss } from './theme.js';
  * own look in rules of at least that weight. (`:where()` keeps the tag list from adding weight,
  * so those later rules win by order.) In the element's shadow root this changes nothing.
  */
-export const leaderboardTableCss = `
+export const leaderboardTableCss = css`
 .qb-lb {
   inline-size: 100%;
   max-inline-size: 100%;
@@ -26,16 +27,17 @@ export const leaderboardTableCss = `
 }
 .qb-lb *, .qb-lb *::before, .qb-lb *::after { box-sizing: border-box; }
 .qb-lb .qb-lb__table,
-.qb-lb .qb-lb__table :where(caption, thead, tbody, tr, th, td, bdi),
+.qb-lb .qb-lb__table :where(caption, thead, tbody, tr, th, td, bdi, abbr, span),
 .qb-lb .qb-lb__empty,
-.qb-lb .qb-lb__summary {
+.qb-lb .qb-lb__summary,
+.qb-lb .qb-lb__kept {
   all: revert;
   box-sizing: border-box;
 }
 .qb-lb .qb-lb__table {
   display: table;
   inline-size: 100%;
-  table-layout: fixed;
+  table-layout: auto;
   border-collapse: collapse;
   border-spacing: 0;
   font-variant-numeric: tabular-nums;
@@ -70,25 +72,34 @@ export const leaderboardTableCss = `
 .qb-lb .qb-lb__table > .qb-lb__pinned { border-block-start: 2px solid var(--_qb-border); }
 .qb-lb .qb-lb__name { unicode-bidi: isolate; }
 .qb-lb .qb-lb__empty,
-.qb-lb .qb-lb__summary {
+.qb-lb .qb-lb__summary,
+.qb-lb .qb-lb__kept {
   margin: 0;
   padding: calc(var(--_qb-space) * 5 / 6) var(--_qb-space);
   color: var(--_qb-text-muted);
   font-size: 0.875em;
 }
+.qb-lb .qb-lb__kept { background: var(--_qb-surface-alt); font-size: 0.8125em; }
+.qb-lb td[colspan] { white-space: normal; }
 @media (prefers-reduced-motion: no-preference) {
   .qb-lb .qb-lb__row { transition: background-color 150ms ease-out; }
 }
 @media (forced-colors: active) {
   .qb-lb .qb-lb__row--highlight { outline: 2px solid CanvasText; outline-offset: -2px; }
 }
-/* The member column takes the room; in a narrow container the counts give way to names. */
-.qb-lb .qb-lb__table thead th:nth-child(2) { inline-size: 40%; }
-@container (max-width: 32em) {
+/* Headers are never cut: a count column is as wide as its header or its widest number, and the
+   member column takes the rest, cutting long names (each has its whole name as a title). Where
+   the table is narrow, headers show their short forms (an abbr titled with the label), and in a
+   narrower one the last counts give way. */
+.qb-lb .qb-lb__cell--num { inline-size: 1%; }
+.qb-lb .qb-lb__table th:nth-child(2) { inline-size: 100%; max-inline-size: 0; }
+.qb-lb .qb-lb__abbr { display: none; text-decoration: none; }
+@container (max-width: 40em) {
+  .qb-lb .qb-lb__label { display: none; }
+  .qb-lb .qb-lb__abbr { display: inline; }
+}
+@container (max-width: 30em) {
   .qb-lb .qb-lb__table :is(th, td):nth-child(n + 5) { display: none; }
-  .qb-lb .qb-lb__table thead th:first-child { inline-size: calc(var(--_qb-font-size) * 4); }
-  .qb-lb .qb-lb__table thead th:nth-child(2) { inline-size: auto; }
-  .qb-lb .qb-lb__table thead th:nth-child(n + 3) { inline-size: calc(var(--_qb-font-size) * 4.5); }
 }
 `;
 

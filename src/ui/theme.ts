@@ -1,6 +1,7 @@
 // The look every Questboard root shares — each element's :host and the HTML fragment's
 // `.qb-lb` — in one place: the palette (light and dark), the sizes, the text styles a root
 // must not take from its host page, and how its colour scheme is chosen.
+import { css } from './css.js';
 
 /** The default colours; a page overrides any of them with the matching `--qb-color-<name>` property. */
 export const PALETTE = {
@@ -50,7 +51,7 @@ function colors(scheme: ColorScheme): string {
 export function rootCss(at: (condition?: string) => string): string {
   const light = `[${SCHEME_ATTRIBUTE}='light']`;
   const dark = `[${SCHEME_ATTRIBUTE}='dark']`;
-  return `
+  return css`
 ${at()} {
   ${colors('light')}
   --_qb-font-size: var(--qb-font-size, ${DEFAULT_FONT_SIZE});

@@ -38,6 +38,7 @@ const FIELDS = [
   'offset',
   'around',
   'widget_response',
+  'locale',
   'mode',
   'apps',
   'admin_keys',

@@ -154,6 +154,59 @@ describe('leaderboard', () => {
   });
 });
 
+describe('the HTML leaderboard in a language', () => {
+  let api: ReturnType<typeof localApi>;
+  const page = async (query: string, headers: Record<string, string> = {}) => {
+    // An empty Accept-Language, so a browser's own does not stand in where a test sends none.
+    const answer = await api.call('GET', `/v1/get_leaderboard?app_id=board&widget_response=html${query}`, {
+      headers: { 'accept-language': '', ...headers },
+    });
+    const root = document.createElement('template');
+    if (answer.status === 200) root.innerHTML = answer.body.html;
+    return { answer, root: root.content.firstElementChild as HTMLElement | null };
+  };
+  const caption = (root: HTMLElement | null) => root!.querySelector('caption')!.textContent;
+
+  before(async () => {
+    api = localApi({ now: WEDNESDAY });
+    await boardApp(api, { ann: [50, 40], bea: [45] });
+  });
+  after(() => api.close());
+
+  it('reads the language of its locale parameter, marked on its root', async () => {
+    const german = await page('&locale=de-AT');
+    expect(caption(german.root)).to.equal('Bestenliste nach Punkten');
+    expect(german.root!.querySelector('.qb-lb__summary')!.textContent).to.equal('Angezeigt: 1–2 von 2 Mitgliedern');
+    expect([german.root!.lang, german.root!.dir]).to.deep.equal(['de-AT', 'ltr']);
+    const arabic = await page('&locale=ar');
+    expect(caption(arabic.root)).to.equal('لوحة الصدارة حسب النقاط');
+    expect([arabic.root!.lang, arabic.root!.dir]).to.deep.equal(['ar', 'rtl']);
+  });
+
+  it('falls back to the most preferred language of Accept-Language, then to English', async () => {
+    expect(caption((await page('', { 'accept-language': 'fr-CH;q=0.8, de;q=0.9, *;q=0.1' })).root)).to.equal(
+      'Bestenliste nach Punkten',
+    );
+    expect(caption((await page('&locale=fr', { 'accept-language': 'de' })).root)).to.equal('Classement par score');
+    expect(caption((await page('', { 'accept-language': 'not a language, *' })).root)).to.equal('Leaderboard by score');
+    expect(caption((await page('')).root)).to.equal('Leaderboard by score');
+  });
+
+  it('shows English for a language it has no words for, and refuses a malformed tag with 400', async () => {
+    const swahili = await page('&locale=sw');
+    expect(caption(swahili.root)).to.equal('Leaderboard by score');
+    expect(swahili.root!.lang).to.equal('sw');
+    for (const malformed of ['en_US', 'not a tag', '*', 'x'.repeat(65)]) {
+      const { answer } = await page(`&locale=${encodeURIComponent(malformed)}`);
+      expect(answer.status, malformed).to.equal(400);
+      expect(answer.body, malformed).to.deep.equal({
+        is_valid: false,
+        message: 'locale: must be a BCP 47 language tag of at most 64 characters, such as de or pt-BR.',
+      });
+    }
+  });
+});
+
 describe('the unranked tail of a period board', () => {
   it('is counted and paged by name, however many ranked members lie between', async function () {
     this.timeout(60_000);

@@ -48,7 +48,7 @@ describe('elements that write as the signed-in member', () => {
       const element = await endorseBob();
       await waitUntil(() => signIn(element), 'no sign-in state');
       expect(button(element)).to.equal(null);
-      expect(signIn(element)!.textContent!.trim()).to.equal('Sign in to endorse');
+      expect(signIn(element)!.textContent!.trim()).to.equal('Sign in to endorse.');
       await expect(element).to.be.accessible();
     });
 

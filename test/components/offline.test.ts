@@ -7,6 +7,7 @@ import { announceChange } from '../../src/client/changes.js';
 import type { InPageTransport } from '../../src/client/in-page-transport.js';
 import type { QbUserCard } from '../../src/components/qb-user-card/qb-user-card.js';
 import '../../src/components/qb-user-card/qb-user-card.js';
+import { startLeaderboardContainers } from '../../src/embed/leaderboard-containers.js';
 import { injectFault, remoteUrl, resetRemote } from '../remote/remote-server.js';
 import { API_KEY, APP_ID } from './support.js';
 
@@ -46,6 +47,27 @@ describe('offline from the remote', () => {
     await resetRemote(remote);
     announceChange({ type: 'questboard:change', app_id: APP_ID, scope: 'members', account_names: ['alice'] });
     await waitUntil(() => kept(el) === null, 'the mark stayed after the remote answered', { timeout: 10_000 });
+  });
+
+  it('shows the same notice above the rows of a leaderboard container the embed filled', async () => {
+    const container = await fixture<HTMLDivElement>(html`<div data-questboard-leaderboard data-app-id=${APP_ID}></div>`);
+    startLeaderboardContainers();
+    const notice = () => container.querySelector('.qb-lb > .qb-lb__kept');
+    const refreshed = () => container.getAttribute('aria-busy') === 'false' && container.querySelector('table') !== null;
+    await waitUntil(refreshed, 'the container never filled', { timeout: 10_000 });
+    expect(notice()).to.equal(null);
+
+    await injectFault(remote, 503);
+    announceChange({ type: 'questboard:change', app_id: APP_ID, scope: 'app' });
+    await waitUntil(notice, 'the container never said it shows a kept answer', { timeout: 10_000 });
+    expect(notice()!.textContent).to.match(/^Offline — last updated (now|\d+ sec\. ago|\d+ min\. ago)$/);
+    expect(notice()!.getAttribute('role')).to.equal('status');
+    expect(container.querySelectorAll('tbody tr').length, 'the kept rows stay on screen').to.be.greaterThan(0);
+    await expect(container).to.be.accessible();
+
+    await resetRemote(remote);
+    announceChange({ type: 'questboard:change', app_id: APP_ID, scope: 'app' });
+    await waitUntil(() => notice() === null, 'the notice stayed after the remote answered', { timeout: 10_000 });
   });
 
   it('tells the page with qb-sync-error when the remote refuses a queued write on replay', async () => {

@@ -47,7 +47,11 @@ describe('renderLeaderboardFragment', () => {
   it('names the score column and caption after the leaderboard type', () => {
     const root = parse(renderLeaderboardFragment([entry(1, 'alice', 10)], { leaderboardType: 'weekly' }));
     expect(root.querySelector('caption')!.textContent).to.equal('Leaderboard this week');
-    expect(root.querySelectorAll('thead th')[2]!.textContent).to.equal('Score this week');
+    const scoreHeader = root.querySelectorAll('thead th')[2]!;
+    expect(scoreHeader.getAttribute('aria-label')).to.equal('Score this week');
+    expect(scoreHeader.querySelector('.qb-lb__label')!.textContent).to.equal('Score this week');
+    expect(scoreHeader.querySelector('abbr')!.textContent).to.equal('Week');
+    expect(scoreHeader.querySelector('abbr')!.title).to.equal('Score this week');
   });
 
   it('says so when there are no entries, and stays accessible', async () => {
@@ -86,6 +90,35 @@ describe('renderLeaderboardFragment', () => {
     expect(selectors.filter((selector) => !selector.trim().startsWith('.qb-lb'))).to.deep.equal([]);
   });
 
+  it('never cuts a header, on a phone, in the embed demo’s column or across the dashboard, in English and German', () => {
+    const long = 'a-member-whose-name-goes-on-and-on-and-on-and-on';
+    const entries = [entry(1, long, 1234567), entry(2, 'bob', 900)];
+    for (const locale of ['en', 'de']) {
+      for (const leaderboardType of ['score', 'weekly'] as const) {
+        for (const width of [330, 490, 950]) {
+          const where = `${locale}, ${leaderboardType}, ${width}px`;
+          const box = document.createElement('div');
+          box.style.inlineSize = `${width}px`;
+          box.innerHTML = renderLeaderboardFragment(entries, { locale, leaderboardType });
+          document.body.append(box);
+          const cut = (cell: Element) => cell.scrollWidth > cell.clientWidth;
+          const shown = [...box.querySelectorAll('thead th')].filter((cell) => getComputedStyle(cell).display !== 'none');
+          expect(
+            shown.filter(cut).map((cell) => cell.textContent),
+            where,
+          ).to.deep.equal([]);
+          const root = box.querySelector('.qb-lb')!;
+          expect(root.scrollWidth, `${where}: the table fits its box`).to.be.at.most(root.clientWidth);
+          // The long name is cut where the column is narrow, and its title says it whole.
+          const name = box.querySelector<HTMLElement>('tbody th')!;
+          if (width < 950) expect(cut(name), where).to.equal(true);
+          expect(name.querySelector<HTMLElement>('.qb-lb__name')!.title).to.equal(long);
+          box.remove();
+        }
+      }
+    }
+  });
+
   it('does not move the host page outside its container', async () => {
     // A scrollbar from the start: engines with classic scrollbars (Firefox) would otherwise
     // narrow the page when the rows make it scroll, which is the page's doing, not the fragment's.
@@ -116,5 +149,19 @@ describe('renderLeaderboardFragment', () => {
   });
 });
 
-const ALLOWED_TAGS = new Set(['div', 'style', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'bdi', 'p']);
-const ALLOWED_ATTRIBUTES = new Set(['class', 'scope', 'colspan', 'aria-current', 'lang']);
+const ALLOWED_TAGS = new Set([
+  'div',
+  'style',
+  'table',
+  'caption',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'bdi',
+  'p',
+  'span',
+  'abbr',
+]);
+const ALLOWED_ATTRIBUTES = new Set(['class', 'scope', 'colspan', 'aria-current', 'aria-label', 'lang', 'dir', 'title']);

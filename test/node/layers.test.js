@@ -19,6 +19,7 @@ export const LAYERS = [
   ['core'],
   ['store'],
   ['ui'],
+  ['i18n'],
   ['api'],
 ];
 const rank = new Map(LAYERS.flatMap((names, index) => names.map((name) => [name, index])));

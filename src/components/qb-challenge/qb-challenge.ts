@@ -2,8 +2,8 @@ import { html } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { Challenge, Task } from '../../api/responses.js';
 import { QuestboardError } from '../../client/questboard-error.js';
+import type { Translator } from '../../i18n/messages.js';
 import { defineElement } from '../shared/define-element.js';
-import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
@@ -54,35 +54,36 @@ export class QbChallenge extends QuestboardElement {
     affectedBy: (change) => change.scope === 'app',
   });
 
-  override render() {
-    return this.query.render(
-      {
-        idle: 'No challenge selected.',
-        subject: 'the challenge',
-        ready: (answer) =>
-          answer.started
-            ? this.renderChallenge(answer.challenge)
-            : html`<p class="qb-empty" part="not-started">This challenge has not started yet.</p>`,
-      },
-      this.locale,
-    );
+  protected override renderIn(t: Translator) {
+    return this.query.render(t, {
+      idle: t.text('challenge.idle'),
+      loading: t.text('challenge.loading'),
+      failed: 'challenge.loadFailed',
+      ready: (answer) =>
+        answer.started
+          ? this.renderChallenge(t, answer.challenge)
+          : html`<p class="qb-empty" part="not-started">${t.text('challenge.notStarted')}</p>`,
+    });
   }
 
-  private renderChallenge(challenge: Challenge) {
+  private renderChallenge(t: Translator, challenge: Challenge) {
     return html`<section class="card" part="card" aria-labelledby="name">
       <p class="name" part="name" id="name"><bdi>${challenge.name}</bdi></p>
-      ${challenge.description ? html`<p class="description" part="description">${challenge.description}</p>` : null}
+      ${
+        // The site's own text, in whatever language it wrote it: isolated, its full stop stays at its end on an rtl page.
+        challenge.description ? html`<p class="description" part="description"><bdi>${challenge.description}</bdi></p>` : null
+      }
       ${
         challenge.tasks.length
-          ? html`<ul class="tasks" part="tasks" aria-label="Tasks">
-            ${challenge.tasks.map((task) => html`<li part="task">${this.renderTask(task)}</li>`)}
+          ? html`<ul class="tasks" part="tasks" aria-label=${t.text('challenge.tasks')}>
+            ${challenge.tasks.map((task) => html`<li part="task">${this.renderTask(t, task)}</li>`)}
           </ul>`
-          : renderEmpty('This challenge has no tasks yet.')
+          : renderEmpty(t.text('challenge.noTasks'))
       }
     </section>`;
   }
 
-  private renderTask(task: Task) {
+  private renderTask(t: Translator, task: Task) {
     if (this.accountName) {
       return html`<qb-task-progress
         task-id=${task.task_id}
@@ -92,7 +93,7 @@ export class QbChallenge extends QuestboardElement {
       ></qb-task-progress>`;
     }
     return html`<span class="task-name"><bdi>${task.name}</bdi></span>
-      <span class="task-quantity">× ${formatNumber(task.quantity, this.locale, 4)}</span>`;
+      <span class="task-quantity">${t.text('challenge.quantity', { quantity: task.quantity })}</span>`;
   }
 }
 

@@ -1,7 +1,8 @@
 import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
+import { classNames } from '../shared/class-names.js';
 import { X_HANDLE } from '../../api/formats.js';
+import type { Translator } from '../../i18n/messages.js';
 import { defineElement } from '../shared/define-element.js';
 import { QuestboardError } from '../../client/questboard-error.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
@@ -21,16 +22,22 @@ export type QbConnectSocialEvent = CustomEvent<QbConnectSocialDetail>;
 
 type SaveState =
   | { status: 'editing' }
-  | { status: 'invalid'; message: string }
+  | { status: 'invalid'; problem: HandleProblem }
   | { status: 'saving' }
   | { status: 'saved'; twitterName: string }
-  | { status: 'error'; message: string };
+  | { status: 'error'; error: unknown };
+
+/** What can be wrong with a handle, as the id of the message that says so. */
+export type HandleProblem = 'connectSocial.empty' | 'connectSocial.tooLong' | 'connectSocial.badCharacters';
+
+/** The longest X handle (X_HANDLE says the same). */
+const MAX_HANDLE_LENGTH = 15;
 
 /** Why `handle` (a leading @ already dropped) is not an X/Twitter handle, or null when it is one. */
-export function handleProblem(handle: string): string | null {
-  if (handle === '') return 'Enter your X handle.';
-  if (handle.length > 15) return 'An X handle has at most 15 characters.';
-  if (handle.startsWith('@') || !X_HANDLE.test(handle)) return 'An X handle has only letters, digits and underscores.';
+export function handleProblem(handle: string): HandleProblem | null {
+  if (handle === '') return 'connectSocial.empty';
+  if (handle.length > MAX_HANDLE_LENGTH) return 'connectSocial.tooLong';
+  if (handle.startsWith('@') || !X_HANDLE.test(handle)) return 'connectSocial.badCharacters';
   return null;
 }
 
@@ -71,25 +78,28 @@ export class QbConnectSocial extends QuestboardElement {
     return this.member.state.status === 'signed-in' ? this.member.state.name : '';
   }
 
-  override render() {
+  protected override renderIn(t: Translator) {
     if (!this.appId || !this.owner) {
-      return html`<p class="qb-empty" part="empty"><slot name="sign-in">Sign in to connect your X account.</slot></p>`;
+      return html`<p class="qb-empty" part="empty"><slot name="sign-in">${t.text('connectSocial.signIn')}</slot></p>`;
     }
     const save = this.save;
     const problem = save.status === 'invalid' || save.status === 'error';
     const message =
-      save.status === 'invalid' || save.status === 'error'
-        ? save.message
-        : save.status === 'saved'
-          ? `Saved @${save.twitterName}.`
-          : save.status === 'saving'
-            ? 'Saving…'
-            : '';
+      save.status === 'invalid'
+        ? t.text(save.problem, { count: MAX_HANDLE_LENGTH })
+        : save.status === 'error'
+          ? failureMessage(t, 'connectSocial.failed', save.error)
+          : save.status === 'saved'
+            ? t.parts('connectSocial.saved', { handle: html`<bdi>@${save.twitterName}</bdi>` })
+            : save.status === 'saving'
+              ? t.text('connectSocial.saving')
+              : '';
     return html`<form part="form" novalidate @submit=${this.submit} aria-busy=${save.status === 'saving' ? 'true' : 'false'}>
-      <label part="label" for="handle">X (Twitter) handle</label>
-      <p class="hint" id="hint">Letters, digits and underscores, up to 15.</p>
+      <label part="label" for="handle">${t.text('connectSocial.label')}</label>
+      <p class="hint" id="hint">${t.text('connectSocial.hint', { max: MAX_HANDLE_LENGTH })}</p>
       <div class="row">
-        <span class=${classMap({ field: true, invalid: save.status === 'invalid' })}>
+        <!-- A handle is Latin letters and digits: "@" and the handle read left to right on any page. -->
+        <span class=${classNames({ field: true, invalid: save.status === 'invalid' })} dir="ltr">
           <span class="at" aria-hidden="true">@</span>
           <input
             id="handle"
@@ -106,13 +116,13 @@ export class QbConnectSocial extends QuestboardElement {
           />
         </span>
         <button class="qb-button" part="button" type="submit" aria-disabled=${save.status === 'saving' ? 'true' : 'false'}>
-          ${save.status === 'saving' ? 'Saving…' : 'Save'}
+          ${save.status === 'saving' ? t.text('connectSocial.saving') : t.text('connectSocial.save')}
         </button>
       </div>
       <p
         id="message"
         part="message"
-        class=${classMap({ message: true, error: problem, saved: save.status === 'saved' })}
+        class=${classNames({ message: true, error: problem, saved: save.status === 'saved' })}
         role=${problem ? 'alert' : 'status'}
       >${message}</p>
     </form>`;
@@ -128,7 +138,7 @@ export class QbConnectSocial extends QuestboardElement {
     const twitterName = this.input.value.trim().replace(/^@/, '');
     const problem = handleProblem(twitterName);
     if (problem) {
-      this.save = { status: 'invalid', message: problem };
+      this.save = { status: 'invalid', problem };
       this.input.focus();
       return;
     }
@@ -145,7 +155,7 @@ export class QbConnectSocial extends QuestboardElement {
       this.save = { status: 'saved', twitterName };
       this.emit('qb-connect-social', detail);
     } catch (error) {
-      this.save = { status: 'error', message: failureMessage('save', error) };
+      this.save = { status: 'error', error };
       if (!this.accountName && error instanceof QuestboardError && error.kind === 'signed-out') this.member.signedOut();
     }
   }

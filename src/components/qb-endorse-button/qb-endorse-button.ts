@@ -1,7 +1,8 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
+import { classNames } from '../shared/class-names.js';
 import { QuestboardError } from '../../client/questboard-error.js';
+import type { Translator } from '../../i18n/messages.js';
 import { defineElement } from '../shared/define-element.js';
 import { failureMessage } from '../shared/status.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
@@ -18,13 +19,7 @@ export interface QbEndorseDetail {
 
 export type QbEndorseEvent = CustomEvent<QbEndorseDetail>;
 
-type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done' } | { status: 'error'; message: string };
-
-/** Words this element shows that the message catalog does not hold yet (the integrator moves them there). */
-const MEMBER_TOKEN_STRINGS = {
-  /** In place of the button while no member is signed in, unless the page fills the sign-in slot. */
-  signIn: 'Sign in to endorse',
-} as const;
+type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done' } | { status: 'error'; error: unknown };
 
 /**
  * A button that endorses `to` on behalf of the signed-in member (the page's member token) or of
@@ -80,19 +75,19 @@ export class QbEndorseButton extends QuestboardElement {
     return Boolean(this.appId && this.endorser && this.to && this.endorsementId && this.endorser !== this.to);
   }
 
-  override render() {
-    if (!this.from && this.member.state.status === 'signed-out') return this.renderSignIn();
+  protected override renderIn(t: Translator) {
+    if (!this.from && this.member.state.status === 'signed-out') return this.renderSignIn(t);
     const status = this.endorsement.status;
     const unavailable = !this.ready;
     const label =
       status === 'pending'
-        ? 'Endorsing…'
+        ? t.text('endorse.pending')
         : status === 'done'
-          ? html`<span aria-hidden="true">✓ </span>Endorsed`
-          : html`<slot>Endorse <bdi>${this.to}</bdi></slot>`;
+          ? html`<span aria-hidden="true">✓ </span>${t.text('endorse.done')}`
+          : html`<slot>${t.parts('endorse.label', { name: html`<bdi>${this.to}</bdi>` })}</slot>`;
     return html`<span class="wrapper">
       <button
-        class=${classMap({ 'qb-button': true, done: status === 'done' })}
+        class=${classNames({ 'qb-button': true, done: status === 'done' })}
         part="button"
         type="button"
         ?disabled=${unavailable}
@@ -102,20 +97,25 @@ export class QbEndorseButton extends QuestboardElement {
       >
         ${label}
       </button>
-      <span class="qb-visually-hidden" role="status">${status === 'pending' ? 'Endorsing…' : status === 'done' ? 'Endorsed' : ''}</span>
-      ${this.renderMessage()}
+      <span class="qb-visually-hidden" role="status"
+        >${status === 'pending' ? t.text('endorse.pending') : status === 'done' ? t.text('endorse.done') : ''}</span
+      >
+      ${this.renderMessage(t)}
     </span>`;
   }
 
-  private renderSignIn() {
+  private renderSignIn(t: Translator) {
     return html`<span class="wrapper">
-      <span class="sign-in" part="sign-in"><slot name="sign-in">${MEMBER_TOKEN_STRINGS.signIn}</slot></span>
-      ${this.renderMessage()}
+      <span class="sign-in" part="sign-in"><slot name="sign-in">${t.text('endorse.signIn')}</slot></span>
+      ${this.renderMessage(t)}
     </span>`;
   }
 
-  private renderMessage() {
-    return html`<span id="message" role="alert" class="message" part="message">${this.endorsement.status === 'error' ? this.endorsement.message : ''}</span>`;
+  private renderMessage(t: Translator) {
+    const endorsement = this.endorsement;
+    return html`<span id="message" role="alert" class="message" part="message"
+      >${endorsement.status === 'error' ? failureMessage(t, 'endorse.failed', endorsement.error) : ''}</span
+    >`;
   }
 
   private async endorse(): Promise<void> {
@@ -134,7 +134,7 @@ export class QbEndorseButton extends QuestboardElement {
       this.endorsement = { status: 'done' };
       this.emit('qb-endorse', detail);
     } catch (error) {
-      this.endorsement = { status: 'error', message: failureMessage('endorse', error) };
+      this.endorsement = { status: 'error', error };
       if (!this.from && error instanceof QuestboardError && error.kind === 'signed-out') this.member.signedOut();
     }
   }

@@ -4,8 +4,10 @@ import type { Leaderboard, LeaderboardEntry } from '../../api/responses.js';
 import type { QuestboardClient } from '../../client/client.js';
 import { changeAffects } from '../../client/changes.js';
 import { QuestboardError } from '../../client/questboard-error.js';
+import { textDirection } from '../../i18n/languages.js';
+import type { Translator } from '../../i18n/messages.js';
 import {
-  EMPTY_LEADERBOARD_TEXT,
+  columnHeader,
   isLeaderboardType,
   leaderboardCaption,
   leaderboardClass,
@@ -15,7 +17,6 @@ import {
   type LeaderboardType,
 } from '../../ui/leaderboard-model.js';
 import { defineElement } from '../shared/define-element.js';
-import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { failureMessage } from '../shared/status.js';
@@ -63,7 +64,8 @@ export class QbLeaderboard extends QuestboardElement {
   @property() highlight = '';
 
   @state() private loadingMore = false;
-  @state() private loadMoreError = '';
+  /** Why "Load more" failed, until it is pressed again. */
+  @state() private loadMoreError: { error: unknown } | null = null;
 
   private readonly query = new QueryController<LoadedBoard>(this, {
     args: () => (this.appId ? [this.appId, this.type, this.pageSize, this.highlight, this.apiKey, this.baseUrl] : null),
@@ -120,7 +122,7 @@ export class QbLeaderboard extends QuestboardElement {
     const current = this.query.state;
     if (current.status !== 'ready' || this.loadingMore) return;
     this.loadingMore = true;
-    this.loadMoreError = '';
+    this.loadMoreError = null;
     try {
       const client = await this.client();
       const page = await client.getLeaderboard({
@@ -138,59 +140,66 @@ export class QbLeaderboard extends QuestboardElement {
         });
       }
     } catch (error) {
-      this.loadMoreError = failureMessage('load more members', error);
+      this.loadMoreError = { error };
     } finally {
       this.loadingMore = false;
     }
   }
 
-  override render() {
-    return this.query.render(
-      { idle: 'No leaderboard selected.', subject: 'the leaderboard', ready: (board) => this.renderBoard(board) },
-      this.locale,
-    );
+  protected override renderIn(t: Translator) {
+    return this.query.render(t, {
+      idle: t.text('leaderboard.idle'),
+      loading: t.text('leaderboard.loading'),
+      failed: 'leaderboard.loadFailed',
+      ready: (board) => this.renderBoard(t, board),
+    });
   }
 
-  private renderBoard(board: LoadedBoard) {
-    const locale = this.locale;
+  private renderBoard(t: Translator, board: LoadedBoard) {
     const type = this.leaderboardType;
     const columns = leaderboardColumns(type);
     const { entries, totalUsers } = board;
     const pinned =
       board.highlighted && !entries.some((entry) => entry.external_user.username === this.highlight) ? board.highlighted : null;
     const hasMore = entries.length < totalUsers && entries.length > 0;
-    return html`<div class=${leaderboardClass.root} part="base" lang=${locale}>
+    return html`<div class=${leaderboardClass.root} part="base" lang=${t.locale} dir=${textDirection(t.language)}>
       <table class=${leaderboardClass.table} part="table">
-        <caption class=${leaderboardClass.caption}>${leaderboardCaption(type)}</caption>
+        <caption class=${leaderboardClass.caption}>${leaderboardCaption(t, type)}</caption>
         <thead>
           <tr>
-            ${columns.map((column) => html`<th scope="col" class=${cellClass(column)}>${column.label}</th>`)}
+            ${columns.map((column) => renderHeader(t, column))}
           </tr>
         </thead>
         <tbody>
           ${
             entries.length
-              ? entries.map((entry) => this.renderRow(entry, columns, locale))
+              ? entries.map((entry) => this.renderRow(t, entry, columns))
               : html`<tr class=${leaderboardClass.row}>
-                <td class=${leaderboardClass.cell} colspan=${columns.length}>${EMPTY_LEADERBOARD_TEXT}</td>
+                <td class=${leaderboardClass.cell} colspan=${columns.length}>${t.text('leaderboard.empty')}</td>
               </tr>`
           }
         </tbody>
         ${
           pinned
-            ? html`<tbody class=${leaderboardClass.pinnedBody} aria-label="Your position">
-              ${this.renderRow(pinned, columns, locale)}
+            ? html`<tbody class=${leaderboardClass.pinnedBody} aria-label=${t.text('leaderboard.yourPosition')}>
+              ${this.renderRow(t, pinned, columns)}
             </tbody>`
             : nothing
         }
       </table>
       <p class=${leaderboardClass.summary} part="summary" role="status">
-        ${leaderboardSummary(entries.length, 0, totalUsers, locale)}
+        ${leaderboardSummary(t, entries.length, 0, totalUsers)}
       </p>
       ${
         hasMore || this.loadMoreError
           ? html`<div class="more">
-            ${this.loadMoreError ? html`<p class="qb-error" role="alert">${this.loadMoreError}</p>` : nothing}
+            ${
+              this.loadMoreError
+                ? html`<p class="qb-error" role="alert">
+                  ${failureMessage(t, 'leaderboard.loadMoreFailed', this.loadMoreError.error)}
+                </p>`
+                : nothing
+            }
             ${
               hasMore
                 ? html`<button
@@ -200,7 +209,7 @@ export class QbLeaderboard extends QuestboardElement {
                   aria-disabled=${this.loadingMore ? 'true' : nothing}
                   @click=${this.loadMore}
                 >
-                  ${this.loadingMore ? 'Loading…' : 'Load more'}
+                  ${this.loadingMore ? t.text('leaderboard.loadingMore') : t.text('leaderboard.loadMore')}
                 </button>`
                 : nothing
             }
@@ -210,7 +219,7 @@ export class QbLeaderboard extends QuestboardElement {
     </div>`;
   }
 
-  private renderRow(entry: LeaderboardEntry, columns: LeaderboardColumn[], locale: string) {
+  private renderRow(t: Translator, entry: LeaderboardEntry, columns: LeaderboardColumn[]) {
     const highlighted = this.highlight !== '' && entry.external_user.username === this.highlight;
     return html`<tr
       class=${highlighted ? leaderboardClass.rowHighlighted : leaderboardClass.row}
@@ -220,9 +229,11 @@ export class QbLeaderboard extends QuestboardElement {
       ${columns.map((column) => {
         const value = column.value(entry);
         if (column.key === 'member') {
-          return html`<th scope="row" class=${cellClass(column)}><bdi class=${leaderboardClass.name}>${value}</bdi></th>`;
+          // The title shows the whole name where the column cuts it.
+          const name = html`<bdi class=${leaderboardClass.name} title=${value}>${value}</bdi>`;
+          return html`<th scope="row" class=${cellClass(column)}>${name}</th>`;
         }
-        return html`<td class=${cellClass(column)}>${typeof value === 'number' ? formatNumber(value, locale) : value}</td>`;
+        return html`<td class=${cellClass(column)}>${typeof value === 'number' ? t.number(value) : value}</td>`;
       })}
     </tr>`;
   }
@@ -230,6 +241,15 @@ export class QbLeaderboard extends QuestboardElement {
 
 function cellClass(column: LeaderboardColumn): string {
   return column.numeric ? leaderboardClass.numericCell : leaderboardClass.cell;
+}
+
+/** The fragment's header markup (src/ui/leaderboard-fragment.ts): the short form for narrow tables, the label as the cell's name. */
+function renderHeader(t: Translator, column: LeaderboardColumn) {
+  const { label, short } = columnHeader(t, column);
+  if (short === null) return html`<th scope="col" class=${cellClass(column)}>${label}</th>`;
+  const forms = html`<span class=${leaderboardClass.label}>${label}</span
+    ><abbr class=${leaderboardClass.abbr} title=${label}>${short}</abbr>`;
+  return html`<th scope="col" class=${cellClass(column)} aria-label=${label}>${forms}</th>`;
 }
 
 defineElement('qb-leaderboard', QbLeaderboard);

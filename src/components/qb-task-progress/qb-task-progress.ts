@@ -1,12 +1,12 @@
 import { html } from 'lit';
 import { property } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
+import { classNames } from '../shared/class-names.js';
 import type { TaskProgress } from '../../api/responses.js';
 import { changeAffects } from '../../client/changes.js';
 import { QuestboardError } from '../../client/questboard-error.js';
+import type { Translator } from '../../i18n/messages.js';
 import { cssProperty } from '../shared/css-property.js';
 import { defineElement } from '../shared/define-element.js';
-import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
@@ -57,26 +57,23 @@ export class QbTaskProgress extends QuestboardElement {
     return state.status === 'ready' && state.value !== null && state.value.quantity_completed >= state.value.quantity_required;
   }
 
-  override render() {
-    return this.query.render(
-      {
-        idle: 'No task selected.',
-        subject: 'task progress',
-        ready: (progress) => (progress ? this.renderProgress(progress) : renderEmpty('Not started yet.')),
-      },
-      this.locale,
-    );
+  protected override renderIn(t: Translator) {
+    return this.query.render(t, {
+      idle: t.text('taskProgress.idle'),
+      loading: t.text('taskProgress.loading'),
+      failed: 'taskProgress.loadFailed',
+      ready: (progress) => (progress ? this.renderProgress(t, progress) : renderEmpty(t.text('taskProgress.notStarted'))),
+    });
   }
 
-  private renderProgress(progress: TaskProgress) {
-    const locale = this.locale;
+  private renderProgress(t: Translator, progress: TaskProgress) {
     const required = progress.quantity_required;
     const completed = Math.min(progress.quantity_completed, required);
     const done = this.complete;
-    const counts = `${formatNumber(completed, locale, 4)} of ${formatNumber(required, locale, 4)}`;
-    const label = done ? 'Completed' : counts;
+    const counts = t.text('taskProgress.counts', { completed, required });
+    const label = done ? t.text('taskProgress.completed') : counts;
     const fraction = required > 0 ? completed / required : done ? 1 : 0;
-    return html`<div class=${classMap({ task: true, complete: done })} part="task">
+    return html`<div class=${classNames({ task: true, complete: done })} part="task">
       <p class="heading">
         <span class="name" part="name" id="name"><bdi>${progress.task_name}</bdi></span>
         <span class="label" part="label">${done ? html`<span aria-hidden="true">✓ </span>` : null}${label}</span>
@@ -89,7 +86,7 @@ export class QbTaskProgress extends QuestboardElement {
         aria-valuemin="0"
         aria-valuemax=${required}
         aria-valuenow=${completed}
-        aria-valuetext=${done ? `${counts}, completed` : counts}
+        aria-valuetext=${done ? t.text('taskProgress.countsCompleted', { completed, required }) : counts}
       >
         <div class="bar-fill" part="bar-fill" ${cssProperty('--qb-fill', String(fraction))}></div>
       </div>

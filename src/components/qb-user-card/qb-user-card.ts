@@ -4,15 +4,23 @@ import type { UserInfo } from '../../api/responses.js';
 import { levelStart } from '../../api/levels.js';
 import { changeAffects } from '../../client/changes.js';
 import { QuestboardError } from '../../client/questboard-error.js';
+import type { Translator } from '../../i18n/messages.js';
 import { cssProperty } from '../shared/css-property.js';
 import { defineElement } from '../shared/define-element.js';
-import { formatNumber } from '../shared/format.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
 import { barStyles } from '../shared/bar.js';
 import { cardHost, tokens } from '../shared/tokens.js';
 import { userCardStyles } from './qb-user-card.styles.js';
+
+type StatLabel =
+  | 'userCard.totalScore'
+  | 'userCard.weeklyScore'
+  | 'userCard.monthlyScore'
+  | 'userCard.challengesCompleted'
+  | 'userCard.tasksCompleted'
+  | 'userCard.achievements';
 
 /**
  * A member's standing: level and the XP bar to the next level, total, weekly and monthly
@@ -54,42 +62,40 @@ export class QbUserCard extends QuestboardElement {
     appId: () => this.appId,
   });
 
-  override render() {
-    return this.query.render(
-      {
-        idle: 'No member selected.',
-        subject: `${this.accountName}’s progress`,
-        ready: (user) => (user ? this.renderCard(user) : renderEmpty(`${this.accountName} has no activity yet.`)),
-      },
-      this.locale,
-    );
+  protected override renderIn(t: Translator) {
+    const name = html`<bdi>${this.accountName}</bdi>`;
+    return this.query.render(t, {
+      idle: t.text('userCard.idle'),
+      loading: t.parts('userCard.loading', { name }),
+      failed: 'userCard.loadFailed',
+      failedValues: { name },
+      ready: (user) => (user ? this.renderCard(t, user) : renderEmpty(t.parts('userCard.noActivity', { name }))),
+    });
   }
 
-  private renderCard(user: UserInfo) {
-    const locale = this.locale;
-    const number = (value: number) => formatNumber(value, locale);
+  private renderCard(t: Translator, user: UserInfo) {
     const start = levelStart(user.current_level);
     const span = Math.max(user.next_level_xp - start, 1);
     const gained = Math.min(Math.max(user.current_xp - start, 0), span);
-    const stats: Array<[string, number]> = [
-      ['Total score', user.total_score],
-      ['Score this week', user.challenge_score_weekly],
-      ['Score this month', user.challenge_score_monthly],
-      ['Challenges completed', user.challenges_completed],
-      ['Tasks completed', user.tasks_completed],
-      ['Achievements', user.total_achievements],
+    const stats: Array<[StatLabel, number]> = [
+      ['userCard.totalScore', user.total_score],
+      ['userCard.weeklyScore', user.challenge_score_weekly],
+      ['userCard.monthlyScore', user.challenge_score_monthly],
+      ['userCard.challengesCompleted', user.challenges_completed],
+      ['userCard.tasksCompleted', user.tasks_completed],
+      ['userCard.achievements', user.total_achievements],
     ];
-    const xpText = `${number(user.current_xp)} of ${number(user.next_level_xp)} XP`;
+    const xpText = t.text('userCard.xp', { current: user.current_xp, next: user.next_level_xp });
     return html`<section class="card" part="card" aria-labelledby="name">
       <div class="header">
         <p class="name" part="name" id="name"><bdi>${user.account_name}</bdi></p>
-        <p class="level" part="level">Level ${number(user.current_level)}</p>
+        <p class="level" part="level">${t.text('userCard.level', { level: user.current_level })}</p>
       </div>
       <div
         class="bar"
         part="xp-bar"
         role="progressbar"
-        aria-label="XP toward level ${number(user.current_level + 1)}"
+        aria-label=${t.text('userCard.xpTowardLevel', { level: user.current_level + 1 })}
         aria-valuemin="0"
         aria-valuemax=${span}
         aria-valuenow=${gained}
@@ -101,8 +107,8 @@ export class QbUserCard extends QuestboardElement {
       <dl class="stats" part="stats">
         ${stats.map(
           ([label, value]) => html`<div class="stat">
-            <dt>${label}</dt>
-            <dd>${number(value)}</dd>
+            <dt>${t.text(label)}</dt>
+            <dd>${t.number(value)}</dd>
           </div>`,
         )}
       </dl>

@@ -3,7 +3,16 @@ import type { QuestboardClient } from '../../client/client.js';
 import { subscribeToChanges, type ChangeNotice } from '../../client/changes.js';
 import { onConfigure, type ClientOverrides } from '../../client/config.js';
 import { followRemoteChanges } from '../../client/remote-changes.js';
-import { renderEmpty, renderError, renderKept, renderLoading } from './status.js';
+import type { Translator } from '../../i18n/messages.js';
+import {
+  failureMessage,
+  renderEmpty,
+  renderError,
+  renderKept,
+  renderLoading,
+  type FailureId,
+  type FailureValues,
+} from './status.js';
 
 export type QueryState<T> =
   | { status: 'idle' }
@@ -15,9 +24,12 @@ export type QueryState<T> =
 /** What an element shows in each state: the same loading, error (with retry) and kept-answer notice everywhere. */
 export interface QueryView<T> {
   /** Shown while a required input is missing. */
-  idle: string;
-  /** What is loading, as in "Loading the leaderboard…" and "Could not load the leaderboard: …". */
-  subject: string;
+  idle: unknown;
+  /** Shown while loading, as "Loading the leaderboard…". */
+  loading: unknown;
+  /** Says the load failed, as "Could not load the leaderboard.", with the values its message takes. */
+  failed: FailureId;
+  failedValues?: FailureValues;
   ready(value: T): unknown;
 }
 
@@ -110,18 +122,18 @@ export class QueryController<T> implements ReactiveController {
     }
   }
 
-  /** The element's content for the current state; `ready` draws the data, below the kept-answer notice. */
-  render({ idle, subject, ready }: QueryView<T>, locale: string): TemplateResult {
+  /** The element's content for the current state in `t`'s words; `ready` draws the data, below the kept-answer notice. */
+  render(t: Translator, { idle, loading, failed, failedValues, ready }: QueryView<T>): TemplateResult {
     const state = this.state;
     switch (state.status) {
       case 'idle':
         return renderEmpty(idle);
       case 'loading':
-        return renderLoading(subject);
+        return renderLoading(loading);
       case 'error':
-        return renderError(subject, state.error, () => void this.run({ quiet: false }));
+        return renderError(t, failureMessage(t, failed, state.error, failedValues), () => void this.run({ quiet: false }));
       case 'ready':
-        return html`${renderKept(state.keptAt, locale)}${ready(state.value)}`;
+        return html`${renderKept(t, state.keptAt)}${ready(state.value)}`;
     }
   }
 

@@ -1,14 +1,16 @@
-import { LitElement, type PropertyValues } from 'lit';
+import { LitElement, nothing, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import { clientFor, type ClientOverrides } from '../../client/config.js';
 import type { QuestboardClient } from '../../client/client.js';
+import type { Translator } from '../../i18n/messages.js';
 import type { Theme } from '../../ui/theme.js';
 import { applyColorScheme, onColorSchemeChange } from './color-scheme.js';
-import { languageOf } from './format.js';
+import { LocaleController } from './locale.js';
 
 /**
  * What every Questboard element shares: the per-element api-key / base-url overrides, its
- * language and its colour scheme.
+ * language (localeOf in ./locale.ts: each renders its content with that language's words) and
+ * its colour scheme.
  *
  * @cssprop --qb-color-surface - Background of the element.
  * @cssprop --qb-color-surface-alt - Background of striped rows, disabled buttons and the offline notice.
@@ -29,7 +31,7 @@ import { languageOf } from './format.js';
  * @cssprop --qb-font-size - Text size every size derives from (default 15px: not tied to the page's root font size).
  * @cssprop --qb-stack-gap - Space below an element that has a next sibling (default --qb-space; the endorse button has none).
  */
-export class QuestboardElement extends LitElement {
+export abstract class QuestboardElement extends LitElement {
   /** Overrides the API key of Questboard.configure() for this element. */
   @property({ attribute: 'api-key' }) apiKey?: string;
 
@@ -44,6 +46,8 @@ export class QuestboardElement extends LitElement {
 
   private stopFollowingColorScheme = () => {};
 
+  private readonly language = new LocaleController(this);
+
   /** This element's overrides of the page-wide settings. */
   clientOverrides(): ClientOverrides {
     return { apiKey: this.apiKey, baseUrl: this.baseUrl };
@@ -54,8 +58,10 @@ export class QuestboardElement extends LitElement {
     return clientFor(this.clientOverrides());
   }
 
-  protected get locale(): string {
-    return languageOf(this);
+  /** Nothing until the element's catalog has loaded (a moment, once per page): never a flash of English. */
+  protected override render(): unknown {
+    const t = this.language.translator();
+    return t ? this.renderIn(t) : nothing;
   }
 
   override connectedCallback(): void {
@@ -81,6 +87,9 @@ export class QuestboardElement extends LitElement {
     const context = this.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
     applyColorScheme(this, this.theme, context);
   }
+
+  /** The element's content, in the words and numbers of `t`. */
+  protected abstract renderIn(t: Translator): unknown;
 
   /**
    * Dispatches one of the elements' events, typed by its entry in GlobalEventHandlersEventMap:

@@ -1,42 +1,72 @@
 import { html, type TemplateResult } from 'lit';
 import { MissingApiKeyError } from '../../client/config.js';
 import { QuestboardError } from '../../client/questboard-error.js';
+import type { MessageId, Translator } from '../../i18n/messages.js';
 
-export function renderLoading(what: string): TemplateResult {
-  return html`<p class="qb-status" role="status" part="status">Loading ${what}…</p>`;
+/** `text`: a message's text or parts (Translator.parts). */
+export function renderLoading(text: unknown): TemplateResult {
+  return html`<p class="qb-status" role="status" part="status">${text}</p>`;
 }
 
 /** Says that what follows is the last answer the remote gave, and how old it is. */
-export function renderKept(keptAt: number | null, locale: string): TemplateResult | null {
+export function renderKept(t: Translator, keptAt: number | null): TemplateResult | null {
   if (keptAt === null) return null;
-  return html`<p class="qb-kept" role="status" part="kept">Offline — last updated ${timeAgo(keptAt, locale)}</p>`;
+  return html`<p class="qb-kept" role="status" part="kept">${keptNotice(t, keptAt)}</p>`;
 }
 
-function timeAgo(at: number, locale: string): string {
-  const seconds = Math.round((at - Date.now()) / 1000);
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
-  if (seconds > -60) return format.format(seconds, 'second');
-  if (seconds > -3600) return format.format(Math.round(seconds / 60), 'minute');
-  if (seconds > -86400) return format.format(Math.round(seconds / 3600), 'hour');
-  return format.format(Math.round(seconds / 86400), 'day');
+/** "Offline — last updated 5 min. ago", for the elements and the embed's leaderboards alike. */
+export function keptNotice(t: Translator, keptAt: number): string {
+  const seconds = Math.round((keptAt - Date.now()) / 1000);
+  const format = new Intl.RelativeTimeFormat([t.locale, 'en'], { numeric: 'auto', style: 'short' });
+  const time =
+    seconds > -60
+      ? format.format(seconds, 'second')
+      : seconds > -3600
+        ? format.format(Math.round(seconds / 60), 'minute')
+        : seconds > -86400
+          ? format.format(Math.round(seconds / 3600), 'hour')
+          : format.format(Math.round(seconds / 86400), 'day');
+  return t.text('status.offline', { time });
 }
 
-export function renderEmpty(text: string): TemplateResult {
+export function renderEmpty(text: unknown): TemplateResult {
   return html`<p class="qb-empty" part="empty">${text}</p>`;
 }
 
 /** A readable failure with a way to try again; `role="alert"` so screen readers hear it. */
-export function renderError(what: string, error: Error, retry: () => void): TemplateResult {
+export function renderError(t: Translator, failed: unknown, retry: () => void): TemplateResult {
   return html`<div class="qb-error" part="error">
-    <p role="alert">${failureMessage(`load ${what}`, error)}</p>
-    <button class="qb-button qb-button--quiet" part="retry-button" type="button" @click=${retry}>Try again</button>
+    <p role="alert">${failed}</p>
+    <button class="qb-button qb-button--quiet" part="retry-button" type="button" @click=${retry}>
+      ${t.text('status.retry')}
+    </button>
   </div>`;
 }
 
-/** What every element says when `action` ("load the leaderboard", "endorse") failed. */
-export function failureMessage(action: string, error: unknown): string {
-  if (error instanceof MissingApiKeyError) return error.message;
-  if (!(error instanceof QuestboardError)) return `Could not ${action}.`;
-  if (error.kind === 'unreachable') return `Could not ${action}: the Questboard service is unreachable. Try again.`;
-  return `Could not ${action}: ${error.message}`;
+/** A failure's message without a reason; its twin `<id>Because` gives the reason. */
+export type FailureId =
+  | 'leaderboard.loadFailed'
+  | 'leaderboard.loadMoreFailed'
+  | 'userCard.loadFailed'
+  | 'taskProgress.loadFailed'
+  | 'challenge.loadFailed'
+  | 'endorse.failed'
+  | 'connectSocial.failed';
+
+/** The values a failure's message takes besides its reason: the member's name where it names one. */
+export interface FailureValues {
+  name?: unknown;
+}
+
+/**
+ * What an element says when something failed: the missing key, or the sentence of `id` with
+ * the reason the API gave (isolated: it is English and may sit in a right-to-left sentence).
+ */
+export function failureMessage(t: Translator, id: FailureId, error: unknown, values: FailureValues = {}): unknown[] {
+  // Messages of both forms take the same values besides {reason}; their types cannot say so per id.
+  const parts = t.parts as (id: MessageId, values: object) => unknown[];
+  if (error instanceof MissingApiKeyError) return [t.text('error.noApiKey')];
+  if (!(error instanceof QuestboardError)) return parts(id, values);
+  const reason = error.kind === 'unreachable' ? t.text('error.unreachable') : html`<bdi>${error.message}</bdi>`;
+  return parts(`${id}Because`, { ...values, reason });
 }

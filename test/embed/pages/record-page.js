@@ -12,3 +12,7 @@ for (const level of ['info', 'warn', 'error', 'log']) {
     original(...args);
   };
 }
+// Whether a leaderboard container already held rows when the page's DOM was ready (a kept answer).
+document.addEventListener('DOMContentLoaded', () => {
+  window.pageRecord.rowsAtDomContentLoaded = document.querySelectorAll('[data-questboard-leaderboard] tbody tr').length;
+});

@@ -1,0 +1,98 @@
+// A build step for the scripts a site loads as they are (scripts/build.js): the CSS in `css`
+// templates (Lit's in src/components, src/ui/css.ts's in src/ui) loses its comments and
+// indentation. Minifiers leave template text alone, and in the embed that text is about a
+// twentieth of its gzip size. Only whitespace and comments change: a run of whitespace becomes
+// one space (between selectors it is a combinator), and none is kept beside `{`, `}` or `;`,
+// nor after `:` or `,` (never before a colon: `.a :hover` is not `.a:hover`).
+/** A rolldown/Vite plugin, run after TypeScript is stripped. */
+export function minifyCssTemplates() {
+  return {
+    name: 'questboard:minify-css-templates',
+    enforce: 'post',
+    transform(code, id) {
+      if (!/\/src\/.+\.ts$/.test(id) || !code.includes('css`')) return null;
+      let minified = '';
+      let copied = 0;
+      for (const { start, end } of cssTemplateTexts(code)) {
+        minified += code.slice(copied, start) + minifyCss(code.slice(start, end));
+        copied = end;
+      }
+      // No source map: these scripts ship without one.
+      return { code: minified + code.slice(copied), map: null };
+    },
+  };
+}
+
+export function minifyCss(css) {
+  // Quoted text (a `content` value, a font name) is kept as written.
+  return css
+    .split(/("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/)
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/\s+/g, ' ')
+            .replace(/ ?([{};]) ?/g, '$1')
+            .replace(/([:,]) /g, '$1'),
+    )
+    .join('');
+}
+
+/** The literal text runs of every css`…` template (not their ${…} expressions), as offsets in `code`. */
+function cssTemplateTexts(code) {
+  const texts = [];
+  const tag = /(?<![\w$.])css`/g;
+  let match;
+  while ((match = tag.exec(code)) !== null) {
+    const end = scanTemplate(code, match.index + match[0].length, texts);
+    tag.lastIndex = end;
+  }
+  return texts.filter(({ start, end }) => end > start);
+}
+
+/**
+ * Reads a template literal from just after its opening backtick; pushes its text runs to
+ * `texts` (when given) and returns the offset after its closing backtick.
+ */
+function scanTemplate(code, from, texts) {
+  let start = from;
+  for (let at = from; at < code.length; at++) {
+    const char = code[at];
+    if (char === '\\') at++;
+    else if (char === '`') {
+      texts?.push({ start, end: at });
+      return at + 1;
+    } else if (char === '$' && code[at + 1] === '{') {
+      texts?.push({ start, end: at });
+      at = scanExpression(code, at + 2) - 1;
+      start = at + 1;
+    }
+  }
+  throw new Error('minify-css-templates: a template literal never ends');
+}
+
+/** Reads a ${…} expression from just after `${`; returns the offset after its closing brace. */
+function scanExpression(code, from) {
+  let depth = 0;
+  for (let at = from; at < code.length; at++) {
+    const char = code[at];
+    if (char === '`') at = scanTemplate(code, at + 1, null) - 1;
+    else if (char === "'" || char === '"') at = scanString(code, at);
+    else if (char === '{') depth++;
+    else if (char === '}') {
+      if (depth === 0) return at + 1;
+      depth--;
+    }
+  }
+  throw new Error('minify-css-templates: a ${…} expression never ends');
+}
+
+/** The offset of the quote that closes the string opened at `from`. */
+function scanString(code, from) {
+  for (let at = from + 1; at < code.length; at++) {
+    if (code[at] === '\\') at++;
+    else if (code[at] === code[from]) return at;
+  }
+  throw new Error('minify-css-templates: a string never ends');
+}
