@@ -6,3 +6,8 @@ export function besideScript(script: HTMLOrSVGScriptElement | null, file: string
   const base = script instanceof HTMLScriptElement && script.src ? script.src : document.baseURI;
   return new URL(file, base).href;
 }
+
+/** Imports the ES module `file` from beside the embed (dist/ ships it there). */
+export function importBeside<Module>(script: HTMLOrSVGScriptElement | null, file: string): Promise<Module> {
+  return import(/* @vite-ignore */ besideScript(script, file)) as Promise<Module>;
+}

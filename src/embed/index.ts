@@ -7,7 +7,7 @@ import { configure, resolveTransport, setInPageServerLoader } from '../client/co
 import '../components/index.js';
 import { setChangeStreamReaderLoader } from '../client/remote-changes.js';
 import { setCatalogLoader } from '../i18n/page-catalogs.js';
-import { besideScript } from './beside-script.js';
+import { importBeside } from './beside-script.js';
 import { catalogsBeside } from './catalog-files.js';
 import { inPageServerBeside } from './in-page-server-loader.js';
 import { readScriptConfig } from './script-config.js';
@@ -20,7 +20,7 @@ const ownScript = document.currentScript;
 setInPageServerLoader(inPageServerBeside(ownScript));
 setCatalogLoader(catalogsBeside(ownScript));
 // Live updates from a remote server: dist/questboard-live.js, fetched only by a page that follows one.
-setChangeStreamReaderLoader(() => import(/* @vite-ignore */ besideScript(ownScript, 'questboard-live.js')));
+setChangeStreamReaderLoader(() => importBeside(ownScript, 'questboard-live.js'));
 configure(readScriptConfig(ownScript));
 
 if (document.readyState === 'loading') {
