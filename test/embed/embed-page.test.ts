@@ -7,6 +7,7 @@ import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import { ADMIN_KEY, APP_ID, guildDataset } from '../components/support.js';
 import { HOSTILE_NAMES } from '../components/hostile-names.js';
 import { catalogOf, englishWordsReplacedBy, shownText } from '../i18n/support.js';
+import { openFrame, openFrames } from './frames.js';
 
 interface PageRecord {
   violations: string[];
@@ -17,18 +18,8 @@ interface PageRecord {
 type PageWindow = Window &
   typeof globalThis & { pageRecord: PageRecord; Questboard?: Record<string, unknown>; __qbPwned?: number };
 
-const frames: HTMLIFrameElement[] = [];
-
 async function openPage(name: string): Promise<{ frame: HTMLIFrameElement; win: PageWindow; doc: Document }> {
-  const frame = document.createElement('iframe');
-  frame.title = name;
-  frame.style.inlineSize = '800px';
-  frame.style.blockSize = '600px';
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  frame.src = `/test/embed/pages/${name}.html`;
-  document.body.append(frame);
-  frames.push(frame);
-  await loaded;
+  const frame = await openFrame(name);
   return { frame, win: frame.contentWindow as PageWindow, doc: frame.contentDocument! };
 }
 
@@ -58,7 +49,7 @@ describe('the script-tag embed (dist/questboard.js)', () => {
   });
 
   afterEach(() => {
-    for (const frame of frames.splice(0)) frame.remove();
+    for (const frame of openFrames.splice(0)) frame.remove();
   });
 
   after(async () => {

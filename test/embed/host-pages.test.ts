@@ -11,6 +11,7 @@ import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import { PALETTE } from '../../src/ui/theme.js';
 import { ADMIN_KEY, guildDataset } from '../components/support.js';
 import { canEmulateMedia, itWhere } from '../engine.js';
+import { openFrame, openFrames } from './frames.js';
 
 const itEmulatingMedia = itWhere(canEmulateMedia, 'its driver cannot emulate media features');
 
@@ -145,18 +146,8 @@ function differences(expected: Styles, actual: Styles): string[] {
   return found;
 }
 
-const frames: HTMLIFrameElement[] = [];
-
 async function openPage(name: string): Promise<HostPage> {
-  const frame = document.createElement('iframe');
-  frame.title = name;
-  frame.style.inlineSize = '800px';
-  frame.style.blockSize = '600px';
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  frame.src = `/test/embed/pages/${name}.html`;
-  document.body.append(frame);
-  frames.push(frame);
-  await loaded;
+  const frame = await openFrame(name);
   const win = frame.contentWindow as HostWindow;
   await win.hostReady;
   return { win, doc: frame.contentDocument! };
@@ -213,18 +204,18 @@ describe('widgets on host pages', () => {
   });
 
   afterEach(async () => {
-    for (const frame of frames.splice(1)) frame.remove();
+    for (const frame of openFrames.splice(1)) frame.remove();
     if (canEmulateMedia) await emulateMedia({ colorScheme: 'light' });
   });
 
   after(async () => {
-    for (const frame of frames.splice(0)) frame.remove();
+    for (const frame of openFrames.splice(0)) frame.remove();
     await deleteDB('questboard');
     await deleteDB('questboard-remote');
   });
 
   it('shows every widget and the fragment on the bare page with its own look', () => {
-    const [board] = frames;
+    const [board] = openFrames;
     const doc = board!.contentDocument!;
     const card = doc.querySelector('qb-user-card')!;
     expect(getComputedStyle(card).fontSize).to.equal('15px');
