@@ -3,6 +3,8 @@
 // any index. Their progress differs (and spreads over the last weeks), so
 // scores, weekly scores and ranks differ as on a real site.
 
+import { seededRandom } from './seeded-random.js';
+
 export const ADMIN_KEY = 'sk_bench_admin';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HISTORY_DAYS = 45;
@@ -39,18 +41,6 @@ export function appFor(size, appIndex, { whole = false } = {}) {
 /** The app of the first-paint measurement (bench/first-paint.js), named as bench/first-paint.html asks for it. */
 export function firstPaintApp(size, appIndex) {
   return { ...appFor(size, appIndex), appId: 'first-paint', apiKey: 'pk_first_paint' };
-}
-
-/** mulberry32: small, fast and the same everywhere. Returns numbers in [0, 1). */
-export function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The app itself: keys, treasury and one challenge of three tasks; no members. */
@@ -107,7 +97,7 @@ export function memberChunk(app, start, end, nowMs) {
   const users = [];
   const progress = [];
   for (let index = start; index < end; index++) {
-    const next = random(app.appIndex * 1_000_003 + index);
+    const next = seededRandom(app.appIndex * 1_000_003 + index);
     const account_name = memberName(index);
     users.push({ account_name, is_active: true });
     const logs = Math.floor(next() * (MAX_LOGS_PER_MEMBER + 1));

@@ -1,9 +1,9 @@
 // A load run: many clients at once, each sending its next request as soon as
 // the last is answered, for a fixed time. Any answer but 2xx, and any network
 // error, counts as an error; the caller fails the run on one.
-import { random } from './dataset.js';
 import { httpClient } from './http-client.js';
 import { median, percentile } from './report.js';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * `mix`: `[{ weight, operations }]`, each request drawn first by weight, then
@@ -20,7 +20,7 @@ export async function loadRun({ base, mix, clients, seconds, firstRound, seed = 
   const ends = performance.now() + seconds * 1000;
 
   async function runClient(index) {
-    const next = random(seed * 7919 + index);
+    const next = seededRandom(seed * 7919 + index);
     while (performance.now() < ends) {
       let pick = next() * totalWeight;
       const group = mix.find((candidate) => (pick -= candidate.weight) < 0) ?? mix.at(-1);

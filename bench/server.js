@@ -16,6 +16,7 @@ export async function startServer({ benchDir, distDir }) {
     ['/bench/dataset.js', join(benchDir, 'dataset.js')],
     ['/bench/operations.js', join(benchDir, 'operations.js')],
     ['/bench/rounds.js', join(benchDir, 'rounds.js')],
+    ['/bench/seeded-random.js', join(benchDir, 'seeded-random.js')],
     ['/questboard-sw.js', join(distDir, 'questboard-sw.js')],
     ['/blank.html', join(benchDir, 'blank.html')],
     ['/first-paint.html', join(benchDir, 'first-paint.html')],

@@ -3,6 +3,8 @@
 // the same dataset; `now` only moves the timestamps, so weekly and monthly
 // boards look alive whenever the demo is opened.
 
+import { seededRandom } from '../bench/seeded-random.js';
+
 export const DEMO_APP_ID = 'guild';
 /**
  * The key the pages use, what a site puts in its script tag: it reads, and writes only as the
@@ -122,18 +124,6 @@ export interface DatasetOptions {
 export const ENDORSEMENT_KINDS = ['helpful', 'mentor', 'shipper', 'kind', 'teacher'] as const;
 
 const DAY_MS = 86_400_000;
-
-/** mulberry32: tiny, fast and good enough to make a believable crowd. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 // Names from many scripts, with emoji (one a ZWJ sequence, one a flag) and a
 // right-to-left pair: every rendering in the demo has to show them exactly.

@@ -2,7 +2,8 @@
 // same members and history imported in chunks, some of them returning to
 // members of earlier chunks, give exactly the boards of one import.
 import { expect } from '@open-wc/testing';
-import { ADMIN_KEY, GUIDS, WEDNESDAY, iso, localApi, type Call, seededRandom as random } from './support.js';
+import { seededRandom as random } from '../../bench/seeded-random.js';
+import { ADMIN_KEY, GUIDS, WEDNESDAY, iso, localApi, type Call } from './support.js';
 
 const DAY = 86_400_000;
 const MEMBERS = 1200;

@@ -1,7 +1,8 @@
 // The leaderboard against a brute-force model: random members and events,
 // every board, every rank policy, pages and windows cut from the whole board.
 import { expect } from '@open-wc/testing';
-import { GUIDS, WEDNESDAY, iso, localApi, seededRandom as random, checkInApp } from './support.js';
+import { seededRandom as random } from '../../bench/seeded-random.js';
+import { GUIDS, WEDNESDAY, iso, localApi, checkInApp } from './support.js';
 
 const DAY = 86_400_000;
 

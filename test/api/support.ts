@@ -252,16 +252,6 @@ export function dataset(now: number) {
 
 export const seed = (call: Call, now: number) => call('POST', '/v1/admin/import', { body: dataset(now) });
 
-/** A small deterministic PRNG (mulberry32), so a failure of a randomised test can be replayed. */
-export function seededRandom(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * An app whose members are named `names`, with a repeatable 5-point check-in and a task nobody
  * does (it keeps the challenge's own points out of the boards): the leaderboard tests' usual app.
