@@ -10,7 +10,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findBrowser } from '../scripts/find-browser.js';
 import { writeSection } from './docs-section.js';
@@ -26,6 +25,7 @@ import {
 import { measureFirstPaint } from './first-paint.js';
 import { seedInChunks } from './seed.js';
 import { startServer } from './server.js';
+import { readSettings } from './settings.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const workerFile = join(root, 'dist/questboard-sw.js');
@@ -35,42 +35,28 @@ const docsFile = join(root, 'docs/performance.md');
 // The whole run must stay bounded even if a request or an import hangs.
 const RUN_DEADLINE_MS = 20 * 60 * 1000;
 
-const { values: options } = parseArgs({
+const {
+  values: options,
+  sizes,
+  timing: settings,
+  refuse,
+} = readSettings({
+  defaultSizes: '1000,10000,100000',
+  minSize: 2,
   options: {
-    sizes: { type: 'string', default: '1000,10000,100000' },
-    rounds: { type: 'string', default: '100' },
-    warmup: { type: 'string', default: '20' },
-    'no-docs': { type: 'boolean', default: false },
     'first-paint-rounds': { type: 'string', default: '40' },
     'first-paint-only': { type: 'boolean', default: false },
     // Written under "Machine": what else ran on it, say.
     note: { type: 'string', default: '' },
   },
+  usage:
+    'usage: npm run bench -- [--sizes=1000,10000,100000] [--rounds=100] [--warmup=20] [--no-docs]\n' +
+    '                        [--first-paint-rounds=40] [--first-paint-only] [--note="what else ran"]',
 });
-const sizes = options.sizes.split(',').map(Number);
-const settings = {
-  rounds: Number(options.rounds),
-  warmupRounds: Number(options.warmup),
-  // Per size: keeps the whole run near ten minutes even where an operation is slow.
-  minRounds: Math.min(20, Number(options.rounds)),
-  warmupBudgetMs: 10_000,
-  budgetMs: 60_000,
-};
 const firstPaintRounds = Number(options['first-paint-rounds']);
+if (!(firstPaintRounds > 0)) refuse();
 /** Unkept first navigations: the HTTP cache, the compiled embed and the worker warm up. */
 const FIRST_PAINT_WARMUP = 5;
-if (
-  sizes.some((size) => !Number.isInteger(size) || size < 2) ||
-  !(settings.rounds > 0) ||
-  !(settings.warmupRounds >= 0) ||
-  !(firstPaintRounds > 0)
-) {
-  console.error(
-    'usage: npm run bench -- [--sizes=1000,10000,100000] [--rounds=100] [--warmup=20] [--no-docs]\n' +
-      '                        [--first-paint-rounds=40] [--first-paint-only] [--note="what else ran"]',
-  );
-  process.exit(2);
-}
 
 function newestSourceTime() {
   return Math.max(

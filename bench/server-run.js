@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { bundleForNode } from '../scripts/bundle-node.js';
 import postgres from 'postgres';
 import { createDatabase, postgresAnswers, SERVER_URL } from '../scripts/postgres.js';
@@ -32,6 +31,7 @@ import { formatTable, summarize } from './report.js';
 import { assertSuccess, measureRounds } from './rounds.js';
 import { seedInChunks } from './seed.js';
 import { formatLoad, formatSeeding, serverMarkdown } from './server-report.js';
+import { readSettings } from './settings.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const docsFile = join(root, 'docs/performance.md');
@@ -42,28 +42,27 @@ const USAGE =
   'usage: npm run bench:server -- [--sizes=100000,1000000] [--engines=pglite,postgres] [--pglite-max=100000]\n' +
   '  [--rounds=100] [--warmup=20] [--load-seconds=30] [--clients=64] [--chunk=5000] [--deadline-minutes=45] [--no-docs]';
 
-const { values: options } = parseArgs({
+const {
+  values: options,
+  sizes,
+  timing,
+  refuse,
+} = readSettings({
+  defaultSizes: '100000,1000000',
+  minSize: 10,
   options: {
-    sizes: { type: 'string', default: '100000,1000000' },
     engines: { type: 'string', default: 'pglite,postgres' },
     'pglite-max': { type: 'string', default: '100000' },
-    rounds: { type: 'string', default: '100' },
-    warmup: { type: 'string', default: '20' },
     'load-seconds': { type: 'string', default: '30' },
     clients: { type: 'string', default: '64' },
     chunk: { type: 'string', default: '5000' },
     'deadline-minutes': { type: 'string', default: '45' },
-    'no-docs': { type: 'boolean', default: false },
   },
+  usage: USAGE,
 });
-const sizes = options.sizes.split(',').map(Number);
 const engines = options.engines.split(',');
 const settings = {
-  rounds: Number(options.rounds),
-  warmupRounds: Number(options.warmup),
-  minRounds: Math.min(20, Number(options.rounds)),
-  warmupBudgetMs: 10_000,
-  budgetMs: 60_000,
+  ...timing,
   loadSeconds: Number(options['load-seconds']),
   clients: Number(options.clients),
   chunk: Number(options.chunk),
@@ -73,13 +72,10 @@ const settings = {
 };
 const deadlineMs = Number(options['deadline-minutes']) * 60_000;
 if (
-  sizes.some((size) => !Number.isInteger(size) || size < 10) ||
   engines.some((engine) => !(engine in ENGINES)) ||
-  !(settings.rounds > 0 && settings.warmupRounds >= 0 && settings.loadSeconds > 0 && settings.clients > 0) ||
-  !(settings.chunk > 0 && deadlineMs > 0)
+  !(settings.loadSeconds > 0 && settings.clients > 0 && settings.chunk > 0 && deadlineMs > 0)
 ) {
-  console.error(USAGE);
-  process.exit(2);
+  refuse();
 }
 
 // Everything the run creates is undone here: on success, on failure, at the deadline and on Ctrl-C.
