@@ -7,6 +7,7 @@ import { remoteServerPlugin } from './scripts/wtr-remote-server.js';
 import { apiAdapterPlugin } from './scripts/wtr-api-adapter.js';
 import { SHIPPED_SCRIPTS } from './scripts/shipped-scripts.js';
 import { summaryReporter } from './scripts/summary-reporter.js';
+import { embedPagesPlugin } from './test/embed/pages.js';
 
 // The worker must be one classic script on the page's own origin, as in
 // production: bundle it on request so tests always run the current source.
@@ -65,6 +66,8 @@ export default {
   testFramework: { config: { timeout: 20_000 } },
   plugins: [
     serviceWorkerBundle(),
+    // The embed tests' pages, each built from a template by test/embed/pages.js.
+    embedPagesPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     fuzzSettings(),
     // The reference server on a port of its own: remote tests are really cross-origin.

@@ -8,6 +8,7 @@ import '../../src/components/qb-user-card/qb-user-card.js';
 import { createHandler } from '../../src/server/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
+import { openEarlierVersion } from './earlier-layouts.js';
 import { localApi, registerWorker, seed, unregisterWorker, workerCall } from './support.js';
 
 const OLDER_OPEN = /another tab holds an older version of Questboard's database open; close or reload it/;
@@ -18,29 +19,7 @@ const NEWER_OPEN = /a newer version of Questboard is open in another tab; reload
  * Questboard, never lets go when asked to. Version 1 because its layout never
  * changes; every migration since runs when it is released.
  */
-function holdVersion1(name: string): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(name, 1);
-    request.onupgradeneeded = () => {
-      const db = request.result;
-      db.createObjectStore('meta');
-      db.createObjectStore('apps', { keyPath: 'app_id' });
-      db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
-      const users = db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
-      for (const board of ['board_score', 'board_xp', 'board_weekly', 'board_monthly']) users.createIndex(board, board);
-      for (const store of ['challenges', 'tasks']) {
-        db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
-      }
-      db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
-      db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
-      db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
-      db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
-      db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
+const holdVersion1 = (name: string) => openEarlierVersion(name, 1);
 
 /** What a newer Questboard in another tab leaves: the database one version ahead of this code. */
 async function openNewer(name: string) {

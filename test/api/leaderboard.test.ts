@@ -20,20 +20,10 @@ async function boardApp(api: ReturnType<typeof localApi>, checkIns: Record<strin
       admin_keys: ['sk_admin'],
       apps: [
         {
-          app_id: 'board',
+          ...checkInApp('board', names),
           settings: rank_policy ? { rank_policy } : {},
+          // Joined a minute apart, in the list's order.
           users: names.map((account_name, index) => ({ account_name, joined_at: iso(Date.UTC(2026, 0, 1) + index * MINUTE) })),
-          challenges: [
-            {
-              name: 'Check-ins',
-              start_date: '2026-01-01T00:00:00Z',
-              tasks: [
-                { task_id: GUIDS.checkIn, name: 'Check in', quantity: 1, operator: 0, points: 5, allowretry: true },
-                // Never done: keeps the challenge's own points out of these boards.
-                { task_id: GUIDS.posts, name: 'Post', quantity: 1, operator: 0 },
-              ],
-            },
-          ],
           progress,
         },
       ],

@@ -1,12 +1,34 @@
 // Upgrades: a database left by an earlier version opens with its data intact,
 // its boards laid out and its idempotency records dated as this version keeps them.
 import { expect } from '@open-wc/testing';
-import { deleteDB, openDB } from 'idb';
+import { deleteDB, openDB, type IDBPDatabase } from 'idb';
 import { weekOf } from '../../src/core/periods.js';
 import { createHandler } from '../../src/server/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
+import { openEarlierVersion } from './earlier-layouts.js';
 import { WEDNESDAY } from './support.js';
+
+/** The app both earlier versions wrote, with its member count as they kept it. */
+const guildApp = (member_count: number) => ({
+  app_id: 'guild',
+  name: 'Guild',
+  endorsement_xp: 5,
+  rank_policy: 'olympic',
+  member_count,
+  treasury: null,
+});
+
+/** Opens the database `name` after its upgrade: it is at this code's version, and `check` passes on it. */
+async function checkUpgraded(name: string, check: (db: IDBPDatabase) => unknown) {
+  const db = await openDB(name);
+  try {
+    expect(db.version).to.equal(DATABASE_VERSION);
+    await check(db);
+  } finally {
+    db.close();
+  }
+}
 
 /** A version-3 database as that version wrote it: members carried their board keys in indexes. */
 async function createVersion3(name: string) {
@@ -35,31 +57,10 @@ async function createVersion3(name: string) {
     board_xp: ['guild', -total_score || 0, 1, account_name],
     ...(week_score > 0 ? { board_weekly: ['guild', week, -week_score, 1, account_name] } : {}),
   });
-  const db = await openDB(name, 3, {
-    upgrade(db) {
-      db.createObjectStore('meta');
-      db.createObjectStore('apps', { keyPath: 'app_id' });
-      db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
-      const users = db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
-      for (const board of ['board_score', 'board_xp', 'board_weekly', 'board_monthly']) users.createIndex(board, board);
-      users.createIndex('by_week_name', ['app_id', 'week', 'account_name']);
-      users.createIndex('by_month_name', ['app_id', 'month', 'account_name']);
-      for (const store of ['challenges', 'tasks'])
-        db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
-      db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
-      db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
-      db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
-      db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
-      db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
-      db.createObjectStore('board_counts', { keyPath: 'key' });
-      db.createObjectStore('board_slots', { keyPath: 'key' });
-    },
-  });
+  const db = await openEarlierVersion(name, 3);
   const tx = db.transaction(['apps', 'api_keys', 'users', 'board_counts', 'board_slots'], 'readwrite');
   await Promise.all([
-    tx
-      .objectStore('apps')
-      .put({ app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 3, treasury: null }),
+    tx.objectStore('apps').put(guildApp(3)),
     tx.objectStore('api_keys').put({ key: 'pk_guild', app_id: 'guild', scopes: ['read'] }),
     tx.objectStore('users').put(member('alice', 20, 20)),
     tx.objectStore('users').put(member('bob', 30, 0)),
@@ -98,46 +99,23 @@ describe('upgrade from version 3', () => {
       store.close();
     }
 
-    const db = await openDB(name);
-    try {
-      expect(db.version).to.equal(DATABASE_VERSION);
+    await checkUpgraded(name, async (db) => {
       expect([...db.objectStoreNames])
         .to.include.members(['board_runs', 'board_rows'])
         .and.not.include('board_slots');
       expect([...db.transaction('users').objectStore('users').indexNames]).to.deep.equal([]);
       const alice = await db.get('users', ['guild', 'alice']);
       expect(alice).to.include({ total_score: 20, week_score: 20 }).and.not.have.property('board_score');
-    } finally {
-      db.close();
-    }
+    });
   });
 });
 
 /** A version-4 database with an idempotency record as that version wrote it: no creation time. */
 async function createVersion4(name: string) {
-  const db = await openDB(name, 4, {
-    upgrade(db) {
-      db.createObjectStore('meta');
-      db.createObjectStore('apps', { keyPath: 'app_id' });
-      db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
-      db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
-      for (const store of ['challenges', 'tasks'])
-        db.createObjectStore(store, { keyPath: `${store.slice(0, -1)}_id` }).createIndex('by_app', 'app_id');
-      db.createObjectStore('progress', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
-      db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
-      db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
-      db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
-      db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
-      db.createObjectStore('board_counts', { keyPath: 'key' });
-      db.createObjectStore('board_runs', { keyPath: 'key' });
-      db.createObjectStore('board_rows', { keyPath: 'key' });
-    },
-  });
+  const db = await openEarlierVersion(name, 4);
   const tx = db.transaction(['apps', 'api_keys', 'idempotency'], 'readwrite');
   await Promise.all([
-    tx
-      .objectStore('apps')
-      .put({ app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null }),
+    tx.objectStore('apps').put(guildApp(0)),
     tx.objectStore('api_keys').put({ key: 'pk_guild', app_id: 'guild', scopes: ['read', 'write'] }),
     tx.objectStore('idempotency').put({
       api_key: 'pk_guild',
@@ -179,12 +157,8 @@ describe('upgrade from version 4', () => {
       store.close();
     }
 
-    const db = await openDB(name);
-    try {
-      expect(db.version).to.equal(DATABASE_VERSION);
+    await checkUpgraded(name, (db) => {
       expect([...db.transaction('idempotency').objectStore('idempotency').indexNames]).to.deep.equal(['by_created']);
-    } finally {
-      db.close();
-    }
+    });
   });
 });

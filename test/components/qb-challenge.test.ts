@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/components/qb-challenge/qb-challenge.js';
 import type { QbChallenge } from '../../src/components/qb-challenge/qb-challenge.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';
-import { CHALLENGE_ID, FUTURE_CHALLENGE_ID, guildDataset, injected, setupApi, shadow, type TestApi } from './support.js';
+import { CHALLENGE_ID, FUTURE_CHALLENGE_ID, guildDataset, injected, useApi, shadow } from './support.js';
 
 const settled = (element: QbChallenge) =>
   waitUntil(() => shadow(element).querySelector('.card, .qb-empty, .qb-error'), 'challenge never settled');
@@ -17,11 +17,7 @@ async function progressSettled(element: QbChallenge) {
 }
 
 describe('<qb-challenge>', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi(guildDataset([...HOSTILE_NAMES]));
-  });
-  after(() => api.teardown());
+  const api = useApi(guildDataset([...HOSTILE_NAMES]));
 
   it('shows a loading state while the request runs', async () => {
     api.hold();

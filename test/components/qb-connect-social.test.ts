@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../src/components/qb-connect-social/qb-connect-social.js';
 import type { QbConnectSocial, QbConnectSocialEvent } from '../../src/components/qb-connect-social/qb-connect-social.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';
-import { APP_ID, API_KEY, guildDataset, injected, setupApi, shadow, type TestApi } from './support.js';
+import { APP_ID, API_KEY, guildDataset, injected, useApi, shadow } from './support.js';
 
 const input = (element: QbConnectSocial) => shadow(element).querySelector('input')!;
 const message = (element: QbConnectSocial) => shadow(element).querySelector('#message')!;
@@ -20,11 +20,7 @@ async function typeAndSubmit(element: QbConnectSocial, text: string) {
 }
 
 describe('<qb-connect-social>', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi(guildDataset([...HOSTILE_NAMES]));
-  });
-  after(() => api.teardown());
+  const api = useApi(guildDataset([...HOSTILE_NAMES]));
 
   it('has a labelled field and a save button', async () => {
     const element = await form();

@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../src/components/qb-endorse-button/qb-endorse-button.js';
 import type { QbEndorseButton, QbEndorseEvent } from '../../src/components/qb-endorse-button/qb-endorse-button.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';
-import { APP_ID, guildDataset, injected, setupApi, shadow, type TestApi } from './support.js';
+import { APP_ID, guildDataset, injected, useApi, shadow } from './support.js';
 
 const button = (element: QbEndorseButton) => shadow(element).querySelector('button')!;
 
@@ -14,11 +14,7 @@ function endorse(from: string, to: string, endorsementId = 'helpful') {
 }
 
 describe('<qb-endorse-button>', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi(guildDataset([...HOSTILE_NAMES]));
-  });
-  after(() => api.teardown());
+  const api = useApi(guildDataset([...HOSTILE_NAMES]));
 
   it('is a real button named after the member', async () => {
     const element = await endorse('alice', 'bob');

@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/components/qb-task-progress/qb-task-progress.js';
 import type { QbTaskProgress } from '../../src/components/qb-task-progress/qb-task-progress.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';
-import { POST_TASK_ID, PROFILE_TASK_ID, guildDataset, injected, setupApi, shadow, type TestApi } from './support.js';
+import { POST_TASK_ID, PROFILE_TASK_ID, guildDataset, injected, useApi, shadow } from './support.js';
 
 function progress(taskId: string, name: string) {
   return fixture<QbTaskProgress>(html`<qb-task-progress task-id=${taskId} account-name=${name}></qb-task-progress>`);
@@ -12,11 +12,7 @@ const settled = (element: QbTaskProgress) =>
   waitUntil(() => shadow(element).querySelector('.task, .qb-empty, .qb-error'), 'progress never settled');
 
 describe('<qb-task-progress>', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi(guildDataset([...HOSTILE_NAMES]));
-  });
-  after(() => api.teardown());
+  const api = useApi(guildDataset([...HOSTILE_NAMES]));
 
   it('shows a loading state while the request runs', async () => {
     api.hold();

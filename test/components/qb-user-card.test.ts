@@ -3,7 +3,7 @@ import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/components/qb-user-card/qb-user-card.js';
 import type { QbUserCard } from '../../src/components/qb-user-card/qb-user-card.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';
-import { APP_ID, API_KEY, guildDataset, injected, setupApi, shadow, type TestApi } from './support.js';
+import { APP_ID, API_KEY, guildDataset, injected, useApi, shadow } from './support.js';
 import { canEmulateMedia, itWhere } from '../engine.js';
 
 function card(name = 'alice') {
@@ -19,11 +19,7 @@ function stat(element: QbUserCard, label: string): string | undefined {
 }
 
 describe('<qb-user-card>', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi(guildDataset([...HOSTILE_NAMES]));
-  });
-  after(() => api.teardown());
+  const api = useApi(guildDataset([...HOSTILE_NAMES]));
 
   it('shows a loading state while the request runs', async () => {
     api.hold();

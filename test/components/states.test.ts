@@ -4,7 +4,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import '../../src/components/index.js';
-import { APP_ID, CHALLENGE_ID, POST_TASK_ID, setupApi, shadow, type TestApi } from './support.js';
+import { APP_ID, CHALLENGE_ID, POST_TASK_ID, useApi, shadow } from './support.js';
 
 interface Case {
   tag: string;
@@ -53,11 +53,7 @@ const CASES: Case[] = [
 ];
 
 describe('states every data element shares', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi();
-  });
-  after(() => api.teardown());
+  const api = useApi();
 
   for (const { tag, element, idle, idleText, subject, readySelector } of CASES) {
     describe(`<${tag}>`, () => {

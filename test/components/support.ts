@@ -138,6 +138,19 @@ export async function setupApi(dataset: Dataset = guildDataset()): Promise<TestA
   };
 }
 
+/**
+ * The API for the describe block that calls it: set up with `dataset` (setupApi) before its
+ * tests and torn down after them. The object is empty until the block's tests run.
+ */
+export function useApi(dataset?: Dataset): TestApi {
+  const api = {} as TestApi;
+  before(async () => {
+    Object.assign(api, await setupApi(dataset));
+  });
+  after(() => api.teardown());
+  return api;
+}
+
 export function shadow(element: Element): ShadowRoot {
   return element.shadowRoot!;
 }

@@ -7,7 +7,7 @@ import type { TemplateResult } from 'lit';
 import '../../src/components/index.js';
 import { configure } from '../../src/client/config.js';
 import { PALETTE } from '../../src/ui/theme.js';
-import { APP_ID, CHALLENGE_ID, POST_TASK_ID, setupApi, type TestApi } from './support.js';
+import { APP_ID, CHALLENGE_ID, POST_TASK_ID, useApi } from './support.js';
 import { canEmulateMedia, itWhere } from '../engine.js';
 
 const itEmulatingMedia = itWhere(canEmulateMedia, 'its driver cannot emulate media features');
@@ -32,13 +32,9 @@ function transitionsIn(root: ShadowRoot): string[] {
 }
 
 describe('themes, direction and motion', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi();
-  });
+  useApi();
   after(async () => {
     if (canEmulateMedia) await emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
-    await api.teardown();
   });
 
   for (const [tag, template, readySelector] of COMPONENTS) {
@@ -111,7 +107,7 @@ const DARK = computed(PALETTE.surface.dark);
 const surface = (element: Element) => getComputedStyle(element).backgroundColor;
 
 describe('the theme setting', () => {
-  let api: TestApi;
+  const api = useApi();
   const added: Element[] = [];
 
   /** Adds the element to `parent` (the page by default) once its attributes are set, as a page's markup would. */
@@ -123,17 +119,11 @@ describe('the theme setting', () => {
     return element;
   }
 
-  before(async () => {
-    api = await setupApi();
-  });
   afterEach(async () => {
     for (const element of added.splice(0)) element.remove();
     configure({ theme: undefined });
     document.documentElement.style.removeProperty('color-scheme');
     if (canEmulateMedia) await emulateMedia({ colorScheme: 'light' });
-  });
-  after(async () => {
-    await api.teardown();
   });
 
   for (const [tag, attributes, ready] of ELEMENTS) {
@@ -196,13 +186,7 @@ describe('the theme setting', () => {
 });
 
 describe('cards and stacking', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi();
-  });
-  after(async () => {
-    await api.teardown();
-  });
+  useApi();
 
   it('gives every card element a card surface, and stacked elements the stack gap between them', async () => {
     const wrapper = await fixture<HTMLDivElement>(html`<div>
@@ -240,13 +224,7 @@ describe('cards and stacking', () => {
 });
 
 describe('the host page’s text styles', () => {
-  let api: TestApi;
-  before(async () => {
-    api = await setupApi();
-  });
-  after(async () => {
-    await api.teardown();
-  });
+  useApi();
 
   const INHERITED = [
     'text-transform',

@@ -10,12 +10,14 @@ import { findFirefox } from '../../scripts/find-browser.js';
 import {
   assertAllLoaded,
   connectHandle,
+  endorseInVueApp,
   highlightedLeaderboardRow,
+  logAlicesLastTask,
   openPage,
   startDemoServer,
   untilComponentsSettled,
   untilDashboardReady,
-  untilHighlightShown,
+  untilOutcome,
 } from './pages.js';
 
 const DESKTOP = { width: 1440, height: 1000 };
@@ -55,23 +57,16 @@ describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
 
       // log_task: alice's last task of "Build in Public" lifts her into the top ten.
       assert.equal((await highlightedLeaderboardRow(page))?.pinned, true, 'alice starts below the top ten');
-      await page.select('#log-task', '7b2c3d4e-0201-4000-8000-00000000a201');
-      await page.click('#log-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#log-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
-      await untilHighlightShown(page);
+      await logAlicesLastTask(page);
 
       // endorse_account, as the viewer.
       await page.click('#endorse-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#endorse-form output')?.dataset.outcome === 'ok', {
-        timeout: 10_000,
-      });
+      await untilOutcome(page, '#endorse-form output', 'ok');
       assert.match(await page.$eval('#endorse-form output', (output) => output.textContent), /^alice endorsed bob as /);
 
       // airdrop_token_ledger, paid from the treasury.
       await page.click('#airdrop-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'ok', {
-        timeout: 10_000,
-      });
+      await untilOutcome(page, '#airdrop-form output', 'ok');
       await page.waitForFunction(() => document.querySelector('#treasury-balance')?.textContent === '9,997.5', {
         timeout: 10_000,
       });
@@ -93,13 +88,7 @@ describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
         states['qb-endorse-button']?.every((state) => state === 'loaded'),
         JSON.stringify(states),
       );
-      // The button is enabled once the page's member token has been signed (asynchronously).
-      await page.waitForSelector('qb-endorse-button >>> button:not([disabled])', { timeout: 10_000 });
-      await page.click('qb-endorse-button >>> button');
-      await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), {
-        timeout: 10_000,
-      });
-      assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
+      await endorseInVueApp(page);
       assert.deepEqual(problems, []);
     } finally {
       await close();

@@ -14,12 +14,15 @@ import { CHROMIUM_ARGS, findBrowser } from '../../scripts/find-browser.js';
 import {
   assertAllLoaded,
   connectHandle,
+  endorseInVueApp,
   highlightedLeaderboardRow,
+  logAlicesLastTask,
   openPage as openDemoPage,
   startDemoServer,
   untilComponentsSettled,
   untilDashboardReady,
   untilHighlightShown,
+  untilOutcome,
 } from './pages.js';
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -112,11 +115,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       await untilDashboardReady(page);
       const before = await highlightedLeaderboardRow(page);
       assert.ok(before?.text.includes('alice') && before.pinned, `alice is below the top ten: ${JSON.stringify(before)}`);
-      // Shipping completes alice's last task of "Build in Public": task and challenge points lift her into the top ten.
-      await page.select('#log-task', '7b2c3d4e-0201-4000-8000-00000000a201');
-      await page.click('#log-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#log-form output')?.dataset.outcome === 'ok', { timeout: 10_000 });
-      await untilHighlightShown(page);
+      await logAlicesLastTask(page);
       const after = await highlightedLeaderboardRow(page);
       assert.ok(after.text.includes('alice') && !after.pinned, `alice is in the top ten: ${JSON.stringify(after)}`);
       assert.deepEqual(problems, []);
@@ -135,7 +134,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       const before = await highlightedLeaderboardRow(page);
 
       await page.click('#export-button');
-      await page.waitForFunction(() => document.querySelector('#data-result')?.dataset.outcome === 'ok', { timeout: 10_000 });
+      await untilOutcome(page, '#data-result', 'ok');
       let exported = [];
       while (exported.length === 0) {
         exported = (await readdir(downloads)).filter((name) => name.endsWith('.json'));
@@ -172,9 +171,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       await untilDashboardReady(page);
       assert.equal(await page.$eval('#treasury-balance', (balance) => balance.textContent), '10,000');
       await page.click('#airdrop-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'ok', {
-        timeout: 10_000,
-      });
+      await untilOutcome(page, '#airdrop-form output', 'ok');
       assert.match(
         await page.$eval('#airdrop-form output', (output) => output.textContent),
         /^Sent 2\.5 coins to 0\.0\.2002\. Transaction 0\.0\.1001-\d+-\d+$/,
@@ -184,9 +181,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       });
 
       await page.click('#airdrop-too-much');
-      await page.waitForFunction(() => document.querySelector('#airdrop-form output')?.dataset.outcome === 'error', {
-        timeout: 10_000,
-      });
+      await untilOutcome(page, '#airdrop-form output', 'error');
       assert.equal(
         await page.$eval('#airdrop-form output', (output) => output.textContent),
         'Transaction Failed Pre-Check: InsufficientPayerBalance',
@@ -211,9 +206,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
     try {
       await untilDashboardReady(page);
       await page.click('#endorse-as-other');
-      await page.waitForFunction(() => document.querySelector('#endorse-form output')?.dataset.outcome === 'error', {
-        timeout: 10_000,
-      });
+      await untilOutcome(page, '#endorse-form output', 'error');
       assert.equal(
         await page.$eval('#endorse-form output', (output) => output.textContent),
         'Refused (403) as Αθηνά: Not allowed: with a member key, from_account must be the member the token names (or be left out).',
@@ -231,9 +224,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       assert.ok(kind, 'a kind of endorsement bob has not given alice in the seed');
       await page.select('#endorse-kind', kind);
       await page.click('#endorse-form button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('#endorse-form output')?.dataset.outcome === 'ok', {
-        timeout: 10_000,
-      });
+      await untilOutcome(page, '#endorse-form output', 'ok');
       assert.ok(bobEndorsedAlice(await endorsementsOf(kind)), 'the endorsement is from bob, whom the token names');
       // The refusal is a 403, which Chromium logs as a failed resource; nothing else may appear.
       assert.deepEqual(problems, ['console.error: Failed to load resource: the server responded with a status of 403 ()']);
@@ -382,13 +373,7 @@ describe('the framework page', { timeout: 180_000 }, () => {
         );
       }
       assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
-      // The button is enabled once the page's member token has been signed (asynchronously).
-      await page.waitForSelector('qb-endorse-button >>> button:not([disabled])', { timeout: 10_000 });
-      await page.click('qb-endorse-button >>> button');
-      await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), {
-        timeout: 10_000,
-      });
-      assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
+      await endorseInVueApp(page);
       assert.deepEqual(await accessibilityViolations(page), []);
       await screenshot(page, 'framework-desktop');
       await phoneScreenshot(page, 'framework-phone');

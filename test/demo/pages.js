@@ -125,6 +125,35 @@ export function untilHighlightShown(page) {
   );
 }
 
+/** Waits until the demo's result `selector` (a form's <output>) reports `outcome`: ok or error. */
+export function untilOutcome(page, selector, outcome) {
+  return page.waitForFunction(
+    (selector, outcome) => document.querySelector(selector)?.dataset.outcome === outcome,
+    { timeout: 10_000 },
+    selector,
+    outcome,
+  );
+}
+
+/** Logs alice's last task of "Build in Public" (shipping), whose task and challenge points lift her into the top ten. */
+export async function logAlicesLastTask(page) {
+  await page.select('#log-task', '7b2c3d4e-0201-4000-8000-00000000a201');
+  await page.click('#log-form button[type="submit"]');
+  await untilOutcome(page, '#log-form output', 'ok');
+  await untilHighlightShown(page);
+}
+
+/** Clicks the endorse button of the framework page's Vue app and checks that Vue heard of the endorsement. */
+export async function endorseInVueApp(page) {
+  // The button is enabled once the page's member token has been signed (asynchronously).
+  await page.waitForSelector('qb-endorse-button >>> button:not([disabled])', { timeout: 10_000 });
+  await page.click('qb-endorse-button >>> button');
+  await page.waitForFunction(() => document.querySelector('.vue-events li')?.textContent?.includes('endorsed'), {
+    timeout: 10_000,
+  });
+  assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
+}
+
 /** Saves an X handle in <qb-connect-social> and waits until the challenge shows "Connect your X account" completed. */
 export async function connectHandle(page, handle) {
   await page.type('qb-connect-social >>> input', handle);

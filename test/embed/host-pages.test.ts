@@ -1,5 +1,5 @@
 // The real dist/questboard.js (run `npm run build` first) on host pages built with Bootstrap,
-// Pico, Tailwind's preflight and a hostile WordPress-style theme (test/embed/pages/host-*.html):
+// Pico, Tailwind's preflight and a hostile WordPress-style theme (host-* in test/embed/pages.js):
 // every widget and the leaderboard fragment look exactly as on a page without any stylesheet,
 // the host page looks exactly as before the embed came, and the theme files and the `theme`
 // settings take effect.

@@ -7,18 +7,11 @@ import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import type { Dataset } from '../../src/api/schemas.js';
 import { ADMIN_KEY, APP_ID, guildDataset } from '../components/support.js';
 import { memberTokensFor, mint, siteKey, type SiteKey } from '../member-token-keys.js';
+import { openFrame, openFrames } from './frames.js';
 
-const frames: HTMLIFrameElement[] = [];
-
-async function openPage(token: string | null): Promise<Document> {
-  const frame = document.createElement('iframe');
-  frame.title = 'member token page';
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  frame.src = `/test/embed/pages/member-token.html${token === null ? '' : `#${token}`}`;
-  document.body.append(frame);
-  frames.push(frame);
-  await loaded;
-  return frame.contentDocument!;
+/** The page as the site renders it for the member `token` names, or for a visitor without one. */
+async function openPage(token?: string): Promise<Document> {
+  return (await openFrame('member-token', token)).contentDocument!;
 }
 
 async function endorsements(): Promise<string[][]> {
@@ -47,7 +40,7 @@ describe("the embed's data-member-token", () => {
   });
 
   afterEach(() => {
-    for (const frame of frames.splice(0)) frame.remove();
+    for (const frame of openFrames.splice(0)) frame.remove();
   });
 
   after(async () => {
@@ -67,7 +60,7 @@ describe("the embed's data-member-token", () => {
   });
 
   it("shows the site's sign-in link where no token was rendered", async () => {
-    const doc = await openPage(null);
+    const doc = await openPage();
     const element = doc.querySelector('qb-endorse-button')!;
     await waitUntil(() => element.shadowRoot?.querySelector('[part~="sign-in"]'), 'no sign-in state', { timeout: 10_000 });
     expect(element.shadowRoot!.querySelector('button')).to.equal(null);

@@ -3,7 +3,8 @@
 // store kept in clear.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { afterEach, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
+import { memoryServerPerTest } from './memory-server.js';
 import { importSource } from './source-module.js';
 
 const DATASET = 'test/remote/remote-dataset.json';
@@ -20,17 +21,10 @@ before(async () => {
 });
 
 describe('the server store at start', () => {
-  let store;
-  let handle;
-  beforeEach(async () => {
-    // Each opens a database of its own, in memory.
-    store = await source.openServerStore({ memory: true });
-    handle = source.createHandler({ store });
-  });
-  afterEach(() => store.close());
+  const server = memoryServerPerTest(() => source);
 
   const alice = async () => {
-    const answer = await handle(
+    const answer = await server.handle(
       new Request('http://q.test/v1/get_userinfo?app_id=guild&account_name=alice', {
         headers: { Authorization: 'Bearer pk_guild' },
       }),
@@ -40,19 +34,19 @@ describe('the server store at start', () => {
 
   it('loads a dataset into an empty store, and leaves a store that holds data as it is', async () => {
     const fail = (error) => assert.fail(error);
-    assert.equal(await source.loadDataset(store, DATASET, fail), true);
+    assert.equal(await source.loadDataset(server.store, DATASET, fail), true);
     const loaded = await alice();
     assert.equal(loaded.current_xp, 5);
-    assert.equal(await source.loadDataset(store, DATASET, fail), false);
+    assert.equal(await source.loadDataset(server.store, DATASET, fail), false);
     assert.deepEqual(await alice(), loaded);
   });
 
   it('stores hashed, at start, the admin keys a store kept in clear', async () => {
-    await store.write((tx) => tx.putMeta('admin_keys', [ADMIN]));
-    await source.installAdminKeys(store, []);
-    const stored = await store.read((tx) => tx.getMeta('admin_keys'));
+    await server.store.write((tx) => tx.putMeta('admin_keys', [ADMIN]));
+    await source.installAdminKeys(server.store, []);
+    const stored = await server.store.read((tx) => tx.getMeta('admin_keys'));
     assert.deepEqual(stored, { sha256: [createHash('sha256').update(ADMIN).digest('hex')] });
-    const exported = await handle(
+    const exported = await server.handle(
       new Request('http://q.test/v1/admin/export?app_id=guild', { headers: { Authorization: `Bearer ${ADMIN}` } }),
     );
     assert.equal(exported.status, 404, 'the key still opens the store (no app yet)');

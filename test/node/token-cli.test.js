@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { memoryServerPerTest } from './memory-server.js';
 import { importSource } from './source-module.js';
 
 let source;
@@ -38,16 +39,10 @@ const claimsOf = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64u
 const headerOf = (token) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));
 
 describe('questboard-token keygen → sign → the handler', () => {
-  let store;
-  let handle;
-  beforeEach(async () => {
-    store = await source.openServerStore({ memory: true });
-    handle = source.createHandler({ store });
-  });
-  afterEach(() => store.close());
+  const server = memoryServerPerTest(() => source);
 
   const call = (path, { key, body, token }) =>
-    handle(
+    server.handle(
       new Request(`http://q.test/v1/${path}`, {
         method: 'POST',
         headers: {

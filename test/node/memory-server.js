@@ -1,0 +1,17 @@
+// The Questboard server's store and handler in process, for the tests of a describe block.
+import { afterEach, beforeEach } from 'node:test';
+
+/**
+ * Gives each test of the describe block that calls it a server store of its own, in memory, and
+ * the handler over it: built from `source()` (the test file's importSource, with
+ * src/node/server-store.ts and src/server/handler.ts), closed after the test.
+ */
+export function memoryServerPerTest(source) {
+  const server = { store: undefined, handle: undefined };
+  beforeEach(async () => {
+    server.store = await source().openServerStore({ memory: true });
+    server.handle = source().createHandler({ store: server.store });
+  });
+  afterEach(() => server.store.close());
+  return server;
+}
