@@ -131,3 +131,30 @@ it('lists the unranked tail of the weekly board by name, each member once, and f
   assert.deepEqual(await wholeBoard(37, 'weekly'), board);
   await assertAround('weekly', board, [ranked.length, ranked.length + 1, 700, 1301, 2000, 2599]);
 });
+
+it('lists the tail past stretches of names all ranked this week, with no name left out or repeated', async () => {
+  // Every name from m1000 to m1999 scores this week: blocks of the name list hold no one of the tail,
+  // and a page of the tail on either side of them steps over them.
+  const stretch = Array.from({ length: 1000 }, (_, i) => `m${1000 + i}`);
+  const imported = await call('POST', '/v1/admin/import?mode=merge', {
+    apps: [
+      {
+        app_id: 'blocks',
+        progress: stretch.map((account_name) => ({ task_id: TASK, account_name, quantity: 1, at: '2026-11-18T00:00:00Z' })),
+      },
+    ],
+  });
+  assert.equal(imported.status, 200, JSON.stringify(imported.body));
+  const board = await wholeBoard(37, 'weekly');
+  assert.equal(new Set(board.map((member) => member.name)).size, MEMBERS);
+  const tail = board.filter((member) => member.score === 0).map((member) => member.name);
+  const ranked = new Set(board.filter((member) => member.score > 0).map((member) => member.name));
+  for (const name of stretch) assert.ok(ranked.has(name), `${name} is ranked`);
+  const everyName = Array.from({ length: MEMBERS }, (_, i) => `m${String(i).padStart(4, '0')}`);
+  assert.deepEqual(
+    tail,
+    everyName.filter((name) => !ranked.has(name)),
+    'the tail is every name without points this week, by name',
+  );
+  assert.deepEqual(await wholeBoard(100, 'weekly'), board);
+});
