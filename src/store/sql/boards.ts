@@ -43,19 +43,21 @@ export function boardQueries(session: SqlSession) {
   };
   const blocks = (board: { app_id: string; type: Board; period: string | null }) => sql`board_blocks
     WHERE app_id = ${board.app_id}::text AND board = ${board.type}::text AND period = ${board.period ?? ''}::text`;
-  /** Members of a name list (all members, or a period's) whose names sort before `name`: the blocks before, and a walk of one. */
-  const listBefore = (list: NameList, name: string) =>
-    one(sql`
+  /**
+   * Members of a name list (all members, or a period's) whose names sort before `name` (a
+   * value or a column), as a scalar of a statement: the blocks before, and a walk of one.
+   */
+  const listBefore = (list: NameList, name: Query | Identifier) => sql`coalesce((
       SELECT (coalesce((
         SELECT sum(b.count) FROM board_blocks AS b
         WHERE b.app_id = own.app_id AND b.board = own.board AND b.period = own.period AND b.value = 0
           AND (b.start_at, b.start_name) < (own.start_at, own.start_name)), 0) + (
-        SELECT count(*) FROM users WHERE ${onBoard(list)} AND account_name >= own.start_name AND account_name < ${name}::text
-      ))::float8 AS n
+        SELECT count(*) FROM users WHERE ${onBoard(list)} AND account_name >= own.start_name AND account_name < ${name}
+      ))::float8
       FROM (
-        SELECT * FROM ${blocks(list)} AND value = 0 AND (start_at, start_name) <= (0, ${name}::text)
+        SELECT * FROM ${blocks(list)} AND value = 0 AND (start_at, start_name) <= (0, ${name})
         ORDER BY start_at DESC, start_name DESC LIMIT 1
-      ) AS own`);
+      ) AS own), 0)`;
   const countHigher = (board: BoardRef, value: number) =>
     one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`);
   /** `limit` members of one value from a tie on, in board order. */
@@ -120,49 +122,53 @@ export function boardQueries(session: SqlSession) {
       return page.map(listed);
     },
 
-    countUnrankedBefore: async (board: BoardRef, name: string) =>
-      (await listBefore(namesOf(board), name)) - (await listBefore(periodNamesOf(board), name)),
+    countUnrankedBefore: (board: BoardRef, name: string) =>
+      one(sql`SELECT (${listBefore(namesOf(board), sql`${name}::text`)}
+        - ${listBefore(periodNamesOf(board), sql`${name}::text`)})::float8 AS n`),
 
     /**
      * The unranked members of a block of all names start after (block's members before) less
      * (the period's members before its start): a binary search over the blocks finds the one
      * holding the skip-th, and the page is a short walk by name from there, up to a block
-     * start past the page's end. Bounded at both ends, the walk reads at most a few
+     * start past the page's end (found by doubling steps, as a stretch of names all ranked in
+     * the period holds no one of the tail). One statement, the searches recursive queries: a
+     * round trip a step cost more than the steps. Bounded at both ends, the walk reads a few
      * blocks of names whatever the planner guesses: unbounded, a planner without statistics
      * (a board just imported, before autovacuum analyses it) read every name to the board's
      * end and sorted them, 200 ms at a million members.
      */
     async unrankedPage(board: BoardRef, skip: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
-      const starts = await session.query<{ start_name: string; before: number }>(sql`
-        SELECT start_name, (sum(count) OVER (ORDER BY start_at, start_name) - count)::float8 AS before
-        FROM ${blocks(namesOf(board))} ORDER BY start_at, start_name`);
-      if (starts.length === 0) return [];
-      const known = new Map<number, number>();
-      const unrankedBefore = async (index: number) => {
-        let unranked = known.get(index);
-        if (unranked === undefined) {
-          unranked = starts[index]!.before - (await listBefore(periodNamesOf(board), starts[index]!.start_name));
-          known.set(index, unranked);
-        }
-        return unranked;
-      };
-      let [low, high, before] = [0, starts.length - 1, 0];
-      while (low < high) {
-        const middle = (low + high + 1) >> 1;
-        const unranked = await unrankedBefore(middle);
-        if (unranked <= skip) [low, before] = [middle, unranked];
-        else high = middle - 1;
-      }
-      // The first block start past the page's end, found by doubling steps (a stretch of names
-      // all ranked in the period would take a probe a block).
-      let [step, end] = [1, low + 1];
-      while (end < starts.length && (await unrankedBefore(end)) < skip + limit) [step, end] = [step * 2, low + step * 2];
-      const until = end < starts.length ? sql`AND account_name < ${starts[end]!.start_name}::text` : sql``;
+      const unranked = sql`st.before - ${listBefore(periodNamesOf(board), new Identifier('st.start_name'))}`;
       const rows = await session.query<MemberRow>(sql`
-        SELECT record, 0::float8 AS value, 0::float8 AS at FROM users WHERE app_id = ${board.app_id}::text
-          AND ${periodColumn(board)} <> ${board.period}::text AND account_name >= ${starts[low]!.start_name}::text ${until}
-        ORDER BY account_name OFFSET ${skip - before}::integer LIMIT ${limit}::integer`);
+        WITH RECURSIVE starts AS MATERIALIZED (
+          SELECT (row_number() OVER w - 1)::integer AS i, start_name, (sum(count) OVER w - count)::float8 AS before
+          FROM ${blocks(namesOf(board))} WINDOW w AS (ORDER BY start_at, start_name)),
+        search (low, high, before) AS (
+          SELECT 0, (SELECT count(*)::integer - 1 FROM starts), 0::float8
+          UNION ALL
+          SELECT CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.middle ELSE s.low END,
+            CASE WHEN probe.unranked <= ${skip}::float8 THEN s.high ELSE probe.middle - 1 END,
+            CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.unranked ELSE s.before END
+          FROM search AS s CROSS JOIN LATERAL (
+            SELECT st.i AS middle, ${unranked} AS unranked FROM starts AS st WHERE st.i = (s.low + s.high + 1) / 2
+            OFFSET 0 -- computed once, not once per use below
+          ) AS probe
+          WHERE s.low < s.high),
+        found AS (SELECT low, before FROM search WHERE low >= high),
+        gallop (step, i) AS (
+          SELECT 1, low + 1 FROM found
+          UNION ALL
+          SELECT g.step * 2, f.low + g.step * 2 FROM gallop AS g CROSS JOIN found AS f
+          WHERE (SELECT ${unranked} FROM starts AS st WHERE st.i = g.i) < ${skip + limit}::float8)
+        SELECT record, 0::float8 AS value, 0::float8 AS at FROM users
+        WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
+          AND account_name >= (SELECT st.start_name FROM found JOIN starts AS st ON st.i = found.low)
+          -- Past the last block start: just past the app's last name (a name sorts before itself extended).
+          AND account_name < coalesce(
+            (SELECT st.start_name FROM starts AS st WHERE st.i = (SELECT max(i) FROM gallop)),
+            (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${board.app_id}::text))
+        ORDER BY account_name OFFSET (${skip}::float8 - (SELECT before FROM found))::integer LIMIT ${limit}::integer`);
       return rows.map(listed);
     },
   };
