@@ -59,3 +59,27 @@ describe('transaction modes', () => {
     });
   });
 });
+
+describe('statements after their transaction', () => {
+  it('are refused, so none runs on its own after a ROLLBACK or COMMIT', async () => {
+    const { openSqlStore } = await importSource('src/store/sql/open-store.ts');
+    const store = await openSqlStore({ memory: true });
+    try {
+      let kept;
+      await store.write(async (tx) => {
+        kept = tx;
+      });
+      await assert.rejects(kept.session.query({ text: 'SELECT 1', values: [] }), /after its transaction ended/);
+      await assert.rejects(
+        store.write(async (tx) => {
+          kept = tx;
+          throw new Error('the work failed');
+        }),
+        /the work failed/,
+      );
+      await assert.rejects(kept.session.query({ text: 'SELECT 1', values: [] }), /after its transaction ended/);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -49,10 +49,15 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await driver.transaction(mode, async (session) => {
-          const tx = new SqlTransaction(textSafe(session), mode);
-          const result = await work(tx);
-          if (mode === 'write') await tx.flush();
-          return result;
+          const ending = endsWithWork(session);
+          try {
+            const tx = new SqlTransaction(textSafe(ending), mode);
+            const result = await work(tx);
+            if (mode === 'write') await tx.flush();
+            return result;
+          } finally {
+            ending.end();
+          }
         });
       } catch (error) {
         const code = codeOf(error);
@@ -71,6 +76,22 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     write: (work) => run('write', work),
     ping: () => run('read', (tx) => tx.hasApps()).then(() => undefined),
     close: () => base.close(),
+  };
+}
+
+/**
+ * The session of one transaction's work, refusing statements once the work has settled.
+ * Statements run side by side (Promise.all); if one fails and the work throws while another
+ * is still on its way to its next statement, that statement must not reach the connection
+ * after the ROLLBACK, where it would run, and commit, on its own.
+ */
+function endsWithWork(session: SqlSession): SqlSession & { end(): void } {
+  let open = true;
+  return {
+    query: (query) => (open ? session.query(query) : Promise.reject(new Error('a statement after its transaction ended'))),
+    end: () => {
+      open = false;
+    },
   };
 }
 
