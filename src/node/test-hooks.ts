@@ -1,3 +1,4 @@
+import { operationOf } from '../api/api-path.js';
 import type { InProcessChangeFeed } from '../server/change-feed.js';
 import type { Handle } from '../server/handler.js';
 
@@ -33,7 +34,9 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
   let delayMs = 0;
   let openStreams = new Set<AbortController>();
   return async (request, context) => {
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url);
+    const { pathname } = url;
+    const operation = operationOf(url);
     if (pathname === '/_test/requests') return json({ requests: received });
     if (pathname === '/_test/subscriptions') return json({ subscriptions: changes.subscriptionCount() });
     if (pathname === '/_test/reset' && request.method === 'POST') {
@@ -62,7 +65,7 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
       delayMs = ms;
       return json({ ms });
     }
-    if (pathname.startsWith('/v1/')) {
+    if (operation !== null) {
       received.push({
         method: request.method,
         path: pathname,
@@ -74,7 +77,7 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
         return json({ is_valid: false, message: 'fault injected by the test hooks' }, fault.status);
       }
     }
-    if (pathname === '/v1/events') {
+    if (operation === 'events') {
       // The handler ends the stream when its request is aborted.
       const stream = new AbortController();
       openStreams.add(stream);
