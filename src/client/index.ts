@@ -30,7 +30,20 @@ export {
   type ResolvedTransport,
 } from './config.js';
 export { TRUSTED_TYPES_POLICY_NAME } from './trusted-types.js';
-export type * from '../api/responses.js';
+// The types of the API's answers, as the client returns them; the schemas that check them stay inside.
+export type {
+  ErrorBody,
+  Acknowledged,
+  Task,
+  Challenge,
+  UserInfo,
+  TaskProgress,
+  LeaderboardEntry,
+  Leaderboard,
+  LeaderboardHtml,
+  AirdropResult,
+  Health,
+} from '../api/responses.js';
 
 // Bundler users get the in-page fallback from this package's own modules, as a lazy chunk.
 setInPageServerLoader(loadBundledServer);
