@@ -66,6 +66,7 @@ const REFUSALS = {
     'member-token-invalid',
     "Invalid member token: its signature does not verify with the app's key that its kid names.",
   ],
+  // MEMBER_TOKEN_ALGORITHMS, written out: a join() here would stay in the embed, which reads only the headers.
   algorithmNotAllowed: ['member-token-invalid', 'Invalid member token: it must be signed with ES256 or EdDSA.'],
   keyMismatch: ['member-token-invalid', 'Invalid member token: its alg is not the algorithm of the key its kid names.'],
   unusableKey: [
@@ -74,7 +75,7 @@ const REFUSALS = {
   ],
   tooLong: [
     'member-token-invalid',
-    'Invalid member token: its exp is more than 24 hours after its iat; member tokens live a day at most.',
+    `Invalid member token: its exp is more than ${MAX_MEMBER_TOKEN_LIFETIME_S / 3600} hours after its iat; member tokens live a day at most.`,
   ],
   unknownKey: [
     'member-token-unknown-key',

@@ -5,6 +5,7 @@
 //
 // The stream needs a `read` key of the app, like everything the app's elements read, so it is
 // read with fetch, which can send Authorization; an EventSource cannot send headers.
+import { operationPath } from '../api/api-path.js';
 import { isChangeNotice, type ChangeNotice } from '../api/broadcast.js';
 import { EVENT_STREAM_TYPE, EventStreamParser } from '../api/event-stream.js';
 
@@ -37,7 +38,7 @@ export function readChangeStream(target: StreamTarget, deliver: (change: ChangeN
     try {
       const headers = new Headers({ Authorization: `Bearer ${target.apiKey}`, Accept: EVENT_STREAM_TYPE });
       if (lastEventId !== null) headers.set('Last-Event-ID', lastEventId);
-      const url = `${target.remote}/v1/events?${new URLSearchParams({ app_id: target.app_id })}`;
+      const url = `${target.remote}${operationPath('events')}?${new URLSearchParams({ app_id: target.app_id })}`;
       const response = await fetch(url, {
         headers,
         signal: attempt.signal,

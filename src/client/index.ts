@@ -16,33 +16,34 @@ export { QuestboardError, type QuestboardErrorKind } from './questboard-error.js
 export { MemberTokens, type MemberTokenOption } from './member-token.js';
 export type { Transport } from './transport.js';
 export { fetchTransport } from './fetch-transport.js';
-export {
-  createInPageTransport,
-  type InPageTransportOptions,
-  type InPageTransport,
-  type InPageServer,
-  type InPageServerLoader,
-} from './in-page-transport.js';
-export { inPageTransport, loadBundledServer } from './local-in-page-transport.js';
-export { subscribeToChanges, announceChange, changeAffects, type ChangeNotice, type ChangeListener } from './changes.js';
-export { followRemoteChanges } from './remote-changes.js';
+export type { InPageTransportOptions, InPageTransport } from './in-page-transport.js';
+export { inPageTransport } from './local-in-page-transport.js';
+export { subscribeToChanges, changeAffects, type ChangeNotice, type ChangeListener } from './changes.js';
 export {
   configure,
   currentConfig,
-  setInPageServerLoader,
   clientFor,
   resolveTransport,
-  onConfigure,
-  signedInMember,
   MissingApiKeyError,
   type QuestboardConfig,
   type ClientOverrides,
   type ResolvedTransport,
-  type ConfigureChange,
 } from './config.js';
-export { connectServiceWorker, type WorkerConnection } from './service-worker.js';
 export { TRUSTED_TYPES_POLICY_NAME } from './trusted-types.js';
-export type * from '../api/responses.js';
+// The types of the API's answers, as the client returns them; the schemas that check them stay inside.
+export type {
+  ErrorBody,
+  Acknowledged,
+  Task,
+  Challenge,
+  UserInfo,
+  TaskProgress,
+  LeaderboardEntry,
+  Leaderboard,
+  LeaderboardHtml,
+  AirdropResult,
+  Health,
+} from '../api/responses.js';
 
 // Bundler users get the in-page fallback from this package's own modules, as a lazy chunk.
 setInPageServerLoader(loadBundledServer);

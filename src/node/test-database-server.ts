@@ -13,6 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { parseArgs } from 'node:util';
 import type { ChangeNotice } from '../api/broadcast.js';
 import { createHandler, type Handle } from '../server/handler.js';
+import { jsonResponse } from '../server/http.js';
 import type { Store } from '../store/index.js';
 import { openSqlStore } from '../store/sql/index.js';
 import { pgliteDriver } from '../store/sql/pglite-driver.js';
@@ -33,9 +34,6 @@ interface TestDatabase {
 const databases = new Map<string, TestDatabase>();
 let created = 0;
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 const handle: Handle = async (request) => {
   const { pathname } = new URL(request.url);
   if (pathname === '/_test/databases' && request.method === 'POST') {
@@ -44,20 +42,20 @@ const handle: Handle = async (request) => {
     const changes: ChangeNotice[] = [];
     const now = () => new Date(requestNow.getStore() ?? Date.now());
     databases.set(schema, { store, handle: createHandler({ store, now, onChange: (change) => changes.push(change) }), changes });
-    return json({ base: `/_db/${schema}` });
+    return jsonResponse(200, { base: `/_db/${schema}` });
   }
   const [, prefix, schema, ...rest] = pathname.split('/');
   const database = prefix === '_db' ? databases.get(schema!) : undefined;
-  if (!database) return json({ is_valid: false, message: `No test database at ${pathname}.` }, 404);
+  if (!database) return jsonResponse(404, { is_valid: false, message: `No test database at ${pathname}.` });
   if (request.method === 'DELETE' && rest.length === 0) {
     databases.delete(schema!);
     await driver.transaction('write', (session) => session.query({ text: `DROP SCHEMA "${schema}" CASCADE`, values: [] }));
-    return json({ dropped: schema });
+    return jsonResponse(200, { dropped: schema });
   }
-  if (rest.join('/') === '_test/changes') return json(database.changes.splice(0));
+  if (rest.join('/') === '_test/changes') return jsonResponse(200, database.changes.splice(0));
   if (rest.join('/') === '_test/idempotency-records') {
     const text = `SELECT api_key, idempotency_key FROM "${schema}".idempotency ORDER BY created_at`;
-    return json(await driver.transaction('read', (session) => session.query({ text, values: [] })));
+    return jsonResponse(200, await driver.transaction('read', (session) => session.query({ text, values: [] })));
   }
   if (rest.join('/') === '_test/meta') {
     const key = new URL(request.url).searchParams.get('key') ?? '';
@@ -65,7 +63,7 @@ const handle: Handle = async (request) => {
       const value: unknown = await request.json();
       await database.store.write((tx) => tx.putMeta(key, value));
     }
-    return json({ value: (await database.store.read((tx) => tx.getMeta(key))) ?? null });
+    return jsonResponse(200, { value: (await database.store.read((tx) => tx.getMeta(key))) ?? null });
   }
   const pinned = Number(request.headers.get('x-questboard-test-now'));
   return requestNow.run(Number.isFinite(pinned) && pinned > 0 ? pinned : Date.now(), () => database.handle(request));

@@ -1,5 +1,7 @@
+import { operationOf } from '../api/api-path.js';
 import type { InProcessChangeFeed } from '../server/change-feed.js';
 import type { Handle } from '../server/handler.js';
+import { jsonResponse } from '../server/http.js';
 
 /** One /v1 request as the server received it, for tests that count deliveries. */
 export interface ReceivedRequest {
@@ -8,9 +10,6 @@ export interface ReceivedRequest {
   idempotency_key: string | null;
   last_event_id: string | null;
 }
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /**
  * Wraps the handler with what tests need from a real server and cannot get
@@ -33,36 +32,40 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
   let delayMs = 0;
   let openStreams = new Set<AbortController>();
   return async (request, context) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === '/_test/requests') return json({ requests: received });
-    if (pathname === '/_test/subscriptions') return json({ subscriptions: changes.subscriptionCount() });
+    const url = new URL(request.url);
+    const { pathname } = url;
+    const operation = operationOf(url);
+    if (pathname === '/_test/requests') return jsonResponse(200, { requests: received });
+    if (pathname === '/_test/subscriptions') return jsonResponse(200, { subscriptions: changes.subscriptionCount() });
     if (pathname === '/_test/reset' && request.method === 'POST') {
       received = [];
       fault = null;
       delayMs = 0;
-      return json({ reset: true });
+      return jsonResponse(200, { reset: true });
     }
     if (pathname === '/_test/fault' && request.method === 'POST') {
       const asked = await readFault(request);
       if (asked === null) {
-        return json({ is_valid: false, message: 'POST /_test/fault needs {"status": <5xx>, "path"?: "/v1/…"}' }, 400);
+        return jsonResponse(400, { is_valid: false, message: 'POST /_test/fault needs {"status": <5xx>, "path"?: "/v1/…"}' });
       }
       fault = asked;
-      return json(fault);
+      return jsonResponse(200, fault);
     }
     if (pathname === '/_test/end-streams' && request.method === 'POST') {
       for (const stream of openStreams) stream.abort();
       const ended = openStreams.size;
       openStreams = new Set();
-      return json({ ended });
+      return jsonResponse(200, { ended });
     }
     if (pathname === '/_test/delay' && request.method === 'POST') {
       const ms = await readDelay(request);
-      if (ms === null) return json({ is_valid: false, message: `POST /_test/delay needs {"ms": <0 to ${MAX_DELAY_MS}>}` }, 400);
+      if (ms === null) {
+        return jsonResponse(400, { is_valid: false, message: `POST /_test/delay needs {"ms": <0 to ${MAX_DELAY_MS}>}` });
+      }
       delayMs = ms;
-      return json({ ms });
+      return jsonResponse(200, { ms });
     }
-    if (pathname.startsWith('/v1/')) {
+    if (operation !== null) {
       received.push({
         method: request.method,
         path: pathname,
@@ -71,10 +74,10 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
       });
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       if (fault !== null && (fault.path === undefined || fault.path === pathname)) {
-        return json({ is_valid: false, message: 'fault injected by the test hooks' }, fault.status);
+        return jsonResponse(fault.status, { is_valid: false, message: 'fault injected by the test hooks' });
       }
     }
-    if (pathname === '/v1/events') {
+    if (operation === 'events') {
       // The handler ends the stream when its request is aborted.
       const stream = new AbortController();
       openStreams.add(stream);

@@ -2,6 +2,7 @@
 // when it cannot be reached, reads come from the last good answers and the
 // two member writes wait in an outbox. The worker and the in-page transport
 // both wrap their local handler with it.
+import { operationOf, operationPath } from '../api/api-path.js';
 import { newGuid } from '../api/formats.js';
 import {
   MEMBER_TOKEN_CLOCK_TOLERANCE_S,
@@ -200,19 +201,17 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
   async function remoteFirstAnswer(request: Request): Promise<Response> {
     const { remote, timeout_ms } = await settings();
     const url = new URL(request.url);
-    const apiRoot = url.pathname.lastIndexOf('/v1/');
-    const apiPath = url.pathname.slice(apiRoot);
+    const operation = operationOf(url);
     // A page reads the remote's event stream itself (client/remote-changes.ts): here it would be
     // held until the timeout and kept as an answer. The local handler says it has none.
-    if (remote === null || apiRoot < 0 || apiPath === '/v1/events') return local(request);
+    if (remote === null || operation === null || operation === 'events') return local(request);
     const authorization = request.headers.get('Authorization');
     const keyHash = await hashAuthorization(authorization);
     if (authorization !== null) authorizations.set(keyHash, authorization);
-    const operation = apiPath.slice('/v1/'.length);
     const queueable = request.method === 'POST' && QUEUEABLE_OPERATIONS.has(operation);
     const call: RemoteCall = {
       operation,
-      url: `${remote}${apiPath}${url.search}`,
+      url: `${remote}${operationPath(operation)}${url.search}`,
       method: request.method,
       authorization,
       contentType: request.headers.get('Content-Type'),

@@ -1,6 +1,7 @@
 // The API: one function from Request to Response. It routes, authenticates,
 // validates, runs the rules in one transaction, and serialises. Every host
 // (service worker, in-page transport, Node server) calls only this.
+import { operationOf } from '../api/api-path.js';
 import type { ChangeNotice } from '../api/broadcast.js';
 import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
@@ -47,8 +48,6 @@ export interface HandlerOptions {
 
 /** `context` comes from a host that knows more of the request (the Node server: the client's address, its CORS policy). */
 export type Handle = (request: Request, context?: RequestContext) => Promise<Response>;
-
-const API_PREFIX = '/v1/';
 
 export function createHandler({
   store,
@@ -116,9 +115,8 @@ export function createHandler({
 
   async function answer(request: Request, context: RequestContext | undefined): Promise<Response> {
     const url = new URL(request.url);
-    const at = url.pathname.lastIndexOf(API_PREFIX);
-    const name = at === -1 ? '' : url.pathname.slice(at + API_PREFIX.length);
-    const operation = Object.hasOwn(operations, name) ? operations[name]! : undefined;
+    const name = operationOf(url);
+    const operation = name !== null && Object.hasOwn(operations, name) ? operations[name]! : undefined;
     if (!operation) throw new ApiError(404, `Unknown operation: ${url.pathname}.`);
     const method = request.method.toUpperCase();
     if (!operation.methods.includes(method as 'GET' | 'POST')) {

@@ -2,6 +2,7 @@
 // The service worker: answers requests under `<scope>v1/` with the API
 // handler over this origin's IndexedDB (or the configured remote first), and
 // leaves every other request alone so the host site keeps working as before.
+import { apiRootBelow } from '../api/api-path.js';
 import { BROADCAST_CHANNEL, type ChangeNotice } from '../api/broadcast.js';
 import { remoteFirstInWorker } from '../remote/remote-first-worker.js';
 import { createHandler } from '../server/handler.js';
@@ -23,7 +24,7 @@ const askForUpdate = () => {
 const local = createHandler({ store: openIndexedDbStore({ onNewerVersion: askForUpdate }), onChange: announce });
 // With a remote configured, it answers first; the local store stands in when it cannot.
 const { handle } = remoteFirstInWorker(self, local, { onChange: announce });
-const apiPrefix = new URL('v1/', self.registration.scope).href;
+const apiPrefix = apiRootBelow(self.registration.scope);
 
 self.addEventListener('fetch', (event) => {
   if (!event.request.url.startsWith(apiPrefix)) return;

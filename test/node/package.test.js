@@ -1,6 +1,7 @@
 // The package as npm would publish it (npm test builds dist/ before these run): what
 // `npm pack` puts in it, its license, the questboard-server and questboard-token
-// commands, and bundles that import nothing an installed package lacks.
+// commands, bundles that import nothing an installed package lacks, and an ES entry that
+// exports what sites use and nothing else.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -160,4 +162,50 @@ it('packs every file its entry points name', () => {
     [],
   );
   assert.deepEqual(packageJson.exports['./themes/*.css'], './dist/themes/*.css');
+});
+
+/** The names the package's ES entry (dist/esm/index.js) exports at run time, as a bundler sees them. */
+async function entryExports() {
+  const { metafile } = await build({
+    entryPoints: [`${root}${packageJson.exports['.'].import}`],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    outdir: tmpdir(),
+    logLevel: 'silent',
+  });
+  return Object.values(metafile.outputs)
+    .find((output) => output.entryPoint)
+    .exports.sort();
+}
+
+// What a site's code may use; hooks between our own modules (setInPageServerLoader,
+// announceChange, handleProblem, …) are imported from their modules, never from the entry.
+it('exports from its ES entry what sites use, and no internal hook', async () => {
+  assert.deepEqual(await entryExports(), [
+    'LANGUAGES',
+    'MemberTokens',
+    'MissingApiKeyError',
+    'QUESTBOARD_VERSION',
+    'QbChallenge',
+    'QbConnectSocial',
+    'QbEndorseButton',
+    'QbLeaderboard',
+    'QbTaskProgress',
+    'QbUserCard',
+    'QuestboardClient',
+    'QuestboardError',
+    'TRUSTED_TYPES_POLICY_NAME',
+    'changeAffects',
+    'clientFor',
+    'configure',
+    'currentConfig',
+    'fetchTransport',
+    'inPageTransport',
+    'renderLeaderboardFragment',
+    'resolveTransport',
+    'subscribeToChanges',
+  ]);
 });

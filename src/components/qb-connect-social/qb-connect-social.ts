@@ -28,13 +28,13 @@ type SaveState =
   | { status: 'error'; error: unknown };
 
 /** What can be wrong with a handle, as the id of the message that says so. */
-export type HandleProblem = 'connectSocial.empty' | 'connectSocial.tooLong' | 'connectSocial.badCharacters';
+type HandleProblem = 'connectSocial.empty' | 'connectSocial.tooLong' | 'connectSocial.badCharacters';
 
 /** The longest X handle (X_HANDLE says the same). */
 const MAX_HANDLE_LENGTH = 15;
 
 /** Why `handle` (a leading @ already dropped) is not an X/Twitter handle, or null when it is one. */
-export function handleProblem(handle: string): HandleProblem | null {
+function handleProblem(handle: string): HandleProblem | null {
   if (handle === '') return 'connectSocial.empty';
   if (handle.length > MAX_HANDLE_LENGTH) return 'connectSocial.tooLong';
   if (handle.startsWith('@') || !X_HANDLE.test(handle)) return 'connectSocial.badCharacters';

@@ -1,38 +1,27 @@
 // The database layout: its stores, their keys and indexes, as the current version has them.
 // How each version came to be is migrations.ts.
 import type { DBSchema, IDBPTransaction, StoreNames } from 'idb';
-import type {
-  ApiKeyRecord,
-  AppRecord,
-  GroupKey,
-  ChallengeRecord,
-  EndorsementRecord,
-  IdempotencyRecord,
-  LogRecord,
-  MemberChallengeRecord,
-  ProgressRecord,
-  TaskRecord,
-  UserRecord,
-} from '../records.js';
+import type { RecordKeys, RecordKind, Records } from '../port.js';
+import type { GroupKey, LogRecord } from '../records.js';
 import type { BoardCountRecord, RowsRecord, RunKey, RunsRecord } from './board-records.js';
 
 export const DATABASE_NAME = 'questboard';
 
+/** The store of one kind of the port's records, under the key that identifies it (port.ts). */
+type RecordStore<K extends RecordKind> = { key: RecordKeys[K]; value: Records[K] };
+
 export interface QuestboardSchema extends DBSchema {
   meta: { key: string; value: unknown };
-  apps: { key: string; value: AppRecord };
-  api_keys: { key: string; value: ApiKeyRecord; indexes: { by_app: string } };
-  users: {
-    key: [string, string];
-    value: UserRecord;
-  };
-  challenges: { key: string; value: ChallengeRecord; indexes: { by_app: string } };
-  tasks: { key: string; value: TaskRecord; indexes: { by_app: string } };
-  progress: { key: [string, string]; value: ProgressRecord; indexes: { by_app: string } };
-  member_challenges: { key: [string, string]; value: MemberChallengeRecord; indexes: { by_app: string } };
-  endorsements: { key: [string, string, string, string]; value: EndorsementRecord };
+  apps: RecordStore<'apps'>;
+  api_keys: RecordStore<'api_keys'> & { indexes: { by_app: string } };
+  users: RecordStore<'users'>;
+  challenges: RecordStore<'challenges'> & { indexes: { by_app: string } };
+  tasks: RecordStore<'tasks'> & { indexes: { by_app: string } };
+  progress: RecordStore<'progress'> & { indexes: { by_app: string } };
+  member_challenges: RecordStore<'member_challenges'> & { indexes: { by_app: string } };
+  endorsements: RecordStore<'endorsements'>;
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
-  idempotency: { key: [string, string]; value: IdempotencyRecord; indexes: { by_created: number } };
+  idempotency: RecordStore<'idempotency'> & { indexes: { by_created: number } };
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
