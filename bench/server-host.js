@@ -20,25 +20,33 @@ const driver =
     : await pgliteDriver('dataDir' in storage ? storage.dataDir : undefined);
 const statements = new Map();
 
-/** The driver, with each statement's time added to the sum for its text. */
+/**
+ * The driver, with each statement's time added to the sum for its text. A transaction's
+ * statements sent together (a write's flush pipelines them) are answered one after the
+ * other: each is timed from when it was sent or the one before it was answered, whichever
+ * is later, so the sums never count one wait twice.
+ */
 const timed = {
   transaction: (mode, work) =>
-    driver.transaction(mode, (session) =>
-      work({
+    driver.transaction(mode, (session) => {
+      let lastAnswered = 0;
+      return work({
         async query(query) {
-          const started = performance.now();
+          const sent = performance.now();
           try {
             return await session.query(query);
           } finally {
+            const answered = performance.now();
             const text = query.text.replace(/\s+/g, ' ').trim();
             const sum = statements.get(text) ?? { count: 0, ms: 0 };
             sum.count += 1;
-            sum.ms += performance.now() - started;
+            sum.ms += answered - Math.max(sent, lastAnswered);
+            lastAnswered = answered;
             statements.set(text, sum);
           }
         },
-      }),
-    ),
+      });
+    }),
   close: () => driver.close(),
 };
 

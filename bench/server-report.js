@@ -249,9 +249,11 @@ ${outcome}
   same operations (writes with targets of their own). Any answer but 2xx or any network error fails the run.
   The client runs on the same machine and takes some of its CPU.
 - "statements": those the store ran for one request of the operation, sent once after the rounds, and
-  their summed time (each is a round trip to the database; statements sent together overlap). Each
-  transaction adds three more round trips (BEGIN, SET TRANSACTION, COMMIT), and a POST runs two
-  transactions: its key is checked in one before its body is read.
+  their summed time (each is a round trip to the database; a write sends the statements of its flush
+  together, and each of those is timed from when the one before it was answered, so no wait counts
+  twice). Each transaction adds two more round trips on PostgreSQL (BEGIN with its modes, COMMIT; three
+  on PGlite, which sets the modes after BEGIN); a POST with a large body (an import) or a member token runs
+  two transactions, its key checked in one before its body is read.
 - CPU: the seconds the server process, the client (the benchmark's own process) and every \`postgres\`
   process took during a load run, as shares of one core (the machine has ${machine.cpus}).
 - Median, p95 and p99 are nearest-rank; "× health" is a median's ratio to health's median in the same rounds.
