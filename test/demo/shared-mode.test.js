@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findBrowser } from '../../scripts/find-browser.js';
-import { importSource } from '../node/source-module.js';
+import { importSource } from '../source-module.js';
 import { startServer } from '../node/reference-server.js';
 import { openPage, startDemoServer, untilDashboardReady } from './pages.js';
 

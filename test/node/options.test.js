@@ -3,7 +3,7 @@
 // every value it refuses, each refused with a UsageError (exit code 2).
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { importSource } from './source-module.js';
+import { importSource } from '../source-module.js';
 
 let parseServeOptions;
 let UsageError;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { memoryServerPerTest } from './memory-server.js';
-import { importSource } from './source-module.js';
+import { importSource } from '../source-module.js';
 
 const DATASET = 'test/remote/remote-dataset.json';
 const ADMIN = 'sk_remote_admin';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { memoryServerPerTest } from './memory-server.js';
-import { importSource } from './source-module.js';
+import { importSource } from '../source-module.js';
 
 let source;
 let directory;

@@ -1,5 +1,5 @@
 // A React 19 + TypeScript app using every Questboard element, type-checked (never run) by
-// test/node/framework-types.test.js against the built `questboard/react` types. Below, each
+// test/package/framework-types.test.js against the built `questboard/react` types. Below, each
 // expected error is a mistake the types must reject: were it accepted, the check would fail.
 import { useRef } from 'react';
 import { configure, type QbEndorseEvent, type QbLeaderboard } from 'questboard/react';

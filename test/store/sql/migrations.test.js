@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
-import { importSource } from './source-module.js';
+import { createDatabase, postgresAnswers } from '../../../scripts/postgres.js';
+import { importSource } from '../../source-module.js';
 
 let sql;
 before(async () => {

@@ -5,7 +5,7 @@
 // and `around` finds each member where the pages put them.
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { importSource } from './source-module.js';
+import { importSource } from '../../source-module.js';
 
 const MEMBERS = 2600;
 const ADMIN = 'sk_blocks_admin_key';

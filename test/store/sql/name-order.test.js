@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import fc from 'fast-check';
-import { importSource } from './source-module.js';
+import { importSource } from '../../source-module.js';
 
 let source;
 let driver;

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
-import { importSource } from './source-module.js';
+import { importSource } from '../source-module.js';
 
 const ADMIN = 'sk_limits_admin_key';
 const KEY = 'pk_limits';

@@ -4,8 +4,8 @@
 // trip; this checks they still take effect.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
-import { importSource } from './source-module.js';
+import { createDatabase, postgresAnswers } from '../../../scripts/postgres.js';
+import { importSource } from '../../source-module.js';
 
 let sql;
 before(async () => {
