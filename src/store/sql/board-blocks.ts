@@ -7,39 +7,14 @@
 // block's; the first block of a value starts at FIRST_START, before any tie.
 // board_blocks holds each block's start and how many members it has; the
 // members themselves are found in the board's index from the start.
-import { placements, type Ordering } from '../placements.js';
+import { placements } from '../placements.js';
 import type { UserRecord } from '../records.js';
-import { Identifier, sql, type SqlSession } from './sql.js';
+import { BOARD_COLUMNS, FIRST_START, ZERO, compareTies, onBoard, type Board } from './board-order.js';
+import { sql, type SqlSession } from './sql.js';
 
 /** Blocks are cut with this many members; one that grows past BLOCK_SPLIT is cut again. */
 export const BLOCK_FILL = 500;
 const BLOCK_SPLIT = 2 * BLOCK_FILL;
-/** Where the first block of a value starts: before every tie (finite, as every driver sends it exactly). */
-export const FIRST_START = -Number.MAX_VALUE;
-
-export type Board = Ordering;
-
-/** A name list orders by name alone: its value and time are 0 for every member. */
-const ZERO = new Identifier('0::float8');
-
-/** The columns that order one board, and the period column a period board (or its name list) filters on. */
-export const BOARD_COLUMNS: Record<Board, { value: Identifier; at: Identifier; period: Identifier | null }> = {
-  score: { value: new Identifier('total_score'), at: new Identifier('score_at'), period: null },
-  xp: { value: new Identifier('xp'), at: new Identifier('xp_at'), period: null },
-  weekly: { value: new Identifier('week_score'), at: new Identifier('week_at'), period: new Identifier('week') },
-  monthly: { value: new Identifier('month_score'), at: new Identifier('month_at'), period: new Identifier('month') },
-  names: { value: ZERO, at: ZERO, period: null },
-  weekly_names: { value: ZERO, at: ZERO, period: new Identifier('week') },
-  monthly_names: { value: ZERO, at: ZERO, period: new Identifier('month') },
-};
-
-/** The members of a board: the app's, or for a period board or list those with points in the period. */
-export function onBoard(board: { app_id: string; type: Board; period: string | null }) {
-  const { period } = BOARD_COLUMNS[board.type];
-  return period === null
-    ? sql`app_id = ${board.app_id}::text`
-    : sql`app_id = ${board.app_id}::text AND ${period} = ${board.period}::text`;
-}
 
 /** One member's place on one board. */
 interface Place {
@@ -80,29 +55,6 @@ interface Block {
 }
 
 const blockText = (block: Block) => `${groupText(block)} ${block.start_at} ${block.start_name}`;
-
-/**
- * Orders names as the database does (COLLATE "C": by code point). JavaScript's `<` orders
- * UTF-16 code units, which differs where a surrogate pair meets U+E000–U+FFFF.
- */
-export function compareNames(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      // Surrogates (D800–DFFF) stand for code points past FFFF: move them above E000–FFFF.
-      x += x < 0xe000 ? 0x2000 : -0x800;
-      y += y < 0xe000 ? 0x2000 : -0x800;
-    }
-    return x < y ? -1 : 1;
-  }
-  return a.length - b.length;
-}
-
-const compareTies = (at: number, name: string, otherAt: number, otherName: string) =>
-  at !== otherAt ? (at < otherAt ? -1 : 1) : compareNames(name, otherName);
 
 /**
  * The block each place falls in, as the blocks stand before this write: every block of the

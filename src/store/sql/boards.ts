@@ -7,7 +7,7 @@
 import type { BoardRef, Listed } from '../port.js';
 import { rowOf } from '../placements.js';
 import type { UserRecord } from '../records.js';
-import { BOARD_COLUMNS, onBoard, type Board } from './board-blocks.js';
+import { BOARD_COLUMNS, onBoard, type Board } from './board-order.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** The period column of a period board's unranked members. */

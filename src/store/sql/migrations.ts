@@ -5,7 +5,8 @@
 //
 // Text columns compare by code point (COLLATE "C"), as IndexedDB compares keys,
 // so every adapter lists names in the same order whatever the server's locale.
-import { BLOCK_FILL, FIRST_START } from './board-blocks.js';
+import { BLOCK_FILL } from './board-blocks.js';
+import { FIRST_START } from './board-order.js';
 import type { SqlDriver } from './sql.js';
 
 export interface Migration {

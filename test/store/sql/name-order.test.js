@@ -1,4 +1,4 @@
-// The SQL store locates board places in JavaScript (src/store/sql/board-blocks.ts),
+// The SQL store locates board places in JavaScript (src/store/sql/board-order.ts),
 // among block starts the database ordered: compareNames must order names exactly
 // as PostgreSQL does under COLLATE "C" (by code point), which JavaScript's `<`
 // (by UTF-16 code unit) does not where a surrogate pair meets U+E000–U+FFFF.
@@ -10,7 +10,7 @@ import { importSource } from '../../source-module.js';
 let source;
 let driver;
 before(async () => {
-  source = await importSource('src/store/sql/pglite-driver.ts', 'src/store/sql/board-blocks.ts');
+  source = await importSource('src/store/sql/pglite-driver.ts', 'src/store/sql/board-order.ts');
   driver = await source.pgliteDriver();
 });
 after(() => driver?.close());
