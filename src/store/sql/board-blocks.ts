@@ -9,7 +9,17 @@
 // members themselves are found in the board's index from the start.
 import { placements } from '../placements.js';
 import type { UserRecord } from '../records.js';
-import { BOARD_COLUMNS, FIRST_START, ZERO, compareTies, onBoard, type Board } from './board-order.js';
+import {
+  BOARD_COLUMNS,
+  FIRST_START,
+  ZERO,
+  compareTies,
+  onBoard,
+  type Board,
+  type BoardKey,
+  type Position,
+} from './board-order.js';
+import { countInSections, sectionsOf, type SectionChange } from './board-sections.js';
 import { sql, type SqlSession } from './sql.js';
 
 /** Blocks are cut with this many members; one that grows past BLOCK_SPLIT is cut again. */
@@ -105,10 +115,17 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
   }
   if (moves.length === 0) return;
 
-  const located = await locate(
-    session,
-    moves.map(({ place }) => place),
-  );
+  // The sections' read travels with the blocks': both are answered before anything moves.
+  const [located, sections] = await Promise.all([
+    locate(
+      session,
+      moves.map(({ place }) => place),
+    ),
+    sectionsOf(
+      session,
+      moves.map(({ place }) => boardOf(place)),
+    ),
+  ]);
   const deltas = new Map<string, { block: Block; delta: number }>();
   for (const [i, { start_at, start_name }] of located.entries()) {
     const { place, delta } = moves[i]!;
@@ -144,8 +161,24 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
         SELECT * FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[],
           ${of('value')}::float8[], ${of('start_at')}::float8[], ${of('start_name')}::text[]))`);
   }
-  for (const block of counted.filter(({ count }) => count > BLOCK_SPLIT)) await cut(session, block);
+  // Each block's members counted in its section, and a block opened or emptied among its blocks.
+  const deltaOf = new Map(changed.map(({ block, delta }) => [blockText(block), delta]));
+  const changes: SectionChange[] = counted.map((block) => {
+    const delta = deltaOf.get(blockText(block))!;
+    // A block that held no one before holds exactly its delta (emptied blocks are deleted).
+    const opened = block.count === delta ? 1 : 0;
+    return { board: boardOf(block), at: positionOf(block), members: delta, blocks: opened - (block.count <= 0 ? 1 : 0) };
+  });
+  for (const block of counted.filter(({ count }) => count > BLOCK_SPLIT)) changes.push(...(await cut(session, block)));
+  await countInSections(session, sections, changes);
 }
+
+const boardOf = ({ app_id, board, period }: { app_id: string; board: Board; period: string }): BoardKey => ({
+  app_id,
+  board,
+  period,
+});
+const positionOf = ({ value, start_at, start_name }: Block): Position => ({ value, start_at, start_name });
 
 /**
  * Members whose tie on the board comes before (`<`) or from (`>=`) the tie (at, name), as a
@@ -164,8 +197,12 @@ function tiesFrom(board: Board, operator: '<' | '>=', at: number, name: string) 
   return before ? sql`${tie} < (${at}::float8, ${name}::text)` : sql`${tie} >= (${at}::float8, ${name}::text)`;
 }
 
-/** Cuts a block grown past BLOCK_SPLIT into blocks of BLOCK_FILL members, reading its members once. */
-async function cut(session: SqlSession, block: Block): Promise<void> {
+/**
+ * Cuts a block grown past BLOCK_SPLIT into blocks of BLOCK_FILL members, reading its members
+ * once. Returns what that does to sections: each new block's members leave the block's section
+ * for the section of its own start (the same one, unless a section starts between them).
+ */
+async function cut(session: SqlSession, block: Block): Promise<SectionChange[]> {
   const group = sql`app_id = ${block.app_id}::text AND board = ${block.board}::text AND period = ${block.period}::text
     AND value = ${block.value}::float8`;
   const [next] = await session.query<{ start_at: number; start_name: string }>(sql`
@@ -194,6 +231,10 @@ async function cut(session: SqlSession, block: Block): Promise<void> {
     SELECT ${block.app_id}::text, ${block.board}::text, ${block.period}::text, ${block.value}::float8, start_at, start_name, count
     FROM unnest(${blocks.map((b) => b.start_at)}::float8[], ${blocks.map((b) => b.start_name)}::text[],
       ${blocks.map((b) => b.count)}::integer[]) AS cut(start_at, start_name, count)`);
+  return blocks.slice(1).flatMap(({ start_at, start_name, count }) => [
+    { board: boardOf(block), at: positionOf(block), members: -count, blocks: 0 },
+    { board: boardOf(block), at: { value: block.value, start_at, start_name }, members: count, blocks: 1 },
+  ]);
 }
 
 function compare(a: Block, b: Block): number {

@@ -1,6 +1,7 @@
 // How the SQL store orders each board, the one home of the facts that its blocks
-// (board-blocks.ts) and the queries (boards.ts) share: which columns order a
-// board, where a value's first block starts, and how names compare.
+// (board-blocks.ts), their sections (board-sections.ts) and the queries
+// (boards.ts) share: which columns order a board, where a value's first block
+// starts, how names compare, and board order as a row value.
 import type { Ordering } from '../placements.js';
 import { Identifier, sql } from './sql.js';
 
@@ -53,3 +54,42 @@ export function compareNames(a: string, b: string): number {
 
 export const compareTies = (at: number, name: string, otherAt: number, otherName: string) =>
   at !== otherAt ? (at < otherAt ? -1 : 1) : compareNames(name, otherName);
+
+/** A place in board order: where a block or a section starts. */
+export interface Position {
+  value: number;
+  start_at: number;
+  start_name: string;
+}
+
+/** Board order: the higher value first, then the earlier tie. */
+export const comparePositions = (a: Position, b: Position) =>
+  a.value !== b.value ? (a.value > b.value ? -1 : 1) : compareTies(a.start_at, a.start_name, b.start_at, b.start_name);
+
+/**
+ * board_blocks and board_sections keep 0 − value beside the value (never −0, which would
+ * print apart from 0), so that board order is ascending in every column and a row
+ * comparison in it ranges over an index.
+ */
+export const negated = (value: number) => 0 - value;
+
+/** One board of one app: a period board's or list's period, '' for the others. */
+export interface BoardKey {
+  app_id: string;
+  board: Board;
+  period: string;
+}
+
+/** A board's rows of board_blocks or board_sections under `alias`, as the start of a WHERE clause. */
+export function rowsOf(table: 'board_blocks' | 'board_sections', alias: string, board: BoardKey) {
+  const columns = (name: string) => new Identifier(`${alias}.${name}`);
+  return sql`${new Identifier(table)} AS ${new Identifier(alias)} WHERE ${columns('app_id')} = ${board.app_id}::text
+    AND ${columns('board')} = ${board.board}::text AND ${columns('period')} = ${board.period}::text`;
+}
+
+/** The board-order row of a table alias of board_blocks or board_sections. */
+export const placeOf = (alias: string) => new Identifier(`(${alias}.negated_value, ${alias}.start_at, ${alias}.start_name)`);
+
+/** A position as a board-order row value. */
+export const place = (position: Position) =>
+  sql`(${negated(position.value)}::float8, ${position.start_at}::float8, ${position.start_name}::text)`;

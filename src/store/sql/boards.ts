@@ -1,13 +1,15 @@
 // Leaderboard queries in SQL. Each board is an index over members in board
 // order (value descending, then who reached it first, then name), and
 // board_blocks cuts it into blocks of a few hundred members with their counts
-// (board-blocks.ts). An offset or a rank is a sum over the counts, then a
-// short walk of the index inside one block: a page deep in the board costs
-// about what the first page costs.
+// (board-blocks.ts), board_sections those into sections of a few dozen blocks
+// (board-sections.ts). An offset or a rank is a sum over a board's sections and
+// one section's blocks, then a short walk of the index inside one block: a page
+// deep in the board costs about what the first page costs.
 import type { BoardRef, Listed } from '../port.js';
 import { rowOf } from '../placements.js';
 import type { UserRecord } from '../records.js';
-import { BOARD_COLUMNS, onBoard, type Board } from './board-order.js';
+import { BOARD_COLUMNS, FIRST_START, onBoard, place, placeOf, rowsOf, type Board, type BoardKey } from './board-order.js';
+import { membersBefore } from './board-sections.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** The period column of a period board's unranked members. */
@@ -36,6 +38,12 @@ function listed({ record, value, at }: MemberRow): Listed {
   return { row: { ...rowOf(JSON.parse(record) as UserRecord), at }, value };
 }
 
+const keyOf = (board: { app_id: string; type: Board; period: string | null }): BoardKey => ({
+  app_id: board.app_id,
+  board: board.type,
+  period: board.period ?? '',
+});
+
 export function boardQueries(session: SqlSession) {
   const one = async (query: Query) => {
     const [row] = await session.query<{ n: number }>(query);
@@ -45,21 +53,20 @@ export function boardQueries(session: SqlSession) {
     WHERE app_id = ${board.app_id}::text AND board = ${board.type}::text AND period = ${board.period ?? ''}::text`;
   /**
    * Members of a name list (all members, or a period's) whose names sort before `name` (a
-   * value or a column), as a scalar of a statement: the blocks before, and a walk of one.
+   * value or a column), as a scalar of a statement: the members before the block holding the
+   * name, and a walk of that block.
    */
   const listBefore = (list: NameList, name: Query | Identifier) => sql`coalesce((
-      SELECT (coalesce((
-        SELECT sum(b.count) FROM board_blocks AS b
-        WHERE b.app_id = own.app_id AND b.board = own.board AND b.period = own.period AND b.value = 0
-          AND (b.start_at, b.start_name) < (own.start_at, own.start_name)), 0) + (
+      SELECT (${membersBefore(keyOf(list), placeOf('own'))} + (
         SELECT count(*) FROM users WHERE ${onBoard(list)} AND account_name >= own.start_name AND account_name < ${name}
       ))::float8
       FROM (
         SELECT * FROM ${blocks(list)} AND value = 0 AND (start_at, start_name) <= (0, ${name})
         ORDER BY start_at DESC, start_name DESC LIMIT 1
       ) AS own), 0)`;
+  /** Members above a value: those before where its first block would start. */
   const countHigher = (board: BoardRef, value: number) =>
-    one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`);
+    one(sql`SELECT ${membersBefore(keyOf(board), place({ value, start_at: FIRST_START, start_name: '' }))} AS n`);
   /** `limit` members of one value from a tie on, in board order. */
   const fromTie = (board: BoardRef, value: number, at: number, name: string, skip: number, limit: number) => {
     const columns = BOARD_COLUMNS[board.type];
@@ -70,7 +77,8 @@ export function boardQueries(session: SqlSession) {
   };
 
   return {
-    countOnBoard: (board: BoardRef) => one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${blocks(board)}`),
+    countOnBoard: (board: BoardRef) =>
+      one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${rowsOf('board_sections', 'section', keyOf(board))}`),
     countHigher,
     countDistinctHigher: (board: BoardRef, value: number) =>
       one(sql`SELECT count(DISTINCT value)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`),
@@ -79,36 +87,44 @@ export function boardQueries(session: SqlSession) {
       const columns = BOARD_COLUMNS[board.type];
       const value = user[columns.value.text as keyof UserRecord] as number;
       const at = user[columns.at.text as keyof UserRecord] as number;
-      // The member's block, and the members of the value in the blocks before it.
-      const [block] = await session.query<{ start_at: number; start_name: string; before: number }>(sql`
-        SELECT own.start_at, own.start_name, (
-          SELECT coalesce(sum(b.count), 0)::float8 FROM board_blocks AS b
-          WHERE b.app_id = own.app_id AND b.board = own.board AND b.period = own.period AND b.value = own.value
-            AND (b.start_at, b.start_name) < (own.start_at, own.start_name)) AS before
+      // The member's block: the members before it, and those of the block before the member.
+      return one(sql`
+        SELECT (${membersBefore(keyOf(board), placeOf('own'))} + (
+          SELECT count(*) FROM users WHERE ${onBoard(board)} AND ${columns.value} = ${value}::float8
+            AND (${columns.at}, account_name) >= (own.start_at, own.start_name)
+            AND (${columns.at}, account_name) < (${at}::float8, ${user.account_name}::text)))::float8 AS n
         FROM (
           SELECT * FROM ${blocks(board)} AND value = ${value}::float8
             AND (start_at, start_name) <= (${at}::float8, ${user.account_name}::text)
           ORDER BY start_at DESC, start_name DESC LIMIT 1
         ) AS own`);
-      const [higher, inBlock] = await Promise.all([
-        countHigher(board, value),
-        one(sql`SELECT count(*)::float8 AS n FROM users WHERE ${onBoard(board)} AND ${columns.value} = ${value}::float8
-          AND (${columns.at}, account_name) >= (${block!.start_at}::float8, ${block!.start_name}::text)
-          AND (${columns.at}, account_name) < (${at}::float8, ${user.account_name}::text)`),
-      ]);
-      return higher + block!.before + inBlock;
     },
 
     async boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
       const columns = BOARD_COLUMNS[board.type];
-      // The block holding the offset-th member, and how many members come before it.
+      // The block holding the offset-th member, and how many members come before it: the
+      // section holding it found by the sections' counts, then the block by its blocks', from
+      // the section's start on. The section is one row, read first (MATERIALIZED), and the
+      // blocks' walk a lateral query of its own, so the walk is an index range that stops at
+      // the block: inlined, the planner ran the sections' query once per block of the board.
+      const key = keyOf(board);
       const [start] = await session.query<{ value: number; start_at: number; start_name: string; before: number }>(sql`
-        SELECT value, start_at, start_name, before FROM (
-          SELECT value, start_at, start_name, count,
-            (sum(count) OVER (ORDER BY value DESC, start_at, start_name) - count)::float8 AS before
-          FROM ${blocks(board)}
-        ) AS counted WHERE before + count > ${offset}::float8 ORDER BY value DESC, start_at, start_name LIMIT 1`);
+        WITH section AS MATERIALIZED (
+          SELECT * FROM (
+            SELECT section.*, (sum(count) OVER w - count)::float8 AS before
+            FROM ${rowsOf('board_sections', 'section', key)}
+            WINDOW w AS (ORDER BY section.negated_value, section.start_at, section.start_name)
+          ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1)
+        SELECT 0 - found.negated_value AS value, found.start_at, found.start_name, found.before
+        FROM section CROSS JOIN LATERAL (
+          SELECT * FROM (
+            SELECT block.negated_value, block.start_at, block.start_name, block.count,
+              (section.before + sum(block.count) OVER w - block.count)::float8 AS before
+            FROM ${rowsOf('board_blocks', 'block', key)} AND ${placeOf('block')} >= ${placeOf('section')}
+            WINDOW w AS (ORDER BY block.negated_value, block.start_at, block.start_name)
+          ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1
+        ) AS found`);
       if (!start) return [];
       const page = await fromTie(board, start.value, start.start_at, start.start_name, offset - start.before, limit);
       if (page.length < limit) {

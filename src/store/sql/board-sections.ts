@@ -1,0 +1,159 @@
+// A second level of counts over the blocks (board-blocks.ts). Each board is cut
+// into sections of consecutive blocks in board order (value descending, then
+// the block's start tie), across values; board_sections holds each section's
+// start and how many members and blocks it holds. A block belongs to the
+// section with the last start at or before its own. An offset or a rank is then
+// a sum over a board's sections (a few dozen rows at a million members) and over
+// the blocks of one section (at most SECTION_SPLIT): a sum over every block of
+// the board read 2,263 rows at an offset of 90% of a million members, 2.2 ms
+// against 0.1 ms for the first page.
+import { FIRST_START, comparePositions, negated, place, placeOf, rowsOf, type BoardKey, type Position } from './board-order.js';
+import { sql, type Query, type Identifier, type SqlSession } from './sql.js';
+
+/** Sections are cut with this many blocks; one holding more than SECTION_SPLIT is cut again. */
+export const SECTION_FILL = 64;
+const SECTION_SPLIT = 2 * SECTION_FILL;
+
+/** Where a board's first section starts: before the first block of any value (finite, as FIRST_START). */
+export const BOARD_START: Position = { value: Number.MAX_VALUE, start_at: FIRST_START, start_name: '' };
+
+/** What a change of blocks does to the section holding `at`: members and blocks added (negative: removed). */
+export interface SectionChange {
+  board: BoardKey;
+  at: Position;
+  members: number;
+  blocks: number;
+}
+
+const boardText = (board: BoardKey) => `${JSON.stringify(board.app_id)} ${board.board} ${board.period}`;
+
+/**
+ * Members of the board before a place in board order (a block's start, or the start of a
+ * value), as a scalar of a statement: the sections before the one holding it, and that
+ * section's blocks before it.
+ */
+export function membersBefore(board: BoardKey, at: Query | Identifier): Query {
+  return sql`coalesce((SELECT (coalesce((
+      SELECT sum(earlier.count) FROM ${rowsOf('board_sections', 'earlier', board)}
+        AND ${placeOf('earlier')} < ${placeOf('holding')}), 0) + coalesce((
+      SELECT sum(inside.count) FROM ${rowsOf('board_blocks', 'inside', board)}
+        AND ${placeOf('inside')} >= ${placeOf('holding')} AND ${placeOf('inside')} < ${at}), 0))::float8
+    FROM (
+      SELECT * FROM ${rowsOf('board_sections', 'holding', board)} AND ${placeOf('holding')} <= ${at}
+      ORDER BY holding.negated_value DESC, holding.start_at DESC, holding.start_name DESC LIMIT 1
+    ) AS holding), 0)`;
+}
+
+/** Every section of the boards, each board's in board order. */
+async function readSections(session: SqlSession, boards: BoardKey[]): Promise<Map<string, Position[]>> {
+  const of = <K extends keyof BoardKey>(key: K) => boards.map((board) => board[key]);
+  const rows = await session.query<{ i: number } & Position>(sql`
+    SELECT g.i::integer AS i, 0 - s.negated_value AS value, s.start_at, s.start_name
+    FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[]) WITH ORDINALITY AS g(app_id, board, period, i)
+    JOIN board_sections AS s ON s.app_id = g.app_id AND s.board = g.board AND s.period = g.period
+    ORDER BY g.i, s.negated_value, s.start_at, s.start_name`);
+  const sections = new Map(boards.map((board) => [boardText(board), [] as Position[]]));
+  for (const { i, value, start_at, start_name } of rows) {
+    sections.get(boardText(boards[i - 1]!))!.push({ value, start_at, start_name });
+  }
+  return sections;
+}
+
+/** Starts the read of the boards' sections, so that it travels with the blocks' read. */
+export function sectionsOf(session: SqlSession, boards: BoardKey[]) {
+  const unique = new Map(boards.map((board) => [boardText(board), board]));
+  return readSections(session, [...unique.values()]);
+}
+
+/** The start of the section holding `at`: the last at or before it, the board's start if none is. */
+function holding(starts: Position[], at: Position): Position {
+  let [low, high] = [0, starts.length];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (comparePositions(starts[middle]!, at) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low === 0 ? BOARD_START : starts[low - 1]!;
+}
+
+interface SectionRow extends BoardKey, Position {
+  count: number;
+  blocks: number;
+}
+
+/** Applies the blocks' changes to the sections holding them, as `sections` (sectionsOf) stood before. */
+export async function countInSections(
+  session: SqlSession,
+  sections: Map<string, Position[]>,
+  changes: SectionChange[],
+): Promise<void> {
+  const deltas = new Map<string, SectionRow>();
+  for (const { board, at, members, blocks } of changes) {
+    const start = holding(sections.get(boardText(board)) ?? [], at);
+    const text = `${boardText(board)} ${start.value} ${start.start_at} ${start.start_name}`;
+    const delta = deltas.get(text) ?? { ...board, ...start, count: 0, blocks: 0 };
+    delta.count += members;
+    delta.blocks += blocks;
+    deltas.set(text, delta);
+  }
+  // In key order, so that two writes touching the same sections lock them in the same order.
+  const changed = [...deltas.values()]
+    .filter(({ count, blocks }) => count !== 0 || blocks !== 0)
+    .sort((a, b) => (boardText(a) !== boardText(b) ? (boardText(a) < boardText(b) ? -1 : 1) : comparePositions(a, b)));
+  if (changed.length === 0) return;
+  const field = <K extends keyof SectionRow>(key: K) => changed.map((row) => row[key]);
+  const counted = await session.query<SectionRow>(sql`
+    INSERT INTO board_sections (app_id, board, period, negated_value, start_at, start_name, count, blocks)
+    SELECT * FROM unnest(${field('app_id')}::text[], ${field('board')}::text[], ${field('period')}::text[],
+      ${changed.map((row) => negated(row.value))}::float8[], ${field('start_at')}::float8[], ${field('start_name')}::text[],
+      ${field('count')}::integer[], ${field('blocks')}::integer[])
+    ON CONFLICT (app_id, board, period, negated_value, start_at, start_name)
+      DO UPDATE SET count = board_sections.count + excluded.count, blocks = board_sections.blocks + excluded.blocks
+    RETURNING app_id, board, period, 0 - negated_value AS value, start_at, start_name, count, blocks`);
+  const emptied = counted.filter((row) => row.count <= 0);
+  if (emptied.length > 0) {
+    const of = <K extends keyof SectionRow>(key: K) => emptied.map((row) => row[key]);
+    await session.query(sql`
+      DELETE FROM board_sections WHERE (app_id, board, period, negated_value, start_at, start_name) IN (
+        SELECT * FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[],
+          ${emptied.map((row) => negated(row.value))}::float8[], ${of('start_at')}::float8[], ${of('start_name')}::text[]))`);
+  }
+  for (const section of counted.filter(({ blocks }) => blocks > SECTION_SPLIT)) await cutSection(session, section);
+}
+
+/** Cuts a section of more than SECTION_SPLIT blocks into sections of SECTION_FILL, reading its blocks once. */
+async function cutSection(session: SqlSession, section: SectionRow): Promise<void> {
+  const start = place(section);
+  const [next] = await session.query<{ negated_value: number; start_at: number; start_name: string }>(sql`
+    SELECT negated_value, start_at, start_name FROM ${rowsOf('board_sections', 'later', section)}
+      AND ${placeOf('later')} > ${start}
+    ORDER BY later.negated_value, later.start_at, later.start_name LIMIT 1`);
+  const until = next
+    ? sql`AND ${placeOf('b')} < (${next.negated_value}::float8, ${next.start_at}::float8, ${next.start_name}::text)`
+    : sql``;
+  const blocks = await session.query<Position & { count: number }>(sql`
+    SELECT 0 - b.negated_value AS value, b.start_at, b.start_name, b.count FROM ${rowsOf('board_blocks', 'b', section)}
+      AND ${placeOf('b')} >= ${start} ${until}
+    ORDER BY b.negated_value, b.start_at, b.start_name`);
+  const cuts: SectionRow[] = [];
+  for (let first = 0; first < blocks.length; first += SECTION_FILL) {
+    const members = blocks.slice(first, first + SECTION_FILL);
+    // The first keeps the section's start: blocks may yet open between it and its first block.
+    const at = first === 0 ? section : members[0]!;
+    cuts.push({
+      ...section,
+      value: at.value,
+      start_at: at.start_at,
+      start_name: at.start_name,
+      count: members.reduce((sum, block) => sum + block.count, 0),
+      blocks: members.length,
+    });
+  }
+  await session.query(sql`DELETE FROM ${rowsOf('board_sections', 's', section)} AND ${placeOf('s')} = ${start}`);
+  await session.query(sql`
+    INSERT INTO board_sections (app_id, board, period, negated_value, start_at, start_name, count, blocks)
+    SELECT ${section.app_id}::text, ${section.board}::text, ${section.period}::text, negated_value, start_at, start_name, count, blocks
+    FROM unnest(${cuts.map((row) => negated(row.value))}::float8[], ${cuts.map((row) => row.start_at)}::float8[],
+      ${cuts.map((row) => row.start_name)}::text[], ${cuts.map((row) => row.count)}::integer[],
+      ${cuts.map((row) => row.blocks)}::integer[]) AS cut(negated_value, start_at, start_name, count, blocks)`);
+}
