@@ -43,6 +43,28 @@ describe('<qb-challenge>', () => {
     await expect(element).to.be.accessible();
   });
 
+  it('keeps each task row’s height while its progress loads, and where there is none', async () => {
+    const element = await fixture<QbChallenge>(
+      html`<qb-challenge challenge-id=${CHALLENGE_ID} account-name="alice"></qb-challenge>`,
+    );
+    await settled(element);
+    await progressSettled(element);
+    // Whole pixels: the rows' heights are sums of em lengths.
+    const heights = () => progressOf(element).map((task) => Math.round(task.getBoundingClientRect().height));
+    const withProgress = heights();
+    api.hold();
+    element.accountName = 'newcomer';
+    await waitUntil(
+      () => progressOf(element).every((task) => task.shadowRoot?.querySelector('[part="status"]')),
+      'the rows never showed loading',
+    );
+    expect(heights(), 'loading').to.deep.equal(withProgress);
+    api.release();
+    await progressSettled(element);
+    expect(progressOf(element).every((task) => task.shadowRoot!.querySelector('[part="empty"]'))).to.equal(true);
+    expect(heights(), 'not started').to.deep.equal(withProgress);
+  });
+
   it('lists the tasks without progress when no member is given', async () => {
     const element = await fixture<QbChallenge>(html`<qb-challenge challenge-id=${CHALLENGE_ID}></qb-challenge>`);
     await settled(element);

@@ -32,6 +32,15 @@ export const challengeStyles = css`
     border: 0;
     background: none;
   }
+  /*
+   * A row loading or not started takes the height of a row with progress (a line, the gap
+   * and the bar), so the card does not shrink as each row loads: padded as a card's status,
+   * each row moved the page below by 12 px.
+   */
+  .tasks qb-task-progress::part(status),
+  .tasks qb-task-progress::part(empty) {
+    padding: 0 0 calc(var(--_qb-space) / 3 + var(--qb-task-progress-bar-height, 0.5em));
+  }
   .task-name {
     font-weight: 600;
     overflow-wrap: anywhere;
