@@ -12,10 +12,12 @@ const ADMIN = 'sk_blocks_admin_key';
 const TASK = '31111111-1111-4111-8111-111111111111';
 const CHALLENGE = '32222222-2222-4222-8222-222222222222';
 let call;
+let driver;
 
 before(async () => {
   const source = await importSource('src/server/handler.ts', 'src/store/sql/index.ts');
-  const store = await source.openSqlStore({ memory: true });
+  driver = await source.pgliteDriver();
+  const store = await source.openSqlStore({ driver });
   let now = Date.UTC(2026, 10, 18, 12);
   const handle = source.createHandler({ store, now: () => new Date(now) });
   call = async (method, path, body) => {
@@ -157,4 +159,21 @@ it('lists the tail past stretches of names all ranked this week, with no name le
     'the tail is every name without points this week, by name',
   );
   assert.deepEqual(await wholeBoard(100, 'weekly'), board);
+});
+
+it('reads the same whatever the sections: with every block a section of its own', async () => {
+  const boards = { xp: await wholeBoard(37), weekly: await wholeBoard(37, 'weekly') };
+  const run = (text) => driver.transaction('write', (session) => session.query({ text, values: [] }));
+  await run(`DELETE FROM board_sections WHERE app_id = 'blocks'`);
+  await run(`INSERT INTO board_sections (app_id, board, period, negated_value, start_at, start_name, count, blocks)
+    SELECT app_id, board, period, negated_value, start_at, start_name, count, 1 FROM board_blocks WHERE app_id = 'blocks'`);
+  const [{ sections }] = await run(
+    `SELECT count(*)::integer AS sections FROM board_sections WHERE app_id = 'blocks' AND board = 'names'`,
+  );
+  assert.ok(sections >= 3, `the names are in ${sections} sections`);
+  assert.deepEqual(await wholeBoard(37), boards.xp);
+  assert.deepEqual(await wholeBoard(100, 'weekly'), boards.weekly);
+  const ranked = boards.weekly.filter((member) => member.score > 0).length;
+  await assertAround('xp', boards.xp, [0, 61, 500, 1501, 2599]);
+  await assertAround('weekly', boards.weekly, [ranked, 700, 1301, 2000, 2599]);
 });
