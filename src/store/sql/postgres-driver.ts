@@ -21,10 +21,7 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
     // Each statement walks a few index entries in well under a millisecond, but the planner's
     // estimate for the recursive ones (the tail of a period board) passes jit_above_cost:
     // compiling them took 1.4 s a request at a million members.
-    // Generic plans: every statement is an index range whatever its values, and the
-    // board statements cost more to plan than to run (0.9 ms against 0.2-0.5 ms), which
-    // PostgreSQL's own choice kept paying for some (countHigher: 0.72 ms against 0.46).
-    connection: { jit: 'off', plan_cache_mode: 'force_generic_plan' },
+    connection: { jit: 'off' },
   });
   const session = (tx: postgres.Sql | postgres.TransactionSql): SqlSession => ({
     query: async <Row>({ text, values }: { text: string; values: unknown[] }) =>
