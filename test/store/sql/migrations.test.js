@@ -9,33 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase, postgresAnswers } from '../../../scripts/postgres.js';
 import { importSource } from '../../source-module.js';
+import { userRecord } from './user-record.js';
 
 let sql;
 before(async () => {
   sql = await importSource('src/server/handler.ts', 'src/store/sql/index.ts');
 });
 
-const member = (name, total_score, at) => ({
-  app_id: 'guild',
-  account_name: name,
-  id: `id-${name}`,
-  is_active: true,
-  twitter_name: null,
-  joined_at: 0,
-  challenges_completed: 0,
-  tasks_completed: 0,
-  tasks_logged: 0,
-  total_score,
-  xp: 0,
-  score_at: at,
-  xp_at: 0,
-  week: '',
-  week_score: 0,
-  week_at: 0,
-  month: '',
-  month_score: 0,
-  month_at: 0,
-});
+const member = (name, total_score, at) => userRecord({ app_id: 'guild', account_name: name, total_score, score_at: at });
 
 /** Writes an app, its key and members as version 1 kept them. */
 async function writeVersion1(driver) {

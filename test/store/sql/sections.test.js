@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import fc from 'fast-check';
 import { importSource } from '../../source-module.js';
+import { userRecord } from './user-record.js';
 
 const APP = 'sections';
 const MEMBERS = 300;
@@ -29,27 +30,7 @@ before(async () => {
 after(() => store?.close());
 
 const nameOf = (i) => `m${String(i).padStart(3, '0')}`;
-const member = (i, total_score, score_at) => ({
-  app_id: APP,
-  account_name: nameOf(i),
-  id: `id-${i}`,
-  is_active: true,
-  twitter_name: null,
-  joined_at: 0,
-  challenges_completed: 0,
-  tasks_completed: 0,
-  tasks_logged: 0,
-  total_score,
-  xp: 0,
-  score_at,
-  xp_at: 0,
-  week: '',
-  week_score: 0,
-  week_at: 0,
-  month: '',
-  month_score: 0,
-  month_at: 0,
-});
+const member = (i, total_score, score_at) => userRecord({ app_id: APP, account_name: nameOf(i), total_score, score_at });
 
 /** The model: every member's score and when they reached it. */
 const scores = new Map();
