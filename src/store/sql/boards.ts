@@ -49,8 +49,7 @@ export function boardQueries(session: SqlSession) {
     const [row] = await session.query<{ n: number }>(query);
     return row?.n ?? 0;
   };
-  const blocks = (board: { app_id: string; type: Board; period: string | null }) => sql`board_blocks
-    WHERE app_id = ${board.app_id}::text AND board = ${board.type}::text AND period = ${board.period ?? ''}::text`;
+  const blocks = (board: { app_id: string; type: Board; period: string | null }) => rowsOf('board_blocks', 'block', keyOf(board));
   /**
    * Members of a name list (all members, or a period's) whose names sort before `name` (a
    * value or a column), as a scalar of a statement: the members before the block holding the
