@@ -39,7 +39,7 @@ export const challengeStyles = css`
    */
   .tasks qb-task-progress::part(status),
   .tasks qb-task-progress::part(empty) {
-    padding: 0 0 calc(var(--_qb-space) / 3 + var(--qb-task-progress-bar-height, 0.5em));
+    padding: 0 0 calc(var(--_qb-space) / 3 + var(--_qb-bar-height));
   }
   .task-name {
     font-weight: 600;
