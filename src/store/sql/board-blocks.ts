@@ -14,6 +14,7 @@ import {
   FIRST_START,
   ZERO,
   compareTies,
+  lastAtOrBefore,
   onBoard,
   type Board,
   type BoardKey,
@@ -88,15 +89,9 @@ async function locate(session: SqlSession, places: Place[]): Promise<{ start_at:
   for (const { g, start_at, start_name } of rows) startsOf[g]!.push({ start_at, start_name });
   return places.map((place) => {
     const starts = startsOf[groups.get(groupText(place))!.index]!;
-    // The last start at or before the place; none: the place opens its value's first block.
-    let [low, high] = [0, starts.length];
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      const start = starts[middle]!;
-      if (compareTies(start.start_at, start.start_name, place.at, place.name) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    return low === 0 ? { start_at: FIRST_START, start_name: '' } : starts[low - 1]!;
+    // None at or before the place: it opens its value's first block.
+    const start = lastAtOrBefore(starts, (start) => compareTies(start.start_at, start.start_name, place.at, place.name) <= 0);
+    return start ?? { start_at: FIRST_START, start_name: '' };
   });
 }
 

@@ -55,6 +55,20 @@ export function compareNames(a: string, b: string): number {
 export const compareTies = (at: number, name: string, otherAt: number, otherName: string) =>
   at !== otherAt ? (at < otherAt ? -1 : 1) : compareNames(name, otherName);
 
+/**
+ * The last of `starts` (in order) at or before a place, as `atOrBefore` tells of each; undefined
+ * when none is. A binary search: a large group has thousands of block starts.
+ */
+export function lastAtOrBefore<T>(starts: T[], atOrBefore: (start: T) => boolean): T | undefined {
+  let [low, high] = [0, starts.length];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (atOrBefore(starts[middle]!)) low = middle + 1;
+    else high = middle;
+  }
+  return low === 0 ? undefined : starts[low - 1];
+}
+
 /** A place in board order: where a block or a section starts. */
 export interface Position {
   value: number;
