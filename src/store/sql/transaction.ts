@@ -57,10 +57,18 @@ export class SqlTransaction implements Transaction {
     const columns = table.key.map((column) => column.name).join(', ');
     const arrays = table.key.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
     const lock = this.mode === 'write' ? ' FOR UPDATE' : '';
-    const rows = await this.session.query<{ record: string }>({
-      text: `SELECT record FROM ${kind} WHERE (${columns}) IN (SELECT * FROM unnest(${arrays})) ORDER BY ${columns}${lock}`,
-      values: table.key.map((_, index) => parts.map((part) => part[index])),
-    });
+    const [rows] = await Promise.all([
+      this.session.query<{ record: string }>({
+        text: `SELECT record FROM ${kind} WHERE (${columns}) IN (SELECT * FROM unnest(${arrays})) ORDER BY ${columns}${lock}`,
+        values: table.key.map((_, index) => parts.map((part) => part[index])),
+      }),
+      kind === 'api_keys'
+        ? this.readAppsOf(
+            parts.map(([key]) => key as string),
+            lock,
+          )
+        : undefined,
+    ]);
     const found = new Map<string, Records[K]>();
     for (const row of rows) {
       const value = parse<Records[K]>(row);
@@ -72,6 +80,23 @@ export class SqlTransaction implements Transaction {
       if (value === undefined) this.absent.add(cacheKey);
       // A copy: the rules change the record they read in place before putting it back.
       if (kind === 'users') this.usersAtRead.set(cacheKey, value === undefined ? null : { ...(value as UserRecord) });
+    }
+  }
+
+  /**
+   * The apps of API keys, read in the same round trip as the keys: a request reads its key, then
+   * nearly always the key's app, and a server's write always (its write limits, request-guards.ts),
+   * so a write that locks both here locks them in the order it always did.
+   */
+  private async readAppsOf(keys: string[], lock: string): Promise<void> {
+    const rows = await this.session.query<{ record: string }>({
+      text: `SELECT record FROM apps WHERE app_id IN (SELECT app_id FROM api_keys WHERE key = ANY($1::text[])) ORDER BY app_id${lock}`,
+      values: [keys],
+    });
+    for (const row of rows) {
+      const app = parse<Records['apps']>(row);
+      const cacheKey = `apps ${JSON.stringify(PRIMARY_KEY.apps(app))}`;
+      if (!this.cache.has(cacheKey)) this.cache.set(cacheKey, app);
     }
   }
 
@@ -206,6 +231,7 @@ export class SqlTransaction implements Transaction {
 
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
   private forgetReads(): void {
+    this.boards.forget();
     for (const key of this.cache.keys()) {
       if (!this.dirty.has(key)) {
         this.cache.delete(key);
