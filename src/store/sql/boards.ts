@@ -63,8 +63,16 @@ export function boardQueries(session: SqlSession) {
         SELECT * FROM ${blocks(list)} AND value = 0 AND (start_at, start_name) <= (0, ${name})
         ORDER BY start_at DESC, start_name DESC LIMIT 1
       ) AS own), 0)`;
+  /**
+   * Counts above a value that a page's statement found with the page, by board and value: the rank
+   * of a page's first member then costs no statement of its own. Board rows change only when a
+   * write flushes, after its rules are done, or in deletes that forget every read (forget()).
+   */
+  const higherCounts = new Map<string, number>();
+  const higherKey = (board: BoardRef, value: number) => JSON.stringify([keyOf(board), value]);
   /** Members above a value: those before where its first block would start. */
-  const countHigher = (board: BoardRef, value: number) =>
+  const countHigher = async (board: BoardRef, value: number) =>
+    higherCounts.get(higherKey(board, value)) ??
     one(sql`SELECT ${membersBefore(keyOf(board), place({ value, start_at: FIRST_START, start_name: '' }))} AS n`);
   /** `limit` members of one value from a tie on, in board order. */
   const fromTie = (board: BoardRef, value: number, at: number, name: string, skip: number, limit: number) => {
@@ -76,6 +84,7 @@ export function boardQueries(session: SqlSession) {
   };
 
   return {
+    forget: () => higherCounts.clear(),
     countOnBoard: (board: BoardRef) =>
       one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${rowsOf('board_sections', 'section', keyOf(board))}`),
     countHigher,
@@ -107,15 +116,23 @@ export function boardQueries(session: SqlSession) {
       // the section's start on. The section is one row, read first (MATERIALIZED), and the
       // blocks' walk a lateral query of its own, so the walk is an index range that stops at
       // the block: inlined, the planner ran the sections' query once per block of the board.
+      // With it, the members above the block's value: the rank of the page's first member.
       const key = keyOf(board);
-      const [start] = await session.query<{ value: number; start_at: number; start_name: string; before: number }>(sql`
+      const [start] = await session.query<{
+        value: number;
+        start_at: number;
+        start_name: string;
+        before: number;
+        higher: number;
+      }>(sql`
         WITH section AS MATERIALIZED (
           SELECT * FROM (
             SELECT section.*, (sum(count) OVER w - count)::float8 AS before
             FROM ${rowsOf('board_sections', 'section', key)}
             WINDOW w AS (ORDER BY section.negated_value, section.start_at, section.start_name)
           ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1)
-        SELECT 0 - found.negated_value AS value, found.start_at, found.start_name, found.before
+        SELECT 0 - found.negated_value AS value, found.start_at, found.start_name, found.before,
+          ${membersBefore(key, sql`(found.negated_value, ${FIRST_START}::float8, ''::text)`)} AS higher
         FROM section CROSS JOIN LATERAL (
           SELECT * FROM (
             SELECT block.negated_value, block.start_at, block.start_name, block.count,
@@ -125,6 +142,7 @@ export function boardQueries(session: SqlSession) {
           ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1
         ) AS found`);
       if (!start) return [];
+      higherCounts.set(higherKey(board, start.value), start.higher);
       const page = await fromTie(board, start.value, start.start_at, start.start_name, offset - start.before, limit);
       if (page.length < limit) {
         page.push(

@@ -82,6 +82,7 @@ async function wholeBoard(pageSize, type = 'xp') {
     members.push(
       ...page.body.leaderboard_users.map((entry) => ({
         name: entry.external_user.username,
+        rank: entry.rank,
         xp: entry.total_xp,
         score: entry.score,
       })),
@@ -110,6 +111,11 @@ it('lists every member once, in board order, whatever the page size', async () =
   assert.equal(by100.length, MEMBERS);
   assert.equal(new Set(by100.map((member) => member.name)).size, MEMBERS);
   for (let i = 1; i < by100.length; i++) assert.ok(by100[i - 1].xp >= by100[i].xp, `xp rises at ${i}`);
+  // Olympic ranks: one more than the members above. A page's first rank is counted, deep in a value's blocks too.
+  for (const [i, member] of by100.entries()) {
+    const above = by100.findIndex((other) => other.xp === member.xp);
+    assert.equal(member.rank, above + 1, `the rank of ${member.name} (#${i})`);
+  }
   assert.deepEqual(await wholeBoard(37), by100);
 });
 

@@ -104,6 +104,13 @@ async function assertBoardAgrees() {
         order.slice(offset, offset + 10).map((entry) => entry.name),
         `the page at ${offset}`,
       );
+      // Counted by the page's own statement: the first member's rank.
+      const first = page[0].value;
+      assert.equal(
+        await tx.countHigher(SCORE, first),
+        order.filter((entry) => entry.score > first).length,
+        `members above the first of the page at ${offset}`,
+      );
     }
     for (const index of [0, 37, 101, 199, order.length - 1]) {
       const { name, score, at } = order[index];
