@@ -15,9 +15,17 @@ export interface Endorsement {
 export async function endorse(tx: Transaction, app: AppRecord, endorsement: Endorsement): Promise<boolean> {
   const { from_account, to_account, endorsement_id, at } = endorsement;
   if (from_account === to_account) throw new ApiError(400, 'to_account: a member cannot endorse themselves.');
+  const key: [string, string, string, string] = [app.app_id, from_account, to_account, endorsement_id];
+  // Read together: the SQL store sends them in one round trip, not three.
+  await Promise.all([
+    tx.getMany('users', [
+      [app.app_id, from_account],
+      [app.app_id, to_account],
+    ]),
+    tx.get('endorsements', key),
+  ]);
   await findMember(tx, app.app_id, from_account, 'from_account');
   const receiver = await findMember(tx, app.app_id, to_account, 'to_account');
-  const key: [string, string, string, string] = [app.app_id, from_account, to_account, endorsement_id];
   if (await tx.get('endorsements', key)) return false;
   tx.put('endorsements', { app_id: app.app_id, from_account, to_account, endorsement_id, at });
   earnXp(receiver, app.endorsement_xp, at);
