@@ -140,22 +140,29 @@ export function createHandler({
         requireScope(key, operation.scope);
       }
       const time = now().getTime();
-      if (keyText !== null) {
-        await guardRequest({ tx, key, member, writes: operation.transaction === 'write', context, limiter, now: time });
-      }
-      const input = parse(operation.schema, raw);
-      const call = {
-        input,
-        query: parse(operation.query, query),
-        tx,
-        key,
-        now: time,
-        request,
-        databaseAnswers: () => databaseAnswers(request),
+      const run = async () => {
+        const call = {
+          input: parse(operation.schema, raw),
+          query: parse(operation.query, query),
+          tx,
+          key,
+          now: time,
+          request,
+          databaseAnswers: () => databaseAnswers(request),
+        };
+        if (idempotencyKey === null) return operation.run(call);
+        const fingerprint = `${method} ${name}${url.search} ${canonical(raw)}`;
+        return once(tx, key.key, idempotencyKey, fingerprint, call.now, () => operation.run(call));
       };
-      if (idempotencyKey === null) return operation.run(call);
-      const fingerprint = `${method} ${name}${url.search} ${canonical(raw)}`;
-      return once(tx, key.key, idempotencyKey, fingerprint, call.now, () => operation.run(call));
+      if (keyText === null) return run();
+      // The guard's statements (a server's write limits) go out with the operation's first ones,
+      // a round trip less. Its refusal (403, 429) is the answer whatever the operation did: all
+      // of that is rolled back, and the operation acts on nothing outside the transaction.
+      const guarded = guardRequest({ tx, key, member, writes: operation.transaction === 'write', context, limiter, now: time });
+      const [outcome] = await Promise.allSettled([run(), guarded]);
+      await guarded;
+      if (outcome.status === 'rejected') throw outcome.reason;
+      return outcome.value;
     };
     const outcome =
       operation.transaction === 'write'

@@ -55,14 +55,22 @@ export function createRateLimiter(counters: RateCounters): RateLimiter {
         sweepAt = write.now + SWEEP_EVERY_MS;
         await counters.forgetExpired(tx, write.now, SWEEP_BATCH);
       }
-      // Narrowest first: one address or member over its own limit is refused before it uses up
-      // the key's, which the whole community shares. A refusal rolls back what was counted.
-      for (const { kind, subject, limit, who } of limitsOf(write)) {
-        const windowMs = limit.window_seconds * 1000;
-        const bucket = `${kind} ${sha256Hex(`${write.app_id}\n${subject}`)}`;
-        const count = await counters.count(tx, { bucket, limit: limit.writes, windowMs, now: write.now });
-        if (!count.admitted) throw tooManyWrites(who, limit, count.retryAfterMs);
-      }
+      // Counted together, in one round trip; told narrowest first: an address or member over its own
+      // limit hears of that one, not of the key's, which the whole community shares. A refusal rolls
+      // back every count, so the key's is not used up by writes that were refused.
+      const limits = limitsOf(write);
+      const counts = await Promise.all(
+        limits.map(({ kind, subject, limit }) =>
+          counters.count(tx, {
+            bucket: `${kind} ${sha256Hex(`${write.app_id}\n${subject}`)}`,
+            limit: limit.writes,
+            windowMs: limit.window_seconds * 1000,
+            now: write.now,
+          }),
+        ),
+      );
+      const refused = limits.findIndex((_, index) => !counts[index]!.admitted);
+      if (refused !== -1) throw tooManyWrites(limits[refused]!.who, limits[refused]!.limit, counts[refused]!.retryAfterMs);
     },
   };
 }
