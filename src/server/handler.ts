@@ -157,7 +157,8 @@ export function createHandler({
       if (keyText === null) return run();
       // The guard's statements (a server's write limits) go out with the operation's first ones,
       // a round trip less. Its refusal (403, 429) is the answer whatever the operation did: all
-      // of that is rolled back, and the operation acts on nothing outside the transaction.
+      // of that is rolled back, and the operation acts on nothing outside the transaction. (So a
+      // refused write costs what an admitted one does, in statements rolled back.)
       const guarded = guardRequest({ tx, key, member, writes: operation.transaction === 'write', context, limiter, now: time });
       const [outcome] = await Promise.allSettled([run(), guarded]);
       await guarded;
