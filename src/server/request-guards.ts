@@ -1,5 +1,6 @@
-// What a server checks once a request's key names its app, before the operation runs: that a
-// browser calls from an origin the app allows, and that a write stays within the app's limits.
+// What a server checks once a request's key names its app, in the operation's transaction and
+// before its answer counts (handler.ts): that a browser calls from an origin the app allows, and
+// that a write stays within the app's limits.
 // Each needs what only a server has (the host's Origin policy and the client's address, a
 // database shared by its processes), so the worker and the page check neither.
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
