@@ -62,12 +62,7 @@ export class SqlTransaction implements Transaction {
         text: `SELECT record FROM ${kind} WHERE (${columns}) IN (SELECT * FROM unnest(${arrays})) ORDER BY ${columns}${lock}`,
         values: table.key.map((_, index) => parts.map((part) => part[index])),
       }),
-      kind === 'api_keys'
-        ? this.readAppsOf(
-            parts.map(([key]) => key as string),
-            lock,
-          )
-        : undefined,
+      kind === 'api_keys' && this.mode === 'write' ? this.lockAppsOf(parts.map(([key]) => key as string)) : undefined,
     ]);
     const found = new Map<string, Records[K]>();
     for (const row of rows) {
@@ -84,15 +79,14 @@ export class SqlTransaction implements Transaction {
   }
 
   /**
-   * The apps of API keys, read in the same round trip as the keys: a request reads its key, then
-   * nearly always the key's app, and a server's write always (its write limits, request-guards.ts),
-   * so a write that locks both here locks them in the order it always did.
+   * The apps of API keys, read and locked in the same round trip as the keys, in a write: a
+   * server's write reads its key, then always the key's app (its write limits, request-guards.ts),
+   * so both are locked in the order they always were. A read does not: some never need the app.
    */
-  private async readAppsOf(keys: string[], lock: string): Promise<void> {
-    const rows = await this.session.query<{ record: string }>({
-      text: `SELECT record FROM apps WHERE app_id IN (SELECT app_id FROM api_keys WHERE key = ANY($1::text[])) ORDER BY app_id${lock}`,
-      values: [keys],
-    });
+  private async lockAppsOf(keys: string[]): Promise<void> {
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM apps WHERE app_id IN (SELECT app_id FROM api_keys WHERE key = ANY(${keys}::text[]))
+      ORDER BY app_id FOR UPDATE`);
     for (const row of rows) {
       const app = parse<Records['apps']>(row);
       const cacheKey = `apps ${JSON.stringify(PRIMARY_KEY.apps(app))}`;
