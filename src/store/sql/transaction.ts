@@ -19,6 +19,11 @@ import { TABLES, type Table } from './tables.js';
 
 const name = (text: string) => new Identifier(text);
 const parse = <T>(row: { record: string }) => JSON.parse(row.record) as T;
+/** A record's place in the transaction's cache, by its key. */
+const cacheKeyOf = (kind: RecordKind, key: unknown) => `${kind} ${JSON.stringify(key)}`;
+/** A record's place in the cache, read from the record itself. */
+const cacheKeyOfRecord = <K extends RecordKind>(kind: K, record: Records[K]) =>
+  cacheKeyOf(kind, (PRIMARY_KEY[kind] as (record: Records[K]) => unknown)(record));
 
 export class SqlTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
@@ -39,7 +44,7 @@ export class SqlTransaction implements Transaction {
   }
 
   async get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined> {
-    const cacheKey = `${kind} ${JSON.stringify(key)}`;
+    const cacheKey = cacheKeyOf(kind, key);
     if (!this.cache.has(cacheKey)) await this.getMany(kind, [key]);
     return this.cache.get(cacheKey) as Records[K] | undefined;
   }
@@ -49,7 +54,7 @@ export class SqlTransaction implements Transaction {
     const table = TABLES[kind] as Table<unknown>;
     const wanted = new Map<string, unknown[]>();
     for (const key of keys) {
-      const cacheKey = `${kind} ${JSON.stringify(key)}`;
+      const cacheKey = cacheKeyOf(kind, key);
       if (!this.cache.has(cacheKey)) wanted.set(cacheKey, Array.isArray(key) ? key : [key]);
     }
     if (wanted.size === 0) return;
@@ -67,7 +72,7 @@ export class SqlTransaction implements Transaction {
     const found = new Map<string, Records[K]>();
     for (const row of rows) {
       const value = parse<Records[K]>(row);
-      found.set(`${kind} ${JSON.stringify((PRIMARY_KEY[kind] as (record: Records[K]) => unknown)(value))}`, value);
+      found.set(cacheKeyOfRecord(kind, value), value);
     }
     for (const cacheKey of wanted.keys()) {
       const value = found.get(cacheKey);
@@ -89,13 +94,13 @@ export class SqlTransaction implements Transaction {
       ORDER BY app_id FOR UPDATE`);
     for (const row of rows) {
       const app = parse<Records['apps']>(row);
-      const cacheKey = `apps ${JSON.stringify(PRIMARY_KEY.apps(app))}`;
+      const cacheKey = cacheKeyOfRecord('apps', app);
       if (!this.cache.has(cacheKey)) this.cache.set(cacheKey, app);
     }
   }
 
   put<K extends RecordKind>(kind: K, value: Records[K]): void {
-    const cacheKey = `${kind} ${JSON.stringify((PRIMARY_KEY[kind] as (record: Records[K]) => unknown)(value))}`;
+    const cacheKey = cacheKeyOfRecord(kind, value);
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, { kind, value, insert: this.absent.has(cacheKey) });
     // A member put without a read is new: on no board yet.
