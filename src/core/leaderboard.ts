@@ -1,7 +1,15 @@
 // The leaderboard: a page of one board in order, with ranks by the app's policy.
 import type { LeaderboardType } from '../api/schemas.js';
 import type { Leaderboard, LeaderboardEntry } from '../api/responses.js';
-import { isRanked, type AppRecord, type BoardRef, type Listed, type Transaction } from '../store/index.js';
+import {
+  isRanked,
+  windowStart,
+  type AppRecord,
+  type BoardRef,
+  type Listed,
+  type PageWindow,
+  type Transaction,
+} from '../store/index.js';
 import { findMember } from './membership.js';
 import { monthOf, weekOf } from './periods.js';
 
@@ -23,10 +31,10 @@ function boardOf(type: LeaderboardType, app_id: string, now: number): BoardRef {
 export async function readLeaderboard(tx: Transaction, app: AppRecord, query: BoardQuery, now: number): Promise<Leaderboard> {
   const board = boardOf(query.type, app.app_id, now);
   const rankedCount = board.period === null ? app.member_count : await tx.countOnBoard(board);
-  const offset =
-    query.around === undefined ? query.offset : await windowAround(tx, app, board, rankedCount, query.around, query.limit);
-
-  const members = offset < rankedCount ? await tx.boardPage(board, offset, query.limit) : [];
+  const { offset, members } =
+    query.around === undefined
+      ? { offset: query.offset, members: query.offset < rankedCount ? await tx.boardPage(board, query.offset, query.limit) : [] }
+      : await pageAround(tx, app, board, rankedCount, query.around, query.limit);
   if (members.length < query.limit && board.period !== null) {
     members.push(...(await tx.unrankedPage(board, Math.max(0, offset - rankedCount), query.limit - members.length)));
   }
@@ -38,25 +46,21 @@ export async function readLeaderboard(tx: Transaction, app: AppRecord, query: Bo
   };
 }
 
-/** The offset of the window of `limit` members centred on one member. */
-async function windowAround(
+/** The page of `limit` members centred on one member, and its offset. */
+async function pageAround(
   tx: Transaction,
   app: AppRecord,
   board: BoardRef,
   ranked: number,
   account_name: string,
   limit: number,
-): Promise<number> {
+): Promise<{ offset: number; members: Listed[] }> {
   const user = await findMember(tx, app.app_id, account_name, 'around');
-  let position: number;
-  if (isRanked(board, user)) {
-    position = await tx.positionOf(board, user);
-  } else {
-    // Members without points in the period follow the ranked ones, by name.
-    position = ranked + (await tx.countUnrankedBefore(board, account_name));
-  }
-  const centred = position - Math.floor((limit - 1) / 2);
-  return Math.max(0, Math.min(centred, app.member_count - limit));
+  const window: PageWindow = { lead: Math.floor((limit - 1) / 2), limit, lastStart: app.member_count - limit };
+  if (isRanked(board, user)) return tx.pageAround(board, user, window);
+  // Members without points in the period follow the ranked ones, by name.
+  const offset = windowStart(ranked + (await tx.countUnrankedBefore(board, account_name)), window);
+  return { offset, members: offset < ranked ? await tx.boardPage(board, offset, limit) : [] };
 }
 
 async function rankEntries(

@@ -72,6 +72,18 @@ export interface Listed {
   value: number;
 }
 
+/** Where a page around a member starts (Transaction.pageAround): `lead` members before them, within bounds. */
+export interface PageWindow {
+  lead: number;
+  limit: number;
+  /** The latest offset the page may start at, so that it stays full at the board's end. */
+  lastStart: number;
+}
+
+/** The offset of a page around the member at `position` (the SQL store says the same in its statement). */
+export const windowStart = (position: number, { lead, lastStart }: PageWindow) =>
+  Math.max(0, Math.min(position - lead, lastStart));
+
 /** Everything one app owns, for export and for import's replace mode. */
 export interface AppData {
   api_keys: ApiKeyRecord[];
@@ -115,8 +127,12 @@ export interface Transaction {
   countHigher(board: BoardRef, value: number): Promise<number>;
   /** How many distinct values lie strictly above `value`. */
   countDistinctHigher(board: BoardRef, value: number): Promise<number>;
-  /** The member's 0-based position on the board; the member must be on it. */
-  positionOf(board: BoardRef, user: UserRecord): Promise<number>;
+  /**
+   * The page of up to `limit` members around a member on the board (the member must be on it):
+   * from `lead` members before them, or from `lastStart` where that is earlier, never before the
+   * board's first. Its offset, and its members in board order.
+   */
+  pageAround(board: BoardRef, user: UserRecord, window: PageWindow): Promise<{ offset: number; members: Listed[] }>;
   /** `limit` members from position `offset`, in board order. */
   boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]>;
   /** How many members without points in a period board's period sort before `name` by name. */

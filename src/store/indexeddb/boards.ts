@@ -7,7 +7,7 @@ import type { BoardCountRecord, RowsRecord, RunBounds } from './board-records.js
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction } from './schema.js';
 import { compareTies, negated, placements } from '../placements.js';
-import { isRanked, type BoardRef, type Listed } from '../port.js';
+import { isRanked, windowStart, type BoardRef, type Listed, type PageWindow } from '../port.js';
 import type { BoardRow, GroupKey, Tie, UserRecord } from '../records.js';
 
 type Transaction = RawTransaction;
@@ -81,7 +81,7 @@ async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, ru
 }
 
 /** The member's 0-based position on the board; the member must be on it. */
-export async function positionOf(tx: Transaction, board: BoardRef, user: UserRecord): Promise<number> {
+async function positionOf(tx: Transaction, board: BoardRef, user: UserRecord): Promise<number> {
   const { group, tie } = placements(user).find(
     ({ group: [, type, period] }) => type === board.type && (board.period === null || period === board.period),
   )!;
@@ -207,4 +207,10 @@ export async function boardPage(tx: Transaction, board: BoardRef, offset: number
     skip = 0;
   }
   return members;
+}
+
+/** The page around a ranked member (Transaction.pageAround): their position, then a page from it. */
+export async function pageAround(tx: Transaction, board: BoardRef, user: UserRecord, window: PageWindow) {
+  const offset = windowStart(await positionOf(tx, board, user), window);
+  return { offset, members: await boardPage(tx, board, offset, window.limit) };
 }

@@ -10,12 +10,20 @@ import {
   countHigher,
   countOnBoard,
   countUnrankedBefore,
-  positionOf,
+  pageAround,
   unrankedPage,
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
 import { isShown, placements, placementText, rowOf, type Placement } from '../placements.js';
-import { PRIMARY_KEY, type BoardRef, type RecordKeys, type RecordKind, type Records, type Transaction } from '../port.js';
+import {
+  PRIMARY_KEY,
+  type BoardRef,
+  type PageWindow,
+  type RecordKeys,
+  type RecordKind,
+  type Records,
+  type Transaction,
+} from '../port.js';
 import type { LogRecord, UserRecord } from '../records.js';
 
 export class IndexedDbTransaction implements Transaction {
@@ -87,7 +95,7 @@ export class IndexedDbTransaction implements Transaction {
   countOnBoard = (board: BoardRef) => countOnBoard(this.raw, board);
   countHigher = (board: BoardRef, value: number) => countHigher(this.raw, board, value);
   countDistinctHigher = (board: BoardRef, value: number) => countDistinctHigher(this.raw, board, value);
-  positionOf = (board: BoardRef, user: UserRecord) => positionOf(this.raw, board, user);
+  pageAround = (board: BoardRef, user: UserRecord, window: PageWindow) => pageAround(this.raw, board, user, window);
   boardPage = (board: BoardRef, offset: number, limit: number) => boardPage(this.raw, board, offset, limit);
   countUnrankedBefore = (board: BoardRef, name: string) => countUnrankedBefore(this.raw, board, name);
   unrankedPage = (board: BoardRef, skip: number, limit: number) => unrankedPage(this.raw, board, skip, limit);

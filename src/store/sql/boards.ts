@@ -5,7 +5,7 @@
 // (board-sections.ts). An offset or a rank is a sum over a board's sections and
 // one section's blocks, then a short walk of the index inside one block: a page
 // deep in the board costs about what the first page costs.
-import type { BoardRef, Listed } from '../port.js';
+import type { BoardRef, Listed, PageWindow } from '../port.js';
 import { rowOf } from '../placements.js';
 import type { UserRecord } from '../records.js';
 import { BOARD_COLUMNS, FIRST_START, onBoard, place, placeOf, rowsOf, type Board, type BoardKey } from './board-order.js';
@@ -91,21 +91,61 @@ export function boardQueries(session: SqlSession) {
     countDistinctHigher: (board: BoardRef, value: number) =>
       one(sql`SELECT count(DISTINCT value)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`),
 
-    async positionOf(board: BoardRef, user: UserRecord): Promise<number> {
+    /**
+     * One statement: the member's position (the members before their block, and those of the
+     * block before them), the page's offset from it (windowStart), and the page read outward from
+     * the member along the board's index: the nearest members before them, highest value last,
+     * and the member and those after. No block is looked up for the offset. With it, the members
+     * above the page's first value: the rank of its first member.
+     */
+    async pageAround(board: BoardRef, user: UserRecord, { lead, limit, lastStart }: PageWindow) {
       const columns = BOARD_COLUMNS[board.type];
-      const value = user[columns.value.text as keyof UserRecord] as number;
-      const at = user[columns.at.text as keyof UserRecord] as number;
-      // The member's block: the members before it, and those of the block before the member.
-      return one(sql`
-        SELECT (${membersBefore(keyOf(board), placeOf('own'))} + (
-          SELECT count(*) FROM users WHERE ${onBoard(board)} AND ${columns.value} = ${value}::float8
-            AND (${columns.at}, account_name) >= (own.start_at, own.start_name)
-            AND (${columns.at}, account_name) < (${at}::float8, ${user.account_name}::text)))::float8 AS n
-        FROM (
-          SELECT * FROM ${blocks(board)} AND value = ${value}::float8
-            AND (start_at, start_name) <= (${at}::float8, ${user.account_name}::text)
-          ORDER BY start_at DESC, start_name DESC LIMIT 1
-        ) AS own`);
+      const value = sql`${user[columns.value.text as keyof UserRecord] as number}::float8`;
+      const at = sql`${user[columns.at.text as keyof UserRecord] as number}::float8`;
+      const name = sql`${user.account_name}::text`;
+      const tie = sql`(${columns.at}, account_name)`;
+      const key = keyOf(board);
+      /** Up to `count` members of the board where `where` holds, in `order` (a walk of the board's index). */
+      const walk = (where: Query, order: string, count: Query) => sql`(
+        SELECT record, account_name, ${columns.value} AS value, ${columns.at} AS at FROM users
+        WHERE ${onBoard(board)} AND ${where} ORDER BY ${new Identifier(order)} LIMIT (SELECT ${count} FROM placed))`;
+      const v = columns.value.text;
+      const a = columns.at.text;
+      /** The page's members before the member, and from the member on. */
+      const before = sql`n - first`;
+      const after = sql`${limit}::integer - (n - first)`;
+      const rows = await session.query<MemberRow & { first: number; higher: number }>(sql`
+        WITH placed AS MATERIALIZED (
+          SELECT n::integer AS n, greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::integer AS first
+          FROM (SELECT (${membersBefore(key, placeOf('own'))} + (
+            SELECT count(*) FROM users WHERE ${onBoard(board)} AND ${columns.value} = ${value}
+              AND ${tie} >= (own.start_at, own.start_name) AND ${tie} < (${at}, ${name})))::float8 AS n
+            FROM (
+              SELECT * FROM ${blocks(board)} AND value = ${value} AND (start_at, start_name) <= (${at}, ${name})
+              ORDER BY start_at DESC, start_name DESC LIMIT 1
+            ) AS own) AS counted),
+        page AS MATERIALIZED (
+          SELECT * FROM (
+            SELECT nearest.*, placed.n - row_number() OVER (ORDER BY value, at DESC, account_name DESC) AS position
+            FROM placed, (
+              ${walk(sql`${columns.value} = ${value} AND ${tie} < (${at}, ${name})`, `${a} DESC, account_name DESC`, before)}
+              UNION ALL ${walk(sql`${columns.value} > ${value}`, `${v}, ${a} DESC, account_name DESC`, before)}
+            ) AS nearest
+            UNION ALL
+            SELECT later.*, placed.n - 1 + row_number() OVER (ORDER BY value DESC, at, account_name) AS position
+            FROM placed, (
+              ${walk(sql`${columns.value} = ${value} AND ${tie} >= (${at}, ${name})`, `${a}, account_name`, after)}
+              UNION ALL ${walk(sql`${columns.value} < ${value}`, `${v} DESC, ${a}, account_name`, after)}
+            ) AS later
+          ) AS around, placed WHERE position >= placed.first AND position < placed.first + ${limit}::integer)
+        SELECT page.record, page.value, page.at, placed.first, (
+            SELECT ${membersBefore(key, sql`(0 - top.value, ${FIRST_START}::float8, ''::text)`)}
+            FROM (SELECT value FROM page ORDER BY position LIMIT 1) AS top) AS higher
+        FROM page, placed ORDER BY page.position`);
+      const [top] = rows;
+      if (!top) return { offset: 0, members: [] };
+      higherCounts.set(higherKey(board, top.value), top.higher);
+      return { offset: top.first, members: rows.map(listed) };
     },
 
     async boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]> {

@@ -9,7 +9,15 @@
 // queue there and cannot deadlock each other. A record read as absent is
 // inserted, never upserted: a concurrent request that inserted it first makes
 // this one fail with a unique violation, and the store runs it again.
-import { PRIMARY_KEY, type BoardRef, type MemberHistory, type RecordKeys, type RecordKind, type Records } from '../port.js';
+import {
+  PRIMARY_KEY,
+  type BoardRef,
+  type MemberHistory,
+  type PageWindow,
+  type RecordKeys,
+  type RecordKind,
+  type Records,
+} from '../port.js';
 import type { Transaction } from '../port.js';
 import type { LogRecord, UserRecord } from '../records.js';
 import { moveOnBoards } from './board-blocks.js';
@@ -137,7 +145,7 @@ export class SqlTransaction implements Transaction {
   countOnBoard = (board: BoardRef) => this.boards.countOnBoard(board);
   countHigher = (board: BoardRef, value: number) => this.boards.countHigher(board, value);
   countDistinctHigher = (board: BoardRef, value: number) => this.boards.countDistinctHigher(board, value);
-  positionOf = (board: BoardRef, user: UserRecord) => this.boards.positionOf(board, user);
+  pageAround = (board: BoardRef, user: UserRecord, window: PageWindow) => this.boards.pageAround(board, user, window);
   boardPage = (board: BoardRef, offset: number, limit: number) => this.boards.boardPage(board, offset, limit);
   countUnrankedBefore = (board: BoardRef, name: string) => this.boards.countUnrankedBefore(board, name);
   unrankedPage = (board: BoardRef, skip: number, limit: number) => this.boards.unrankedPage(board, skip, limit);

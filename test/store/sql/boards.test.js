@@ -183,3 +183,30 @@ it('reads the same whatever the sections: with every block a section of its own'
   await assertAround('xp', boards.xp, [0, 61, 500, 1501, 2599]);
   await assertAround('weekly', boards.weekly, [ranked, 700, 1301, 2000, 2599]);
 });
+
+it('reads the same with sections that start before their first block', async () => {
+  const boards = { xp: await wholeBoard(37), weekly: await wholeBoard(100, 'weekly') };
+  const run = (text) => driver.transaction('write', (session) => session.query({ text, values: [] }));
+  // Every section (each one block, as the test before left them) but a board's first moves its
+  // start back to just past the start of the block before its own: the members of that block
+  // from there on sort after the section's start, yet are counted in the section before.
+  const [{ moved }] = await run(`
+    WITH ordered AS (
+      SELECT app_id, board, period, negated_value, start_at, start_name,
+        lag(negated_value) OVER w AS before_value, lag(start_at) OVER w AS before_at, lag(start_name) OVER w AS before_name
+      FROM board_blocks WHERE app_id = 'blocks'
+      WINDOW w AS (PARTITION BY app_id, board, period ORDER BY negated_value, start_at, start_name)),
+    moved AS (
+      UPDATE board_sections AS s SET negated_value = o.before_value, start_at = o.before_at, start_name = o.before_name || '!'
+      FROM ordered AS o
+      WHERE s.app_id = o.app_id AND s.board = o.board AND s.period = o.period AND s.negated_value = o.negated_value
+        AND s.start_at = o.start_at AND s.start_name = o.start_name AND o.before_value IS NOT NULL
+      RETURNING 1)
+    SELECT count(*)::integer AS moved FROM moved`);
+  assert.ok(moved >= 10, `${moved} sections moved`);
+  assert.deepEqual(await wholeBoard(37), boards.xp);
+  assert.deepEqual(await wholeBoard(100, 'weekly'), boards.weekly);
+  const ranked = boards.weekly.filter((member) => member.score > 0).length;
+  await assertAround('xp', boards.xp, [0, 61, 500, 1501, 2599]);
+  await assertAround('weekly', boards.weekly, [ranked, 700, 1301, 2000, 2599]);
+});

@@ -115,11 +115,20 @@ async function assertBoardAgrees() {
     for (const index of [0, 37, 101, 199, order.length - 1]) {
       const { name, score, at } = order[index];
       const user = member(Number(name.slice(1)), score, at);
-      assert.equal(await tx.positionOf(SCORE, user), index, `the place of ${name}`);
+      // Five around the member, two before them where the board allows.
+      const offset = Math.max(0, Math.min(index - 2, order.length - 5));
+      const around = await tx.pageAround(SCORE, user, { lead: 2, limit: 5, lastStart: order.length - 5 });
+      assert.equal(around.offset, offset, `the page around ${name}`);
+      assert.deepEqual(
+        around.members.map((listed) => listed.row.account_name),
+        order.slice(offset, offset + 5).map((entry) => entry.name),
+        `the page around ${name}`,
+      );
+      const first = around.members[0].value;
       assert.equal(
-        await tx.countHigher(SCORE, score),
-        order.filter((entry) => entry.score > score).length,
-        `members above ${score}`,
+        await tx.countHigher(SCORE, first),
+        order.filter((entry) => entry.score > first).length,
+        `members above the first of the page around ${name}`,
       );
     }
   });
