@@ -208,12 +208,13 @@ export function boardQueries(session: SqlSession) {
      * round trip a step cost more than the steps. Bounded at both ends, the walk reads a few
      * blocks of names whatever the planner guesses: unbounded, a planner without statistics
      * (a board just imported, before autovacuum analyses it) read every name to the board's
-     * end and sorted them, 200 ms at a million members.
+     * end and sorted them, 200 ms at a million members. With the page, the members above 0: the
+     * rank of every member of the tail.
      */
     async unrankedPage(board: BoardRef, skip: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
       const unranked = sql`st.before - ${listBefore(periodNamesOf(board), new Identifier('st.start_name'))}`;
-      const rows = await session.query<MemberRow>(sql`
+      const rows = await session.query<MemberRow & { higher: number }>(sql`
         WITH RECURSIVE starts AS MATERIALIZED (
           SELECT (row_number() OVER w - 1)::integer AS i, start_name, (sum(count) OVER w - count)::float8 AS before
           FROM ${blocks(namesOf(board))} WINDOW w AS (ORDER BY start_at, start_name)),
@@ -234,7 +235,9 @@ export function boardQueries(session: SqlSession) {
           UNION ALL
           SELECT g.step * 2, f.low + g.step * 2 FROM gallop AS g CROSS JOIN found AS f
           WHERE (SELECT ${unranked} FROM starts AS st WHERE st.i = g.i) < ${skip + limit}::float8)
-        SELECT record, 0::float8 AS value, 0::float8 AS at FROM users
+        SELECT record, 0::float8 AS value, 0::float8 AS at,
+          ${membersBefore(keyOf(board), place({ value: 0, start_at: FIRST_START, start_name: '' }))} AS higher
+        FROM users
         WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
           AND account_name >= (SELECT st.start_name FROM found JOIN starts AS st ON st.i = found.low)
           -- Past the last block start: just past the app's last name (a name sorts before itself extended).
@@ -242,6 +245,7 @@ export function boardQueries(session: SqlSession) {
             (SELECT st.start_name FROM starts AS st WHERE st.i = (SELECT max(i) FROM gallop)),
             (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${board.app_id}::text))
         ORDER BY account_name OFFSET (${skip}::float8 - (SELECT before FROM found))::integer LIMIT ${limit}::integer`);
+      if (rows[0]) higherCounts.set(higherKey(board, 0), rows[0].higher);
       return rows.map(listed);
     },
   };
