@@ -205,27 +205,45 @@ export function boardQueries(session: SqlSession) {
      * holding the skip-th, and the page is a short walk by name from there, up to a block
      * start past the page's end (found by doubling steps, as a stretch of names all ranked in
      * the period holds no one of the tail). One statement, the searches recursive queries: a
-     * round trip a step cost more than the steps. Bounded at both ends, the walk reads a few
-     * blocks of names whatever the planner guesses: unbounded, a planner without statistics
-     * (a board just imported, before autovacuum analyses it) read every name to the board's
-     * end and sorted them, 200 ms at a million members. With the page, the members above 0: the
-     * rank of every member of the tail.
+     * round trip a step cost more than the steps. Each step finds its block through the
+     * sections' block counts, then a walk of one section's blocks: numbering every block of
+     * all names first read 2,000 rows at a million members, and each step scanned them again,
+     * most of the statement's time. Bounded at both ends, the walk reads a few blocks of names
+     * whatever the planner guesses: unbounded, a planner without statistics (a board just
+     * imported, before autovacuum analyses it) read every name to the board's end and sorted
+     * them, 200 ms at a million members. With the page, the members above 0: the rank of
+     * every member of the tail.
      */
     async unrankedPage(board: BoardRef, skip: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
+      const names = keyOf(namesOf(board));
+      /** The i-th block of all names (from 0) as a row (start_name, before): its section, then its place there. */
+      const blockAt = (i: Query | Identifier) => sql`(
+        SELECT nth.start_name, section.before + nth.earlier AS before
+        FROM (SELECT * FROM sections WHERE first_block <= ${i} ORDER BY first_block DESC LIMIT 1) AS section
+        CROSS JOIN LATERAL (
+          SELECT start_name, (sum(count) OVER w - count)::float8 AS earlier, row_number() OVER w AS k FROM (
+            SELECT block.* FROM ${rowsOf('board_blocks', 'block', names)} AND ${placeOf('block')} >= ${placeOf('section')}
+            ORDER BY block.negated_value, block.start_at, block.start_name LIMIT ${i} - section.first_block + 1
+          ) AS run WINDOW w AS (ORDER BY negated_value, start_at, start_name)
+        ) AS nth WHERE nth.k = ${i} - section.first_block + 1)`;
       const unranked = sql`st.before - ${listBefore(periodNamesOf(board), new Identifier('st.start_name'))}`;
       const rows = await session.query<MemberRow & { higher: number }>(sql`
-        WITH RECURSIVE starts AS MATERIALIZED (
-          SELECT (row_number() OVER w - 1)::integer AS i, start_name, (sum(count) OVER w - count)::float8 AS before
-          FROM ${blocks(namesOf(board))} WINDOW w AS (ORDER BY start_at, start_name)),
+        WITH RECURSIVE sections AS MATERIALIZED (
+          SELECT section.negated_value, section.start_at, section.start_name, section.blocks,
+            (sum(section.blocks) OVER w - section.blocks)::integer AS first_block,
+            (sum(section.count) OVER w - section.count)::float8 AS before
+          FROM ${rowsOf('board_sections', 'section', names)}
+          WINDOW w AS (ORDER BY section.negated_value, section.start_at, section.start_name)),
         search (low, high, before) AS (
-          SELECT 0, (SELECT count(*)::integer - 1 FROM starts), 0::float8
+          SELECT 0, (SELECT coalesce(sum(blocks), 0)::integer - 1 FROM sections), 0::float8
           UNION ALL
           SELECT CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.middle ELSE s.low END,
             CASE WHEN probe.unranked <= ${skip}::float8 THEN s.high ELSE probe.middle - 1 END,
             CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.unranked ELSE s.before END
           FROM search AS s CROSS JOIN LATERAL (
-            SELECT st.i AS middle, ${unranked} AS unranked FROM starts AS st WHERE st.i = (s.low + s.high + 1) / 2
+            SELECT (s.low + s.high + 1) / 2 AS middle, ${unranked} AS unranked
+            FROM ${blockAt(new Identifier('((s.low + s.high + 1) / 2)'))} AS st
             OFFSET 0 -- computed once, not once per use below
           ) AS probe
           WHERE s.low < s.high),
@@ -234,15 +252,15 @@ export function boardQueries(session: SqlSession) {
           SELECT 1, low + 1 FROM found
           UNION ALL
           SELECT g.step * 2, f.low + g.step * 2 FROM gallop AS g CROSS JOIN found AS f
-          WHERE (SELECT ${unranked} FROM starts AS st WHERE st.i = g.i) < ${skip + limit}::float8)
+          WHERE (SELECT ${unranked} FROM ${blockAt(new Identifier('g.i'))} AS st) < ${skip + limit}::float8)
         SELECT record, 0::float8 AS value, 0::float8 AS at,
           ${membersBefore(keyOf(board), place({ value: 0, start_at: FIRST_START, start_name: '' }))} AS higher
         FROM users
         WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
-          AND account_name >= (SELECT st.start_name FROM found JOIN starts AS st ON st.i = found.low)
+          AND account_name >= (SELECT st.start_name FROM found CROSS JOIN LATERAL ${blockAt(new Identifier('found.low'))} AS st)
           -- Past the last block start: just past the app's last name (a name sorts before itself extended).
           AND account_name < coalesce(
-            (SELECT st.start_name FROM starts AS st WHERE st.i = (SELECT max(i) FROM gallop)),
+            (SELECT st.start_name FROM ${blockAt(new Identifier('(SELECT max(i) FROM gallop)'))} AS st),
             (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${board.app_id}::text))
         ORDER BY account_name OFFSET (${skip}::float8 - (SELECT before FROM found))::integer LIMIT ${limit}::integer`);
       if (rows[0]) higherCounts.set(higherKey(board, 0), rows[0].higher);
