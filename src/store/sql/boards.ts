@@ -123,7 +123,9 @@ export function boardQueries(session: SqlSession) {
             FROM (
               SELECT * FROM ${blocks(board)} AND value = ${value} AND (start_at, start_name) <= (${at}, ${name})
               ORDER BY start_at DESC, start_name DESC LIMIT 1
-            ) AS own) AS counted),
+            ) AS own
+            OFFSET 0 -- counted once: pulled up, the count ran again for each use of n above
+          ) AS counted),
         page AS MATERIALIZED (
           SELECT * FROM (
             SELECT nearest.*, placed.n - row_number() OVER (ORDER BY value, at DESC, account_name DESC) AS position
