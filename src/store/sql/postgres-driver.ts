@@ -1,7 +1,7 @@
 // PostgreSQL through postgres.js: a pool of connections, so requests from
 // many members run side by side; several server processes may share one database.
 import postgres from 'postgres';
-import { TRANSACTION_MODES, type SqlDriver, type SqlSession } from './sql.js';
+import { TRANSACTION_MODES, type Query, type SqlDriver, type SqlSession } from './sql.js';
 
 export interface PostgresDriverOptions {
   /** postgres://user:password@host:port/database */
@@ -23,13 +23,58 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
     // compiling them took 1.4 s a request at a million members.
     connection: { jit: 'off' },
   });
-  const session = (tx: postgres.Sql | postgres.TransactionSql): SqlSession => ({
-    query: async <Row>({ text, values }: { text: string; values: unknown[] }) =>
-      (await tx.unsafe(text, values as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as Row[],
-  });
+  const statement = <Row>(connection: postgres.ReservedSql, { text, values }: Query) =>
+    connection.unsafe<Row[]>(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });
   return {
-    // The modes go with BEGIN itself: a SET TRANSACTION after it would cost every request a round trip.
-    transaction: async (mode, work) => (await client.begin(TRANSACTION_MODES[mode], (tx) => work(session(tx)))) as never,
+    /**
+     * A transaction on a connection of its own, its round trips cut to the statements' own:
+     * - BEGIN (with its modes: a SET TRANSACTION after it would cost a round trip) goes out
+     *   with the first statement, as postgres.js pipelines a reserved connection's statements
+     *   and PostgreSQL runs them in the order sent. Later statements wait for BEGIN's answer,
+     *   so if it failed nothing more runs outside the transaction (BEGIN of fixed text fails
+     *   only with its connection, and then so does the statement sent with it).
+     * - A read's COMMIT is sent, not waited for: it ends a snapshot and writes nothing, and the
+     *   connection's next transaction queues behind it. A write waits: its answer is the
+     *   write's durability.
+     */
+    transaction: async (mode, work) => {
+      const connection = await client.reserve();
+      const begun = connection.unsafe(`BEGIN ${TRANSACTION_MODES[mode]}`).execute();
+      begun.catch(() => undefined);
+      // Set before COMMIT or ROLLBACK is sent: a statement still on its way must not follow them
+      // and run on its own. Checked and sent in one step (execute()), so the order is fixed.
+      let ended = false;
+      const send = <Row>(query: Query) =>
+        ended
+          ? Promise.reject(new Error('a statement after its transaction ended'))
+          : statement<Row>(connection, query).execute();
+      let first = true;
+      const session: SqlSession = {
+        query: async <Row>(query: Query) => {
+          if (first) {
+            first = false;
+            return send<Row>(query);
+          }
+          await begun;
+          return send<Row>(query);
+        },
+      };
+      try {
+        const result = await work(session);
+        await begun;
+        ended = true;
+        const commit = connection.unsafe('COMMIT').execute();
+        if (mode === 'write') await commit;
+        else commit.catch(() => undefined);
+        return result;
+      } catch (error) {
+        ended = true;
+        await connection.unsafe('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }

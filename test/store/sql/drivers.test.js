@@ -42,17 +42,57 @@ describe('transaction modes', () => {
   describe('on PostgreSQL', () => {
     let database;
     after(() => database?.drop());
-
-    it('with the modes given to BEGIN', async (t) => {
+    /** A driver of one connection on the test's database, or null where PostgreSQL does not answer (never in CI). */
+    async function driverOrSkip(t) {
       if (!(await postgresAnswers())) {
         if (process.env.CI) assert.fail('PostgreSQL does not answer, and CI never skips it');
         t.skip('SKIPPED: PostgreSQL does not answer (set QB_DATABASE_URL)');
-        return;
+        return null;
       }
-      database = await createDatabase('questboard_drivers');
-      const driver = sql.postgresDriver({ url: database.url, max: 1 });
+      database ??= await createDatabase('questboard_drivers');
+      return sql.postgresDriver({ url: database.url, max: 1 });
+    }
+
+    it('with the modes given to BEGIN', async (t) => {
+      const driver = await driverOrSkip(t);
+      if (!driver) return;
       try {
         await checkModes(driver);
+      } finally {
+        await driver.close();
+      }
+    });
+
+    // BEGIN goes out with the first statement, and a read's COMMIT is not waited for.
+    it('with the first statement inside the transaction, and a read ended before the next begins', async (t) => {
+      const driver = await driverOrSkip(t);
+      if (!driver) return;
+      const statement = (text) => ({ text, values: [] });
+      try {
+        await driver.transaction('write', (session) => session.query(statement('CREATE TABLE kept (id integer)')));
+        await assert.rejects(
+          driver.transaction('write', async (session) => {
+            await session.query(statement('INSERT INTO kept VALUES (1)'));
+            await session.query(statement('SELECT no_such_column FROM kept'));
+          }),
+          /no_such_column/,
+        );
+        const count = async (session) => (await session.query(statement('SELECT count(*)::integer AS n FROM kept')))[0].n;
+        assert.equal(await driver.transaction('read', count), 0, 'the rolled back insert is gone');
+        // One connection: each transaction queues behind the last one's COMMIT, and has its own modes.
+        const [read, write, nextRead] = await Promise.all([
+          driver.transaction('read', settings),
+          driver.transaction('write', settings),
+          driver.transaction('read', settings),
+        ]);
+        assert.deepEqual(
+          [read, write, nextRead],
+          [
+            { isolation: 'repeatable read', read_only: 'on' },
+            { isolation: 'read committed', read_only: 'off' },
+            { isolation: 'repeatable read', read_only: 'on' },
+          ],
+        );
       } finally {
         await driver.close();
       }
