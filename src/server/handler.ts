@@ -132,6 +132,10 @@ export function createHandler({
     const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
+      // A read naming an app reads it right after its key (appFor): asked for now, both travel
+      // together. Not a write's, which locks its key before its app (transaction.ts).
+      const appNamed = (raw as { app_id?: unknown }).app_id;
+      if (operation.transaction === 'read' && typeof appNamed === 'string') void tx.get('apps', appNamed).catch(() => undefined);
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
       // A member's key was admitted with its token; any other needs the operation's scope.

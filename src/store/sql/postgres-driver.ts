@@ -29,10 +29,12 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
     /**
      * A transaction on a connection of its own, its round trips cut to the statements' own:
      * - BEGIN (with its modes: a SET TRANSACTION after it would cost a round trip) goes out
-     *   with the first statement, as postgres.js pipelines a reserved connection's statements
-     *   and PostgreSQL runs them in the order sent. Later statements wait for BEGIN's answer,
-     *   so if it failed nothing more runs outside the transaction (BEGIN of fixed text fails
-     *   only with its connection, and then so does the statement sent with it).
+     *   with the first statements, as postgres.js pipelines a reserved connection's statements
+     *   and PostgreSQL runs them in the order sent. In a write, statements after the first
+     *   wait for BEGIN's answer, so if it failed nothing more runs outside the transaction
+     *   (BEGIN of fixed text fails only with its connection, and then so does the statement
+     *   sent with it). A read's statements never wait: they write nothing, and the reads a
+     *   request starts together (its key and its app) travel in one round trip.
      * - A read's COMMIT is sent, not waited for: it ends a snapshot and writes nothing, and the
      *   connection's next transaction queues behind it. A write waits: its answer is the
      *   write's durability.
@@ -51,7 +53,7 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
       let first = true;
       const session: SqlSession = {
         query: async <Row>(query: Query) => {
-          if (first) {
+          if (first || mode === 'read') {
             first = false;
             return send<Row>(query);
           }

@@ -40,6 +40,8 @@ export class SqlTransaction implements Transaction {
   /** Each member's board fields as first read (null: absent), to move them on the boards. */
   private readonly usersAtRead = new Map<string, UserRecord | null>();
   private readonly absent = new Set<string>();
+  /** Reads on their way, by cache key. */
+  private readonly reading = new Map<string, Promise<void>>();
   private pendingLogs: LogRecord[] = [];
   private readonly boards;
 
@@ -53,19 +55,34 @@ export class SqlTransaction implements Transaction {
 
   async get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined> {
     const cacheKey = cacheKeyOf(kind, key);
-    if (!this.cache.has(cacheKey)) await this.getMany(kind, [key]);
+    if (!this.cache.has(cacheKey)) await (this.reading.get(cacheKey) ?? this.getMany(kind, [key]));
     return this.cache.get(cacheKey) as Records[K] | undefined;
   }
 
-  /** One statement for all the keys not read yet; in key order, so concurrent writes lock rows in one order. */
+  /**
+   * One statement for all the keys not read yet; in key order, so concurrent writes lock rows in one order.
+   * Keys already on their way are waited for, not read again: a request may start a read early (the
+   * handler reads a read's app beside its key) and then ask for the same record.
+   */
   async getMany<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): Promise<void> {
     const table = TABLES[kind] as Table<unknown>;
     const wanted = new Map<string, unknown[]>();
+    const underway = new Set<Promise<void>>();
     for (const key of keys) {
       const cacheKey = cacheKeyOf(kind, key);
-      if (!this.cache.has(cacheKey)) wanted.set(cacheKey, Array.isArray(key) ? key : [key]);
+      const read = this.reading.get(cacheKey);
+      if (read) underway.add(read);
+      else if (!this.cache.has(cacheKey)) wanted.set(cacheKey, Array.isArray(key) ? key : [key]);
     }
-    if (wanted.size === 0) return;
+    if (wanted.size > 0) {
+      const read = this.read(kind, table, wanted);
+      for (const cacheKey of wanted.keys()) this.reading.set(cacheKey, read);
+      underway.add(read);
+    }
+    await Promise.all(underway);
+  }
+
+  private async read<K extends RecordKind>(kind: K, table: Table<unknown>, wanted: Map<string, unknown[]>): Promise<void> {
     const parts = [...wanted.values()];
     const columns = table.key.map((column) => column.name).join(', ');
     const arrays = table.key.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
@@ -88,6 +105,7 @@ export class SqlTransaction implements Transaction {
       if (value === undefined) this.absent.add(cacheKey);
       // A copy: the rules change the record they read in place before putting it back.
       if (kind === 'users') this.usersAtRead.set(cacheKey, value === undefined ? null : { ...(value as UserRecord) });
+      this.reading.delete(cacheKey);
     }
   }
 
