@@ -30,10 +30,17 @@ function boardOf(type: LeaderboardType, app_id: string, now: number): BoardRef {
 
 export async function readLeaderboard(tx: Transaction, app: AppRecord, query: BoardQuery, now: number): Promise<Leaderboard> {
   const board = boardOf(query.type, app.app_id, now);
-  const rankedCount = board.period === null ? app.member_count : await tx.countOnBoard(board);
+  // A period board's page by offset is read beside its count, not after it (a round trip less):
+  // past the ranked members it is empty, and the unranked tail follows.
+  const [rankedCount, page] = await Promise.all([
+    board.period === null ? app.member_count : tx.countOnBoard(board),
+    query.around === undefined && (board.period !== null || query.offset < app.member_count)
+      ? tx.boardPage(board, query.offset, query.limit)
+      : ([] as Listed[]),
+  ]);
   const { offset, members } =
     query.around === undefined
-      ? { offset: query.offset, members: query.offset < rankedCount ? await tx.boardPage(board, query.offset, query.limit) : [] }
+      ? { offset: query.offset, members: page }
       : await pageAround(tx, app, board, rankedCount, query.around, query.limit);
   if (members.length < query.limit && board.period !== null) {
     members.push(...(await tx.unrankedPage(board, Math.max(0, offset - rankedCount), query.limit - members.length)));
