@@ -26,7 +26,7 @@ export const FEATURES = [
     'api.SubtleCrypto.verify.ed25519',
     'refuses such tokens as `member-token-invalid`: sign with ES256, which every engine verifies',
   ],
-  ['`JSON.rawJSON`', 'javascript.builtins.JSON.rawJSON', 'a JSON writer of our own for four-decimal quantities'],
+  ['`JSON.rawJSON`', 'javascript.builtins.JSON.rawJSON', 'quantities written as marked strings, then unquoted'],
   ['`Intl.RelativeTimeFormat`', 'javascript.builtins.Intl.RelativeTimeFormat', 'within the baseline'],
   ['`Clients.claim()`', 'api.Clients.claim', 'the embed waits 3 s for control, then runs the handler in the page'],
   ['`Object.hasOwn`', 'javascript.builtins.Object.hasOwn', 'nothing: the newest feature the code needs sets the baseline'],
