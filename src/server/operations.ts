@@ -108,7 +108,6 @@ export const operations: Record<string, Operation> = {
     run: async ({ input, tx, key, now }) => {
       const challenge = await findChallenge(tx, input.challenge_id, key.app_id);
       assertStarted(challenge, now);
-      await tx.getMany('tasks', challenge.task_ids);
       const tasks = await Promise.all(challenge.task_ids.map((task_id) => tx.get('tasks', task_id)));
       return {
         body: challengeShape(
