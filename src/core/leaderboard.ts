@@ -30,13 +30,11 @@ function boardOf(type: LeaderboardType, app_id: string, now: number): BoardRef {
 
 export async function readLeaderboard(tx: Transaction, app: AppRecord, query: BoardQuery, now: number): Promise<Leaderboard> {
   const board = boardOf(query.type, app.app_id, now);
-  // A period board's page by offset is read beside its count, not after it (a round trip less):
-  // past the ranked members it is empty, and the unranked tail follows.
+  // A page by offset is read beside a period board's count, not after it (a round trip less):
+  // past the ranked members it is empty, and a period board's unranked tail follows.
   const [rankedCount, page] = await Promise.all([
     board.period === null ? app.member_count : tx.countOnBoard(board),
-    query.around === undefined && (board.period !== null || query.offset < app.member_count)
-      ? tx.boardPage(board, query.offset, query.limit)
-      : ([] as Listed[]),
+    query.around === undefined ? tx.boardPage(board, query.offset, query.limit) : ([] as Listed[]),
   ]);
   const { offset, members } =
     query.around === undefined
