@@ -203,10 +203,10 @@ export function boardQueries(session: SqlSession) {
 
     /**
      * The unranked members of a block of all names start after (block's members before) less
-     * (the period's members before its start): a binary search over the blocks finds the one
-     * holding the skip-th, and the page is a short walk by name from there, up to a block
-     * start past the page's end (found by doubling steps, as a stretch of names all ranked in
-     * the period holds no one of the tail). One statement, the searches recursive queries: a
+     * (the period's members before its start): a search over the blocks finds the one holding
+     * the skip-th (interpolating, with every other step a halving), and the page is a short walk
+     * by name from there, up to a block start past the page's end (found by doubling steps, as a
+     * stretch of names all ranked in the period holds no one of the tail). One statement, the searches recursive queries: a
      * round trip a step cost more than the steps. Each step finds its block through the
      * sections' block counts, then a walk of one section's blocks: numbering every block of
      * all names first read 2,000 rows at a million members, and each step scanned them again,
@@ -232,20 +232,32 @@ export function boardQueries(session: SqlSession) {
       const unranked = sql`st.before - ${listBefore(periodNamesOf(board), new Identifier('st.start_name'))}`;
       const rows = await session.query<MemberRow & { higher: number }>(sql`
         WITH RECURSIVE sections AS MATERIALIZED (
-          SELECT section.negated_value, section.start_at, section.start_name, section.blocks,
+          SELECT section.negated_value, section.start_at, section.start_name, section.blocks, section.count,
             (sum(section.blocks) OVER w - section.blocks)::integer AS first_block,
             (sum(section.count) OVER w - section.count)::float8 AS before
           FROM ${rowsOf('board_sections', 'section', names)}
           WINDOW w AS (ORDER BY section.negated_value, section.start_at, section.start_name)),
-        search (low, high, before) AS (
-          SELECT 0, (SELECT coalesce(sum(blocks), 0)::integer - 1 FROM sections), 0::float8
+        -- u(i), the unranked members before block i, rises with i, nearly in step with it: each
+        -- step guesses the last block with u <= skip from u at both ends (before: u(low); after:
+        -- u(high + 1), or every unranked member), and every other step halves the range, so that
+        -- an uneven stretch (names all ranked in the period) costs at most twice the halving's steps.
+        search (low, high, before, after, k) AS (
+          SELECT 0, (SELECT coalesce(sum(blocks), 0)::integer - 1 FROM sections), 0::float8,
+            (SELECT coalesce(sum(count), 0)::float8 FROM sections)
+              - (SELECT coalesce(sum(count), 0)::float8 FROM ${rowsOf('board_sections', 'period', keyOf(periodNamesOf(board)))}),
+            0
           UNION ALL
           SELECT CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.middle ELSE s.low END,
             CASE WHEN probe.unranked <= ${skip}::float8 THEN s.high ELSE probe.middle - 1 END,
-            CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.unranked ELSE s.before END
+            CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.unranked ELSE s.before END,
+            CASE WHEN probe.unranked <= ${skip}::float8 THEN s.after ELSE probe.unranked END,
+            s.k + 1
           FROM search AS s CROSS JOIN LATERAL (
-            SELECT (s.low + s.high + 1) / 2 AS middle, ${unranked} AS unranked
-            FROM ${blockAt(new Identifier('((s.low + s.high + 1) / 2)'))} AS st
+            SELECT CASE WHEN s.k % 2 = 1 THEN (s.low + s.high + 1) / 2
+              ELSE least(s.high, greatest(s.low + 1, s.low + floor(
+                (${skip}::float8 - s.before) * (s.high + 1 - s.low) / greatest(s.after - s.before, 1))::integer)) END AS middle
+          ) AS pick CROSS JOIN LATERAL (
+            SELECT pick.middle, ${unranked} AS unranked FROM ${blockAt(new Identifier('pick.middle'))} AS st
             OFFSET 0 -- computed once, not once per use below
           ) AS probe
           WHERE s.low < s.high),
