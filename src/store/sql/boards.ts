@@ -206,11 +206,11 @@ export function boardQueries(session: SqlSession) {
      * (the period's members before its start): a search over the blocks finds the one holding
      * the skip-th (interpolating, with every other step a halving), and the page is a short walk
      * by name from there, up to a block start past the page's end (found by doubling steps, as a
-     * stretch of names all ranked in the period holds no one of the tail). One statement, the searches recursive queries: a
-     * round trip a step cost more than the steps. Each step finds its block through the
-     * sections' block counts, then a walk of one section's blocks: numbering every block of
-     * all names first read 2,000 rows at a million members, and each step scanned them again,
-     * most of the statement's time. Bounded at both ends, the walk reads a few blocks of names
+     * stretch of names all ranked in the period holds no one of the tail). One statement, the
+     * searches recursive queries: a round trip a step cost more than the steps. Each step finds
+     * its block through the sections' block counts, then a walk of one section's blocks:
+     * numbering every block of all names first read 2,000 rows at a million members, and each
+     * step scanned them again, most of the statement's time. Bounded at both ends, the walk reads a few blocks of names
      * whatever the planner guesses: unbounded, a planner without statistics (a board just
      * imported, before autovacuum analyses it) read every name to the board's end and sorted
      * them, 200 ms at a million members. With the page, the members above 0: the rank of
