@@ -74,13 +74,28 @@ export function boardQueries(session: SqlSession) {
   const countHigher = async (board: BoardRef, value: number) =>
     higherCounts.get(higherKey(board, value)) ??
     one(sql`SELECT ${membersBefore(keyOf(board), place({ value, start_at: FIRST_START, start_name: '' }))} AS n`);
-  /** `limit` members of one value from a tie on, in board order. */
+  /**
+   * `limit` members in board order from a tie on: those of its value from the tie, then those
+   * below, in one statement. A sparse board (a week's few scores to a value) rarely fills a page
+   * from one value, and the rest cost a round trip of their own. The rest read only what the
+   * tie's members leave of the page, so a page inside one value reads no member more.
+   */
   const fromTie = (board: BoardRef, value: number, at: number, name: string, skip: number, limit: number) => {
     const columns = BOARD_COLUMNS[board.type];
+    const row = sql`record, ${columns.value} AS value, ${columns.at} AS at, account_name`;
     return session.query<MemberRow>(sql`
-      SELECT record, ${columns.value} AS value, ${columns.at} AS at FROM users
-      WHERE ${onBoard(board)} AND ${columns.value} = ${value}::float8 AND (${columns.at}, account_name) >= (${at}::float8, ${name}::text)
-      ORDER BY ${columns.at}, account_name OFFSET ${skip}::integer LIMIT ${limit}::integer`);
+      WITH tie AS MATERIALIZED (
+        SELECT ${row} FROM users
+        WHERE ${onBoard(board)} AND ${columns.value} = ${value}::float8 AND (${columns.at}, account_name) >= (${at}::float8, ${name}::text)
+        ORDER BY ${columns.at}, account_name OFFSET ${skip}::integer LIMIT ${limit}::integer)
+      SELECT record, value, at FROM (
+        SELECT * FROM tie
+        UNION ALL
+        SELECT * FROM (
+          SELECT ${row} FROM users WHERE ${onBoard(board)} AND ${columns.value} < ${value}::float8
+          ORDER BY ${columns.value} DESC, ${columns.at}, account_name LIMIT ${limit}::integer - (SELECT count(*) FROM tie)
+        ) AS rest
+      ) AS page ORDER BY value DESC, at, account_name`);
   };
 
   return {
@@ -152,7 +167,6 @@ export function boardQueries(session: SqlSession) {
 
     async boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
-      const columns = BOARD_COLUMNS[board.type];
       // The block holding the offset-th member, and how many members come before it: the
       // section holding it found by the sections' counts, then the block by its blocks', from
       // the section's start on. The section is one row, read first (MATERIALIZED), and the
@@ -186,14 +200,6 @@ export function boardQueries(session: SqlSession) {
       if (!start) return [];
       higherCounts.set(higherKey(board, start.value), start.higher);
       const page = await fromTie(board, start.value, start.start_at, start.start_name, offset - start.before, limit);
-      if (page.length < limit) {
-        page.push(
-          ...(await session.query<MemberRow>(sql`
-            SELECT record, ${columns.value} AS value, ${columns.at} AS at FROM users
-            WHERE ${onBoard(board)} AND ${columns.value} < ${start.value}::float8
-            ORDER BY ${columns.value} DESC, ${columns.at}, account_name LIMIT ${limit - page.length}::integer`)),
-        );
-      }
       return page.map(listed);
     },
 
