@@ -74,30 +74,6 @@ export function boardQueries(session: SqlSession) {
   const countHigher = async (board: BoardRef, value: number) =>
     higherCounts.get(higherKey(board, value)) ??
     one(sql`SELECT ${membersBefore(keyOf(board), place({ value, start_at: FIRST_START, start_name: '' }))} AS n`);
-  /**
-   * `limit` members in board order from a tie on: those of its value from the tie, then those
-   * below, in one statement. A sparse board (a week's few scores to a value) rarely fills a page
-   * from one value, and the rest cost a round trip of their own. The rest read only what the
-   * tie's members leave of the page, so a page inside one value reads no member more.
-   */
-  const fromTie = (board: BoardRef, value: number, at: number, name: string, skip: number, limit: number) => {
-    const columns = BOARD_COLUMNS[board.type];
-    const row = sql`record, ${columns.value} AS value, ${columns.at} AS at, account_name`;
-    return session.query<MemberRow>(sql`
-      WITH tie AS MATERIALIZED (
-        SELECT ${row} FROM users
-        WHERE ${onBoard(board)} AND ${columns.value} = ${value}::float8 AND (${columns.at}, account_name) >= (${at}::float8, ${name}::text)
-        ORDER BY ${columns.at}, account_name OFFSET ${skip}::integer LIMIT ${limit}::integer)
-      SELECT record, value, at FROM (
-        SELECT * FROM tie
-        UNION ALL
-        SELECT * FROM (
-          SELECT ${row} FROM users WHERE ${onBoard(board)} AND ${columns.value} < ${value}::float8
-          ORDER BY ${columns.value} DESC, ${columns.at}, account_name LIMIT ${limit}::integer - (SELECT count(*) FROM tie)
-        ) AS rest
-      ) AS page ORDER BY value DESC, at, account_name`);
-  };
-
   return {
     forget: () => higherCounts.clear(),
     countOnBoard: (board: BoardRef) =>
@@ -167,40 +143,58 @@ export function boardQueries(session: SqlSession) {
 
     async boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
-      // The block holding the offset-th member, and how many members come before it: the
-      // section holding it found by the sections' counts, then the block by its blocks', from
-      // the section's start on. The section is one row, read first (MATERIALIZED), and the
-      // blocks' walk a lateral query of its own, so the walk is an index range that stops at
-      // the block: inlined, the planner ran the sections' query once per block of the board.
-      // With it, the members above the block's value: the rank of the page's first member.
+      const columns = BOARD_COLUMNS[board.type];
       const key = keyOf(board);
-      const [start] = await session.query<{
-        value: number;
-        start_at: number;
-        start_name: string;
-        before: number;
-        higher: number;
-      }>(sql`
+      const row = sql`record, ${columns.value} AS value, ${columns.at} AS at, account_name`;
+      /** A column of the page's start, as a scalar: computed once (an InitPlan), a bound of the index ranges below. */
+      const start = (column: string) => sql`(SELECT ${new Identifier(column)} FROM start)`;
+      // One statement:
+      // - The block holding the offset-th member, and how many members come before it: the
+      //   section holding it found by the sections' counts, then the block by its blocks', from
+      //   the section's start on. The section is one row, read first (MATERIALIZED), and the
+      //   blocks' walk a lateral query of its own, so the walk is an index range that stops at
+      //   the block: inlined, the planner ran the sections' query once per block of the board.
+      //   With it, the members above the block's value: the rank of the page's first member.
+      // - The page from there: the members of the block's value from its start, past those before
+      //   the offset, then the members below, only as many as the first leave of the page (a sparse
+      //   board, a week's few scores to a value, rarely fills a page from one value). Both read the
+      //   start as scalars: joined to it, the planner chose plans that read the whole board.
+      const rows = await session.query<MemberRow & { higher: number }>(sql`
         WITH section AS MATERIALIZED (
           SELECT * FROM (
             SELECT section.*, (sum(count) OVER w - count)::float8 AS before
             FROM ${rowsOf('board_sections', 'section', key)}
             WINDOW w AS (ORDER BY section.negated_value, section.start_at, section.start_name)
-          ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1)
-        SELECT 0 - found.negated_value AS value, found.start_at, found.start_name, found.before,
-          ${membersBefore(key, sql`(found.negated_value, ${FIRST_START}::float8, ''::text)`)} AS higher
-        FROM section CROSS JOIN LATERAL (
+          ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1),
+        start AS MATERIALIZED (
+          SELECT 0 - found.negated_value AS value, found.start_at, found.start_name,
+            (${offset}::float8 - found.before)::integer AS skip,
+            ${membersBefore(key, sql`(found.negated_value, ${FIRST_START}::float8, ''::text)`)} AS higher
+          FROM section CROSS JOIN LATERAL (
+            SELECT * FROM (
+              SELECT block.negated_value, block.start_at, block.start_name, block.count,
+                (section.before + sum(block.count) OVER w - block.count)::float8 AS before
+              FROM ${rowsOf('board_blocks', 'block', key)} AND ${placeOf('block')} >= ${placeOf('section')}
+              WINDOW w AS (ORDER BY block.negated_value, block.start_at, block.start_name)
+            ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1
+          ) AS found),
+        tie AS MATERIALIZED (
+          SELECT ${row} FROM users
+          WHERE ${onBoard(board)} AND ${columns.value} = ${start('value')}
+            AND (${columns.at}, account_name) >= (${start('start_at')}, ${start('start_name')})
+          ORDER BY ${columns.at}, account_name OFFSET ${start('skip')} LIMIT ${limit}::integer)
+        SELECT page.record, page.value, page.at, ${start('higher')} AS higher FROM (
+          SELECT * FROM tie
+          UNION ALL
           SELECT * FROM (
-            SELECT block.negated_value, block.start_at, block.start_name, block.count,
-              (section.before + sum(block.count) OVER w - block.count)::float8 AS before
-            FROM ${rowsOf('board_blocks', 'block', key)} AND ${placeOf('block')} >= ${placeOf('section')}
-            WINDOW w AS (ORDER BY block.negated_value, block.start_at, block.start_name)
-          ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1
-        ) AS found`);
-      if (!start) return [];
-      higherCounts.set(higherKey(board, start.value), start.higher);
-      const page = await fromTie(board, start.value, start.start_at, start.start_name, offset - start.before, limit);
-      return page.map(listed);
+            SELECT ${row} FROM users WHERE ${onBoard(board)} AND ${columns.value} < ${start('value')}
+            ORDER BY ${columns.value} DESC, ${columns.at}, account_name LIMIT ${limit}::integer - (SELECT count(*) FROM tie)
+          ) AS rest
+        ) AS page ORDER BY page.value DESC, page.at, page.account_name`);
+      // The page's first member is the block's first at or past the offset: of the block's value.
+      const [top] = rows;
+      if (top) higherCounts.set(higherKey(board, top.value), top.higher);
+      return rows.map(listed);
     },
 
     countUnrankedBefore: (board: BoardRef, name: string) =>
