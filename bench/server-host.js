@@ -27,26 +27,30 @@ const statements = new Map();
  * is later, so the sums never count one wait twice.
  */
 const timed = {
-  transaction: (mode, work) =>
-    driver.transaction(mode, (session) => {
-      let lastAnswered = 0;
-      return work({
-        async query(query) {
-          const sent = performance.now();
-          try {
-            return await session.query(query);
-          } finally {
-            const answered = performance.now();
-            const text = query.text.replace(/\s+/g, ' ').trim();
-            const sum = statements.get(text) ?? { count: 0, ms: 0 };
-            sum.count += 1;
-            sum.ms += answered - Math.max(sent, lastAnswered);
-            lastAnswered = answered;
-            statements.set(text, sum);
-          }
-        },
-      });
-    }),
+  transaction: (mode, work, durability) =>
+    driver.transaction(
+      mode,
+      (session) => {
+        let lastAnswered = 0;
+        return work({
+          async query(query) {
+            const sent = performance.now();
+            try {
+              return await session.query(query);
+            } finally {
+              const answered = performance.now();
+              const text = query.text.replace(/\s+/g, ' ').trim();
+              const sum = statements.get(text) ?? { count: 0, ms: 0 };
+              sum.count += 1;
+              sum.ms += answered - Math.max(sent, lastAnswered);
+              lastAnswered = answered;
+              statements.set(text, sum);
+            }
+          },
+        });
+      },
+      durability,
+    ),
   close: () => driver.close(),
 };
 

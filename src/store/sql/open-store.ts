@@ -7,7 +7,7 @@ import type { Store } from '../port.js';
 import { migrate } from './migrations.js';
 import { pgliteDriver } from './pglite-driver.js';
 import { postgresDriver } from './postgres-driver.js';
-import { textSafe, type SqlDriver, type SqlSession, type TransactionMode } from './sql.js';
+import { textSafe, type Durability, type SqlDriver, type SqlSession, type TransactionMode } from './sql.js';
 import { SqlTransaction } from './transaction.js';
 
 export type SqlStoreOptions = (
@@ -45,20 +45,24 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     throw error;
   }
 
-  async function run<T>(mode: TransactionMode, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+  async function run<T>(mode: TransactionMode, work: (tx: SqlTransaction) => Promise<T>, durability?: Durability): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await driver.transaction(mode, async (session) => {
-          const ending = endsWithWork(session);
-          try {
-            const tx = new SqlTransaction(textSafe(ending), mode);
-            const result = await work(tx);
-            if (mode === 'write') await tx.flush();
-            return result;
-          } finally {
-            ending.end();
-          }
-        });
+        return await driver.transaction(
+          mode,
+          async (session) => {
+            const ending = endsWithWork(session);
+            try {
+              const tx = new SqlTransaction(textSafe(ending), mode);
+              const result = await work(tx);
+              if (mode === 'write') await tx.flush();
+              return result;
+            } finally {
+              ending.end();
+            }
+          },
+          durability,
+        );
       } catch (error) {
         const code = codeOf(error);
         if (RETRYABLE.has(code) && attempt < ATTEMPTS) {
@@ -73,7 +77,8 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
 
   return {
     read: (work) => run('read', work),
-    write: (work) => run('write', work),
+    // The port's default durability is IndexedDB's: answered once committed (sql.ts, Durability).
+    write: (work, options) => run('write', work, options?.durability === 'strict' ? 'strict' : 'relaxed'),
     ping: () => run('read', (tx) => tx.hasApps()).then(() => undefined),
     close: () => base.close(),
   };
@@ -120,11 +125,15 @@ function inSchema(driver: SqlDriver, schema: string): SqlDriver {
     await session.query({ text: `SET LOCAL search_path TO ${quoted}`, values: [] });
   };
   return {
-    transaction: (mode: TransactionMode, work) =>
-      driver.transaction(mode, async (session) => {
-        await enter(session);
-        return work(session);
-      }),
+    transaction: (mode: TransactionMode, work, durability) =>
+      driver.transaction(
+        mode,
+        async (session) => {
+          await enter(session);
+          return work(session);
+        },
+        durability,
+      ),
     close: () => driver.close(),
   };
 }

@@ -8,6 +8,8 @@ import { TRANSACTION_MODES, type SqlDriver } from './sql.js';
 export async function pgliteDriver(dataDir?: string): Promise<SqlDriver> {
   const db = await PGlite.create(dataDir === undefined ? {} : { dataDir });
   return {
+    // Every write strict, relaxed or not: the database lives in this process, so a crash of
+    // the server is one of the database, and a relaxed write answered would be lost with it.
     transaction: (mode, work) =>
       db.transaction(async (tx) => {
         await tx.query(`SET TRANSACTION ${TRANSACTION_MODES[mode]}`);

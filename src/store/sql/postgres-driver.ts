@@ -1,7 +1,7 @@
 // PostgreSQL through postgres.js: a pool of connections, so requests from
 // many members run side by side; several server processes may share one database.
 import postgres from 'postgres';
-import { TRANSACTION_MODES, type Query, type SqlDriver, type SqlSession } from './sql.js';
+import { RELAXED_COMMIT, TRANSACTION_MODES, type Query, type SqlDriver, type SqlSession } from './sql.js';
 
 export interface PostgresDriverOptions {
   /** postgres://user:password@host:port/database */
@@ -46,11 +46,13 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
      *   request starts together (its key and its app) travel in one round trip.
      * - A read's COMMIT is sent, not waited for: it ends a snapshot and writes nothing, and the
      *   connection's next transaction queues behind it. A write waits: its answer is the
-     *   write's durability.
+     *   write's durability (a relaxed write's, once committed; its setting travels with BEGIN).
      */
-    transaction: async (mode, work) => {
+    transaction: async (mode, work, durability) => {
       const connection = await client.reserve();
-      const begun = connection.unsafe(`BEGIN ${TRANSACTION_MODES[mode]}`).execute();
+      const statements = [`BEGIN ${TRANSACTION_MODES[mode]}`];
+      if (mode === 'write' && durability === 'relaxed') statements.push(RELAXED_COMMIT);
+      const begun = Promise.all(statements.map((text) => connection.unsafe(text).execute()));
       begun.catch(() => undefined);
       // Set before COMMIT or ROLLBACK is sent: a statement still on its way must not follow them
       // and run on its own. Checked and sent in one step (execute()), so the order is fixed.

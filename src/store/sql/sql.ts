@@ -45,13 +45,27 @@ export interface SqlSession {
 
 export type TransactionMode = 'read' | 'write';
 
+/**
+ * When a write is answered (the port's durability): 'strict' once its COMMIT is on disk;
+ * 'relaxed' once committed, its log reaching the disk a moment later (synchronous_commit off),
+ * as IndexedDB's default durability does in a browser. On PostgreSQL, a crash of the database
+ * or its machine may lose the last moment's relaxed writes, each whole, never part of one; a
+ * crash of this process loses nothing answered, and every connection sees a write once it is
+ * answered. PGlite, inside this process, keeps every write strict (pglite-driver.ts).
+ */
+export type Durability = 'strict' | 'relaxed';
+
+/** Sent after BEGIN in a relaxed write: its COMMIT does not wait for the disk. */
+export const RELAXED_COMMIT = 'SET LOCAL synchronous_commit TO off';
+
 export interface SqlDriver {
   /**
    * Runs the work in one transaction: reads at REPEATABLE READ, so a request
    * sees one snapshot; writes at READ COMMITTED, with the rows they read locked
-   * (SqlTransaction). Commits if the work returns, rolls back if it throws.
+   * (SqlTransaction). Commits if the work returns, rolls back if it throws. A write is
+   * strict unless asked to be relaxed.
    */
-  transaction<T>(mode: TransactionMode, work: (session: SqlSession) => Promise<T>): Promise<T>;
+  transaction<T>(mode: TransactionMode, work: (session: SqlSession) => Promise<T>, durability?: Durability): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,8 @@
 // The SQL drivers run each kind of transaction as src/store/sql/sql.ts says:
 // reads in one snapshot that cannot write, writes at READ COMMITTED (their
-// rows locked as read). The modes go with BEGIN on PostgreSQL, to save a round
-// trip; this checks they still take effect.
+// rows locked as read), a relaxed write's COMMIT not waiting for the disk on
+// PostgreSQL. The modes go with BEGIN on PostgreSQL, to save a round trip;
+// this checks they still take effect.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDatabase, postgresAnswers } from '../../../scripts/postgres.js';
@@ -14,15 +15,23 @@ before(async () => {
 
 const settings = async (session) => {
   const [row] = await session.query({
-    text: "SELECT current_setting('transaction_isolation') AS isolation, current_setting('transaction_read_only') AS read_only",
+    text: `SELECT current_setting('transaction_isolation') AS isolation, current_setting('transaction_read_only') AS read_only,
+      current_setting('synchronous_commit') AS synchronous_commit`,
     values: [],
   });
   return { ...row };
 };
 
-async function checkModes(driver) {
-  assert.deepEqual(await driver.transaction('read', settings), { isolation: 'repeatable read', read_only: 'on' });
-  assert.deepEqual(await driver.transaction('write', settings), { isolation: 'read committed', read_only: 'off' });
+const READ = { isolation: 'repeatable read', read_only: 'on', synchronous_commit: 'on' };
+const WRITE = { isolation: 'read committed', read_only: 'off', synchronous_commit: 'on' };
+
+/** `relaxedCommit`: what a relaxed write's synchronous_commit is ('on' where every write is strict). */
+async function checkModes(driver, relaxedCommit) {
+  assert.deepEqual(await driver.transaction('read', settings), READ);
+  assert.deepEqual(await driver.transaction('write', settings), WRITE, 'strict unless asked');
+  assert.deepEqual(await driver.transaction('write', settings, 'strict'), WRITE);
+  assert.deepEqual(await driver.transaction('write', settings, 'relaxed'), { ...WRITE, synchronous_commit: relaxedCommit });
+  assert.deepEqual(await driver.transaction('write', settings), WRITE, 'relaxed for its own transaction only');
   await assert.rejects(
     driver.transaction('read', (session) => session.query({ text: 'CREATE TABLE refused (id integer)', values: [] })),
     /read-only transaction/,
@@ -30,10 +39,11 @@ async function checkModes(driver) {
 }
 
 describe('transaction modes', () => {
-  it('on PGlite', async () => {
+  // In this process, a crash of the server is one of the database: every write waits for the disk.
+  it('on PGlite, every write strict', async () => {
     const driver = await sql.pgliteDriver();
     try {
-      await checkModes(driver);
+      await checkModes(driver, 'on');
     } finally {
       await driver.close();
     }
@@ -57,7 +67,7 @@ describe('transaction modes', () => {
       const driver = await driverOrSkip(t);
       if (!driver) return;
       try {
-        await checkModes(driver);
+        await checkModes(driver, 'off');
       } finally {
         await driver.close();
       }
@@ -105,14 +115,7 @@ describe('transaction modes', () => {
           driver.transaction('write', settings),
           driver.transaction('read', settings),
         ]);
-        assert.deepEqual(
-          [read, write, nextRead],
-          [
-            { isolation: 'repeatable read', read_only: 'on' },
-            { isolation: 'read committed', read_only: 'off' },
-            { isolation: 'repeatable read', read_only: 'on' },
-          ],
-        );
+        assert.deepEqual([read, write, nextRead], [READ, WRITE, READ]);
       } finally {
         await driver.close();
       }
@@ -138,6 +141,36 @@ describe('statements after their transaction', () => {
         /the work failed/,
       );
       await assert.rejects(kept.session.query({ text: 'SELECT 1', values: [] }), /after its transaction ended/);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('durability', () => {
+  it("asks the driver for relaxed writes, strict where the write says so (the ledger's)", async () => {
+    const { openSqlStore } = await importSource('src/store/sql/open-store.ts');
+    const driver = await sql.pgliteDriver();
+    const asked = [];
+    const store = await openSqlStore({
+      driver: {
+        transaction: (mode, work, durability) => {
+          asked.push([mode, durability]);
+          return driver.transaction(mode, work, durability);
+        },
+        close: () => driver.close(),
+      },
+    });
+    try {
+      asked.length = 0; // the migrations' own
+      await store.write(async () => undefined);
+      await store.write(async () => undefined, { durability: 'strict' });
+      await store.read(async () => undefined);
+      assert.deepEqual(asked, [
+        ['write', 'relaxed'],
+        ['write', 'strict'],
+        ['read', undefined],
+      ]);
     } finally {
       await store.close();
     }
