@@ -251,9 +251,11 @@ ${outcome}
 - "statements": those the store ran for one request of the operation, sent once after the rounds, and
   their summed time (each is a round trip to the database; a write sends the statements of its flush
   together, and each of those is timed from when the one before it was answered, so no wait counts
-  twice). On PostgreSQL each transaction adds BEGIN, which goes out with its first statements, and COMMIT,
-  which a read does not wait for (PGlite sets the modes after BEGIN, a statement more); a POST with a large body (an import) or a member token runs
-  two transactions, its key checked in one before its body is read.
+  twice). On PostgreSQL each transaction adds BEGIN, which goes out with its first statements (a write but
+  the airdrop's sends \`SET LOCAL synchronous_commit TO off\` with it: its COMMIT does not wait for the disk),
+  and COMMIT, which a read does not wait for (PGlite sets the modes after BEGIN, a statement more); a POST
+  with a large body (an import) or a member token runs two transactions, its key checked in one before its
+  body is read.
 - CPU: the seconds the server process, the client (the benchmark's own process) and every \`postgres\`
   process took during a load run, as shares of one core (the machine has ${machine.cpus}).
 - Median, p95 and p99 are nearest-rank; "× health" is a median's ratio to health's median in the same rounds.
