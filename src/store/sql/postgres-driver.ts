@@ -18,19 +18,10 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
     onnotice: () => undefined,
     // Our statements are few and fixed: prepared once per connection.
     prepare: true,
-    connection: {
-      // Each statement walks a few index entries in well under a millisecond, but the planner's
-      // estimate for the recursive ones (the tail of a period board) passes jit_above_cost:
-      // compiling them took 1.4 s a request at a million members.
-      jit: 'off',
-      // Each prepared statement planned once per connection, not at every run: with the default
-      // (auto) PostgreSQL kept planning ours anew, as a plan for the values at hand looked cheaper
-      // than one for any. Every one is the same index ranges whatever the values (a board's
-      // offsets and ties come as values a statement computes, which no plan knows beforehand).
-      // At a million members that was most of the database's CPU for a simple read: 0.6 to 0.9
-      // ms a get_challenge, 0.3 to 0.4 planned once; every operation's median 2 to 26% lower.
-      plan_cache_mode: 'force_generic_plan',
-    },
+    // Each statement walks a few index entries in well under a millisecond, but the planner's
+    // estimate for the recursive ones (the tail of a period board) passes jit_above_cost:
+    // compiling them took 1.4 s a request at a million members.
+    connection: { jit: 'off' },
   });
   const statement = <Row>(connection: postgres.ReservedSql, { text, values }: Query) =>
     connection.unsafe<Row[]>(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });

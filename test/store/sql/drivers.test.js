@@ -73,26 +73,6 @@ describe('transaction modes', () => {
       }
     });
 
-    // A statement planned anew at every run cost more than running it (postgres-driver.ts).
-    it('planning each statement once on its connection, not at every run', async (t) => {
-      const driver = await driverOrSkip(t);
-      if (!driver) return;
-      const text = 'SELECT $1::integer + 1 AS n';
-      try {
-        for (let run = 0; run < 7; run++) await driver.transaction('read', (session) => session.query({ text, values: [run] }));
-        const [plans] = await driver.transaction('read', (session) =>
-          session.query({
-            text: 'SELECT generic_plans::integer AS generic, custom_plans::integer AS custom FROM pg_prepared_statements WHERE statement = $1',
-            values: [text],
-          }),
-        );
-        // PostgreSQL's default plans the first five runs for their values, and then whenever that looks cheaper.
-        assert.deepEqual({ ...plans }, { generic: 7, custom: 0 });
-      } finally {
-        await driver.close();
-      }
-    });
-
     // BEGIN goes out with the first statement, and a read's COMMIT is not waited for.
     it('with the first statement inside the transaction, and a read ended before the next begins', async (t) => {
       const driver = await driverOrSkip(t);
