@@ -51,6 +51,7 @@ const timed = {
       },
       durability,
     ),
+  keepsPlans: driver.keepsPlans,
   close: () => driver.close(),
 };
 

@@ -18,10 +18,17 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
     onnotice: () => undefined,
     // Our statements are few and fixed: prepared once per connection.
     prepare: true,
-    // Each statement walks a few index entries in well under a millisecond, but the planner's
-    // estimate for the recursive ones (the tail of a period board) passes jit_above_cost:
-    // compiling them took 1.4 s a request at a million members.
-    connection: { jit: 'off' },
+    connection: {
+      // Each statement walks a few index entries in well under a millisecond, but the planner's
+      // estimate for the recursive ones (the tail of a period board) passes jit_above_cost:
+      // compiling them took 1.4 s a request at a million members.
+      jit: 'off',
+      // Planned once per connection, not at every run: PostgreSQL kept planning the statements
+      // that read records by key, since a plan for one key looks cheaper than one for any number,
+      // and planning took most of their time (0.1 ms of a key's read). The plans are made again
+      // as the tables grow (SqlDriver.keepsPlans).
+      plan_cache_mode: 'force_generic_plan',
+    },
   });
   const statement = <Row>(connection: postgres.ReservedSql, { text, values }: Query) =>
     connection.unsafe<Row[]>(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });
@@ -79,6 +86,7 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
         connection.release();
       }
     },
+    keepsPlans: true,
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -66,6 +66,12 @@ export interface SqlDriver {
    * strict unless asked to be relaxed.
    */
   transaction<T>(mode: TransactionMode, work: (session: SqlSession) => Promise<T>, durability?: Durability): Promise<T>;
+  /**
+   * Whether each statement is planned once on its connection and the plan kept (PostgreSQL,
+   * postgres-driver.ts): the store then keeps the tables' statistics current as they grow
+   * (open-store.ts), so that no plan made for small tables goes on reading large ones.
+   */
+  readonly keepsPlans: boolean;
   close(): Promise<void>;
 }
 

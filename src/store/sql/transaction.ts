@@ -44,6 +44,8 @@ export class SqlTransaction implements Transaction {
   private readonly reading = new Map<string, Promise<void>>();
   private pendingLogs: LogRecord[] = [];
   private readonly boards;
+  /** Rows of records and logs written so far (open-store.ts keeps statistics by them). */
+  rowsWritten = 0;
 
   constructor(
     /** The transaction's SQL session: statements of other modules (rate-counters.ts) run in it too. */
@@ -251,6 +253,7 @@ export class SqlTransaction implements Transaction {
       this.writeLogs(),
       moveOnBoards(this.session, written),
     ]);
+    this.rowsWritten += this.dirty.size;
     this.dirty.clear();
   }
 
@@ -288,6 +291,7 @@ export class SqlTransaction implements Transaction {
     if (this.pendingLogs.length === 0) return;
     const logs = this.pendingLogs;
     this.pendingLogs = [];
+    this.rowsWritten += logs.length;
     // WITH ORDINALITY: the sequence follows the order they were appended in.
     await this.session.query(sql`
       INSERT INTO logs (app_id, account_name, record)

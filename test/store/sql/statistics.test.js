@@ -1,0 +1,72 @@
+// Where the driver keeps each statement's plan (PostgreSQL), the store keeps
+// the tables' statistics current as they grow: a plan kept from an empty
+// table reads a member by scanning all of them, and ANALYZE has it made again
+// for the table's size. Checked on PostgreSQL: the plans are kept
+// (plan_cache_mode), and a write of more rows than the floor is followed by
+// an ANALYZE (pg_class.reltuples, -1 until a table is first analyzed).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
+import { createDatabase, postgresAnswers } from '../../../scripts/postgres.js';
+import { importSource } from '../../source-module.js';
+import { userRecord } from './user-record.js';
+
+let sql;
+before(async () => {
+  sql = await importSource('src/store/sql/index.ts');
+});
+
+describe('statistics kept on PostgreSQL', () => {
+  let database;
+  after(() => database?.drop());
+  /** The test's database, or null where PostgreSQL does not answer (never in CI). */
+  async function databaseOrSkip(t) {
+    if (!(await postgresAnswers())) {
+      if (process.env.CI) assert.fail('PostgreSQL does not answer, and CI never skips it');
+      t.skip('SKIPPED: PostgreSQL does not answer (set QB_DATABASE_URL)');
+      return null;
+    }
+    database ??= await createDatabase('questboard_statistics');
+    return database;
+  }
+
+  it('plans each statement once on its connection', async (t) => {
+    if (!(await databaseOrSkip(t))) return;
+    const driver = sql.postgresDriver({ url: database.url, max: 1 });
+    const mode = async (session) =>
+      (await session.query({ text: "SELECT current_setting('plan_cache_mode') AS mode", values: [] }))[0].mode;
+    try {
+      assert.equal(driver.keepsPlans, true);
+      assert.equal(await driver.transaction('read', mode), 'force_generic_plan');
+      assert.equal(await driver.transaction('write', mode), 'force_generic_plan');
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('analyzes the tables once a write has grown them', async (t) => {
+    if (!(await databaseOrSkip(t))) return;
+    const store = await sql.openSqlStore({ databaseUrl: database.url });
+    const observer = postgres(database.url, { max: 1, onnotice: () => undefined });
+    const analyzedRows = async () =>
+      (await observer`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'users'::regclass`)[0].n;
+    const writeMembers = (from, count) =>
+      store.write(async (tx) => {
+        for (let i = from; i < from + count; i++) {
+          tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
+        }
+      });
+    try {
+      await writeMembers(0, 10);
+      assert.equal(await analyzedRows(), -1, 'ten rows are short of the floor: never analyzed');
+      await writeMembers(10, 1200);
+      // The ANALYZE runs beside the requests, none waiting for it: looked for until it is done.
+      const deadline = Date.now() + 30_000;
+      while ((await analyzedRows()) < 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(await analyzedRows(), 1210, 'every member counted by the ANALYZE');
+    } finally {
+      await observer.end();
+      await store.close();
+    }
+  });
+});
