@@ -51,7 +51,8 @@ const timed = {
       },
       durability,
     ),
-  keepsPlans: driver.keepsPlans,
+  // Beside the requests, not timed as theirs.
+  maintain: driver.maintain,
   close: () => driver.close(),
 };
 

@@ -45,7 +45,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     throw error;
   }
 
-  const wrote = driver.keepsPlans ? statisticsKeeper(driver) : () => undefined;
+  const wrote = driver.maintain ? statisticsKeeper(driver, driver.maintain) : () => undefined;
 
   async function run<T>(mode: TransactionMode, work: (tx: SqlTransaction) => Promise<T>, durability?: Durability): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -90,52 +90,52 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
   };
 }
 
-/** The tables that grow with an app's members and their writes (migrations.ts). */
-const GROWING_TABLES = [
-  'users',
-  'progress',
-  'member_challenges',
-  'endorsements',
-  'logs',
-  'board_blocks',
-  'board_sections',
-  'idempotency',
-  'rate_counters',
-];
-/** Rows written before the first ANALYZE, and at least between two. */
-const ANALYZE_FLOOR = 1000;
+/**
+ * The tables that grow with an app's members and their writes (migrations.ts); the first
+ * three are read by index alone (counts and walks in boards.ts), which skips the table only
+ * where VACUUM has marked its pages all visible.
+ */
+const VACUUMED_TABLES = ['users', 'board_blocks', 'board_sections'];
+const ANALYZED_TABLES = ['progress', 'member_challenges', 'endorsements', 'logs', 'idempotency', 'rate_counters'];
+/** Rows written before the first maintenance, and at least between two. */
+const MAINTENANCE_FLOOR = 1000;
 
 /**
- * Keeps the tables' statistics current where the driver keeps plans (SqlDriver.keepsPlans).
- * A kept plan was made for the tables as they were: made during an import's first chunk into
- * an empty database, it went on reading a million members as it had read none (a member read
- * by a scan of them all: when plans were first kept, the mixed load of the server benchmark at a
- * million members fell from 525 to 155 requests a second). So once this process has written as many rows as the tables held at the last
- * ANALYZE (and ANALYZE_FLOOR at least), it analyzes them again, as autovacuum does where it
- * runs: the planner learns their sizes, and every plan made before is made again. No request
- * waits for it; one that fails is tried again at the next growth.
+ * Keeps the tables' statistics and visibility current where the driver keeps plans
+ * (SqlDriver.maintain), as autovacuum does where it runs. A kept plan was made for the tables
+ * as they were: made during an import's first chunk into an empty database, it went on reading
+ * a million members as it had read none (a member read by a scan of them all: when plans were
+ * first kept, the mixed load of the server benchmark at a million members fell from 525 to 155
+ * requests a second). So once this process has written as many rows as the tables held at the
+ * last time (MAINTENANCE_FLOOR at least), it analyzes them again: the planner learns their
+ * sizes, and every plan made before is made again. And it vacuums those read by index alone:
+ * a count over a block's members in the index visited each of them in the table too. No
+ * request waits for it; one that fails is tried again at the next growth.
  */
-function statisticsKeeper(driver: SqlDriver) {
+function statisticsKeeper(driver: SqlDriver, maintain: (statements: string[]) => Promise<void>) {
   let written = 0;
-  let rowsAtAnalyze = 0;
-  let analyzing = false;
+  let rowsAtMaintenance = 0;
+  let maintaining = false;
   return (rows: number) => {
     written += rows;
-    if (analyzing || written < Math.max(ANALYZE_FLOOR, rowsAtAnalyze)) return;
-    analyzing = true;
+    if (maintaining || written < Math.max(MAINTENANCE_FLOOR, rowsAtMaintenance)) return;
+    maintaining = true;
     written = 0;
-    driver
-      .transaction('write', async (session) => {
-        await session.query({ text: `ANALYZE ${GROWING_TABLES.join(', ')}`, values: [] });
-        const [counted] = await session.query<{ rows: number }>({
-          text: 'SELECT sum(reltuples)::float8 AS rows FROM pg_class WHERE oid = ANY($1::regclass[])',
-          values: [GROWING_TABLES],
-        });
-        rowsAtAnalyze = counted?.rows ?? 0;
+    maintain([`VACUUM (ANALYZE) ${VACUUMED_TABLES.join(', ')}`, `ANALYZE ${ANALYZED_TABLES.join(', ')}`])
+      .then(() =>
+        driver.transaction('read', (session) =>
+          session.query<{ rows: number }>({
+            text: 'SELECT sum(reltuples)::float8 AS rows FROM pg_class WHERE oid = ANY($1::regclass[])',
+            values: [[...VACUUMED_TABLES, ...ANALYZED_TABLES]],
+          }),
+        ),
+      )
+      .then(([counted]) => {
+        rowsAtMaintenance = counted?.rows ?? 0;
       })
       .catch(() => undefined)
       .finally(() => {
-        analyzing = false;
+        maintaining = false;
       });
   };
 }
@@ -174,6 +174,7 @@ function asApiError(error: unknown, code: string): unknown {
 /** Every transaction runs in the schema (search_path), which the first one creates. */
 function inSchema(driver: SqlDriver, schema: string): SqlDriver {
   const quoted = `"${schema.replaceAll('"', '""')}"`;
+  const maintain = driver.maintain;
   let created = false;
   const enter = async (session: SqlSession) => {
     if (!created) await session.query({ text: `CREATE SCHEMA IF NOT EXISTS ${quoted}`, values: [] });
@@ -190,7 +191,9 @@ function inSchema(driver: SqlDriver, schema: string): SqlDriver {
         },
         durability,
       ),
-    keepsPlans: driver.keepsPlans,
+    ...(maintain && {
+      maintain: (statements: string[]) => maintain([`SET search_path TO ${quoted}`, ...statements, 'RESET search_path']),
+    }),
     close: () => driver.close(),
   };
 }

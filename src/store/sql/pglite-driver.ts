@@ -15,8 +15,6 @@ export async function pgliteDriver(dataDir?: string): Promise<SqlDriver> {
         await tx.query(`SET TRANSACTION ${TRANSACTION_MODES[mode]}`);
         return work({ query: async ({ text, values }) => (await tx.query(text, values)).rows as never });
       }),
-    // Statements go unnamed, each planned as it runs.
-    keepsPlans: false,
     close: () => db.close(),
   };
 }

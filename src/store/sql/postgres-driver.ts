@@ -26,7 +26,7 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
       // Planned once per connection, not at every run: PostgreSQL kept planning the statements
       // that read records by key, since a plan for one key looks cheaper than one for any number,
       // and planning took most of their time (0.1 ms of a key's read). The plans are made again
-      // as the tables grow (SqlDriver.keepsPlans).
+      // as the tables grow (SqlDriver.maintain).
       plan_cache_mode: 'force_generic_plan',
     },
   });
@@ -86,7 +86,14 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
         connection.release();
       }
     },
-    keepsPlans: true,
+    maintain: async (statements) => {
+      const connection = await client.reserve();
+      try {
+        for (const text of statements) await connection.unsafe(text);
+      } finally {
+        connection.release();
+      }
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -67,11 +67,13 @@ export interface SqlDriver {
    */
   transaction<T>(mode: TransactionMode, work: (session: SqlSession) => Promise<T>, durability?: Durability): Promise<T>;
   /**
-   * Whether each statement is planned once on its connection and the plan kept (PostgreSQL,
-   * postgres-driver.ts): the store then keeps the tables' statistics current as they grow
-   * (open-store.ts), so that no plan made for small tables goes on reading large ones.
+   * Present where each statement is planned once on its connection and the plan kept
+   * (PostgreSQL, postgres-driver.ts): runs statements refused inside a transaction (VACUUM)
+   * one after the other on one connection. The store keeps the tables' statistics and
+   * visibility current with it as they grow (open-store.ts), so that no plan made for small
+   * tables goes on reading large ones.
    */
-  readonly keepsPlans: boolean;
+  maintain?(statements: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
