@@ -45,31 +45,35 @@ describe('statistics kept on PostgreSQL', () => {
     }
   });
 
-  it('analyzes the tables once a write has grown them', async (t) => {
-    if (!(await databaseOrSkip(t))) return;
-    const store = await sql.openSqlStore({ databaseUrl: database.url });
-    const observer = postgres(database.url, { max: 1, onnotice: () => undefined });
-    const analyzedRows = async () =>
-      (await observer`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'users'::regclass`)[0].n;
-    const writeMembers = (from, count) =>
-      store.write(async (tx) => {
-        for (let i = from; i < from + count; i++) {
-          tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
-        }
-      });
-    try {
-      await writeMembers(0, 10);
-      assert.equal(await analyzedRows(), -1, 'ten rows are short of the floor: never analyzed');
-      await writeMembers(10, 1200);
-      // The ANALYZE runs beside the requests, none waiting for it: looked for until it is done.
-      const deadline = Date.now() + 30_000;
-      while ((await analyzedRows()) < 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.equal(await analyzedRows(), 1210, 'every member counted by the ANALYZE');
-      const [users] = await observer`SELECT last_vacuum FROM pg_stat_user_tables WHERE relid = 'users'::regclass`;
-      assert.ok(users.last_vacuum instanceof Date, 'and vacuumed');
-    } finally {
-      await observer.end();
-      await store.close();
-    }
-  });
+  // A store of its own schema (as tests give each store) maintains its own tables.
+  for (const schema of [undefined, 'tenant']) {
+    it(`analyzes and vacuums the tables once a write has grown them${schema ? ', in its schema' : ''}`, async (t) => {
+      if (!(await databaseOrSkip(t))) return;
+      const store = await sql.openSqlStore({ databaseUrl: database.url, schema });
+      const users = schema ? `${schema}.users` : 'users';
+      const observer = postgres(database.url, { max: 1, onnotice: () => undefined });
+      const analyzedRows = async () =>
+        (await observer`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = ${users}::regclass`)[0].n;
+      const writeMembers = (from, count) =>
+        store.write(async (tx) => {
+          for (let i = from; i < from + count; i++) {
+            tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
+          }
+        });
+      try {
+        await writeMembers(0, 10);
+        assert.equal(await analyzedRows(), -1, 'ten rows are short of the floor: never analyzed');
+        await writeMembers(10, 1200);
+        // The maintenance runs beside the requests, none waiting for it: looked for until it is done.
+        const deadline = Date.now() + 30_000;
+        while ((await analyzedRows()) < 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(await analyzedRows(), 1210, 'every member counted by the ANALYZE');
+        const [stats] = await observer`SELECT last_vacuum FROM pg_stat_user_tables WHERE relid = ${users}::regclass`;
+        assert.ok(stats.last_vacuum instanceof Date, 'and vacuumed');
+      } finally {
+        await observer.end();
+        await store.close();
+      }
+    });
+  }
 });
