@@ -27,6 +27,13 @@ import { TABLES, type Table } from './tables.js';
 
 const name = (text: string) => new Identifier(text);
 const parse = <T>(row: { record: string }) => JSON.parse(row.record) as T;
+/**
+ * The records' texts sent as the parameter `param`, one JSON array, as a text[] of them in the
+ * order sent: postgres.js escapes a text[] element by element in JavaScript, JSON.stringify
+ * escapes the whole array natively (an import's chunk sends thousands of records).
+ */
+const recordsOf = (param: string) =>
+  `ARRAY(SELECT record FROM json_array_elements_text(${param}::json) WITH ORDINALITY AS sent(record, position) ORDER BY position)`;
 /** A record's place in the transaction's cache, by its key. */
 const cacheKeyOf = (kind: RecordKind, key: unknown) => `${kind} ${JSON.stringify(key)}`;
 /** A record's place in the cache, read from the record itself. */
@@ -274,7 +281,7 @@ export class SqlTransaction implements Transaction {
     const columns = [...table.key, ...table.columns];
     const names = [...columns.map((column) => column.name), 'record'];
     const arrays = [...columns.map((column) => values.map(column.of)), values.map((value) => JSON.stringify(value))];
-    const casts = [...columns.map((column, index) => `$${index + 1}::${column.type}[]`), `$${columns.length + 1}::text[]`];
+    const casts = [...columns.map((column, index) => `$${index + 1}::${column.type}[]`), recordsOf(`$${columns.length + 1}`)];
     const keyNames = table.key.map((column) => column.name).join(', ');
     const update = names
       .filter((column) => !table.key.some((key) => key.name === column))
@@ -293,11 +300,11 @@ export class SqlTransaction implements Transaction {
     this.pendingLogs = [];
     this.rowsWritten += logs.length;
     // WITH ORDINALITY: the sequence follows the order they were appended in.
-    await this.session.query(sql`
-      INSERT INTO logs (app_id, account_name, record)
-      SELECT app_id, account_name, record FROM unnest(
-        ${logs.map((log) => log.app_id)}::text[], ${logs.map((log) => log.account_name)}::text[],
-        ${logs.map((log) => JSON.stringify(log))}::text[]) WITH ORDINALITY AS log(app_id, account_name, record, position)
-      ORDER BY position`);
+    await this.session.query({
+      text: `INSERT INTO logs (app_id, account_name, record)
+        SELECT app_id, account_name, record FROM unnest($1::text[], $2::text[], ${recordsOf('$3')})
+        WITH ORDINALITY AS log(app_id, account_name, record, position) ORDER BY position`,
+      values: [logs.map((log) => log.app_id), logs.map((log) => log.account_name), logs.map((log) => JSON.stringify(log))],
+    });
   }
 }
