@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, connect } from 'node:net';
 import { once } from 'node:events';
 import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
+import { skipWithoutPostgres } from '../postgres-or-skip.js';
 import { startServer } from './reference-server.js';
 
 let database;
@@ -66,8 +67,7 @@ const board = () => get('/v1/get_leaderboard?app_id=guild');
 
 it('answers 503 while the database is gone, keeps running, and serves again once it is back', async (t) => {
   if (!database) {
-    if (process.env.CI) assert.fail('PostgreSQL does not answer, and CI never skips it');
-    t.skip('SKIPPED: PostgreSQL does not answer (set QB_DATABASE_URL)');
+    skipWithoutPostgres(t);
     return;
   }
   assert.equal((await board()).status, 200);

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
+import { postgresOrSkip } from '../postgres-or-skip.js';
 import { startServer } from './reference-server.js';
 
 const DATASET = 'test/remote/remote-dataset.json';
@@ -28,13 +29,6 @@ const balanceOf = async (call) => (await exportOf(call)).apps[0].treasury.balanc
 const pay = (call, headers = {}) =>
   call('POST', '/v1/airdrop_token_ledger', { body: { to_address: '0.0.2002', quantity: 1 }, headers });
 
-async function requirePostgres(t) {
-  if (await postgresAnswers()) return true;
-  if (process.env.CI) assert.fail('PostgreSQL does not answer, and CI never skips it');
-  t.skip('SKIPPED: PostgreSQL does not answer (set QB_DATABASE_URL)');
-  return false;
-}
-
 describe('two server processes on one PostgreSQL database', () => {
   let database;
   let servers = [];
@@ -51,7 +45,7 @@ describe('two server processes on one PostgreSQL database', () => {
   });
 
   it('pays exactly the treasury: 40 parallel one-coin transfers split across both against a balance of 10', async (t) => {
-    if (!(await requirePostgres(t))) return;
+    if (!(await postgresOrSkip(t))) return;
     const calls = servers.map((server) => client(server.port));
     const answers = await Promise.all(Array.from({ length: 40 }, (_, index) => pay(calls[index % 2])));
     const paid = answers.filter((answer) => answer.status === 200);
@@ -65,7 +59,7 @@ describe('two server processes on one PostgreSQL database', () => {
   });
 
   it('answers one Idempotency-Key sent to both processes at once with one payment', async (t) => {
-    if (!(await requirePostgres(t))) return;
+    if (!(await postgresOrSkip(t))) return;
     const calls = servers.map((server) => client(server.port));
     const admin = (call) => (path, body) => call('POST', path, { key: ADMIN, body });
     // Refill the treasury through a merge import of the app's settings.
@@ -131,7 +125,7 @@ for (const engine of ['pglite', 'postgres']) {
     after(() => cleanup());
 
     it('keeps every write answered 200, none half-applied, and the export taken before the kill', async (t) => {
-      if (engine === 'postgres' && !(await requirePostgres(t))) return;
+      if (engine === 'postgres' && !(await postgresOrSkip(t))) return;
       let server = await startServer([...storage, '--data', DATASET, '--allow-bootstrap']);
       try {
         let call = client(server.port);
@@ -168,7 +162,7 @@ for (const engine of ['pglite', 'postgres']) {
 
 describe('live updates across server processes on one PostgreSQL database', () => {
   it('streams a write made through one process to a page following another', async (t) => {
-    if (!(await requirePostgres(t))) return;
+    if (!(await postgresOrSkip(t))) return;
     const database = await createDatabase('questboard_events');
     const servers = [];
     try {

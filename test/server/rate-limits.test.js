@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
+import { skipWithoutPostgres } from '../postgres-or-skip.js';
 import { importSource } from '../source-module.js';
 
 const ADMIN = 'sk_limits_admin_key';
@@ -118,7 +119,6 @@ for (const [engine, open] of Object.entries(engines)) {
     let skip = false;
     before(async () => {
       if (engine === 'postgres' && !(await postgresAnswers())) {
-        if (process.env.CI) assert.fail('PostgreSQL does not answer, and CI never skips it');
         skip = true;
         return;
       }
@@ -131,7 +131,7 @@ for (const [engine, open] of Object.entries(engines)) {
     });
     const test = (name, body) =>
       it(name, async (t) => {
-        if (skip) return t.skip('SKIPPED: PostgreSQL does not answer (set QB_DATABASE_URL)');
+        if (skip) return skipWithoutPostgres(t);
         // Each test starts on a day of its own, so no window of another test is still open.
         server.clock.now = START + 86_400_000 * test.day++;
         await body(server);

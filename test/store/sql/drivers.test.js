@@ -5,7 +5,8 @@
 // this checks they still take effect.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDatabase, postgresAnswers } from '../../../scripts/postgres.js';
+import { createDatabase } from '../../../scripts/postgres.js';
+import { postgresOrSkip } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 
 let sql;
@@ -54,11 +55,7 @@ describe('transaction modes', () => {
     after(() => database?.drop());
     /** A driver of one connection on the test's database, or null where PostgreSQL does not answer (never in CI). */
     async function driverOrSkip(t) {
-      if (!(await postgresAnswers())) {
-        if (process.env.CI) assert.fail('PostgreSQL does not answer, and CI never skips it');
-        t.skip('SKIPPED: PostgreSQL does not answer (set QB_DATABASE_URL)');
-        return null;
-      }
+      if (!(await postgresOrSkip(t))) return null;
       database ??= await createDatabase('questboard_drivers');
       return sql.postgresDriver({ url: database.url, max: 1 });
     }

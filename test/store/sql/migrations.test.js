@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase, postgresAnswers } from '../../../scripts/postgres.js';
+import { createDatabase } from '../../../scripts/postgres.js';
+import { postgresOrSkip } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 import { userRecord } from './user-record.js';
 
@@ -77,11 +78,7 @@ describe('an older SQL schema upgrades in place', () => {
   });
 
   it('on PostgreSQL', async (t) => {
-    if (!(await postgresAnswers())) {
-      if (process.env.CI) assert.fail('PostgreSQL does not answer, and CI never skips it');
-      t.skip('SKIPPED: PostgreSQL does not answer (set QB_DATABASE_URL)');
-      return;
-    }
+    if (!(await postgresOrSkip(t))) return;
     const database = await createDatabase('questboard_migration');
     try {
       await upgradeAndRead(() => sql.postgresDriver({ url: database.url }), { databaseUrl: database.url });

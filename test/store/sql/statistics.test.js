@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
-import { createDatabase, postgresAnswers } from '../../../scripts/postgres.js';
+import { createDatabase } from '../../../scripts/postgres.js';
+import { postgresOrSkip } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 import { userRecord } from './user-record.js';
 
@@ -22,11 +23,7 @@ describe('statistics kept on PostgreSQL', () => {
   after(() => database?.drop());
   /** The test's database, or null where PostgreSQL does not answer (never in CI). */
   async function databaseOrSkip(t) {
-    if (!(await postgresAnswers())) {
-      if (process.env.CI) assert.fail('PostgreSQL does not answer, and CI never skips it');
-      t.skip('SKIPPED: PostgreSQL does not answer (set QB_DATABASE_URL)');
-      return null;
-    }
+    if (!(await postgresOrSkip(t))) return null;
     database ??= await createDatabase('questboard_statistics');
     return database;
   }
