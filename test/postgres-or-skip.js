@@ -2,7 +2,7 @@
 // skipped; in CI, which always has one (.ci/run starts one where none runs),
 // they fail instead.
 import assert from 'node:assert/strict';
-import { postgresAnswers } from '../scripts/postgres.js';
+import { createDatabase, postgresAnswers } from '../scripts/postgres.js';
 
 /** The test `t` needs PostgreSQL, which does not answer: skipped, or failed in CI. */
 export function skipWithoutPostgres(t) {
@@ -15,4 +15,21 @@ export async function postgresOrSkip(t) {
   if (await postgresAnswers()) return true;
   skipWithoutPostgres(t);
   return false;
+}
+
+/**
+ * One database for the tests of a suite, created by the first that asks for it:
+ * `orSkip(t)` gives it, or null where PostgreSQL does not answer (the test skipped, failed
+ * in CI); `drop` removes it (in the suite's after()).
+ */
+export function sharedDatabase(prefix) {
+  let database;
+  return {
+    async orSkip(t) {
+      if (!(await postgresOrSkip(t))) return null;
+      database ??= await createDatabase(prefix);
+      return database;
+    },
+    drop: () => database?.drop(),
+  };
 }

@@ -5,8 +5,7 @@
 // this checks they still take effect.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDatabase } from '../../../scripts/postgres.js';
-import { postgresOrSkip } from '../../postgres-or-skip.js';
+import { sharedDatabase } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 
 let sql;
@@ -51,13 +50,12 @@ describe('transaction modes', () => {
   });
 
   describe('on PostgreSQL', () => {
-    let database;
-    after(() => database?.drop());
+    const shared = sharedDatabase('questboard_drivers');
+    after(() => shared.drop());
     /** A driver of one connection on the test's database, or null where PostgreSQL does not answer (never in CI). */
     async function driverOrSkip(t) {
-      if (!(await postgresOrSkip(t))) return null;
-      database ??= await createDatabase('questboard_drivers');
-      return sql.postgresDriver({ url: database.url, max: 1 });
+      const database = await shared.orSkip(t);
+      return database && sql.postgresDriver({ url: database.url, max: 1 });
     }
 
     it('with the modes given to BEGIN', async (t) => {

@@ -8,8 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
-import { createDatabase } from '../../../scripts/postgres.js';
-import { postgresOrSkip } from '../../postgres-or-skip.js';
+import { sharedDatabase } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 import { userRecord } from './user-record.js';
 
@@ -19,17 +18,12 @@ before(async () => {
 });
 
 describe('statistics kept on PostgreSQL', () => {
-  let database;
-  after(() => database?.drop());
-  /** The test's database, or null where PostgreSQL does not answer (never in CI). */
-  async function databaseOrSkip(t) {
-    if (!(await postgresOrSkip(t))) return null;
-    database ??= await createDatabase('questboard_statistics');
-    return database;
-  }
+  const shared = sharedDatabase('questboard_statistics');
+  after(() => shared.drop());
 
   it('plans each statement once on its connection', async (t) => {
-    if (!(await databaseOrSkip(t))) return;
+    const database = await shared.orSkip(t);
+    if (!database) return;
     const driver = sql.postgresDriver({ url: database.url, max: 1 });
     const mode = async (session) =>
       (await session.query({ text: "SELECT current_setting('plan_cache_mode') AS mode", values: [] }))[0].mode;
@@ -45,7 +39,8 @@ describe('statistics kept on PostgreSQL', () => {
   // A store of its own schema (as tests give each store) maintains its own tables.
   for (const schema of [undefined, 'tenant']) {
     it(`analyzes and vacuums the tables once a write has grown them${schema ? ', in its schema' : ''}`, async (t) => {
-      if (!(await databaseOrSkip(t))) return;
+      const database = await shared.orSkip(t);
+      if (!database) return;
       const store = await sql.openSqlStore({ databaseUrl: database.url, schema });
       const users = schema ? `${schema}.users` : 'users';
       const observer = postgres(database.url, { max: 1, onnotice: () => undefined });
