@@ -37,7 +37,8 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
       : 'databaseUrl' in options
         ? postgresDriver({ url: options.databaseUrl })
         : await pgliteDriver('dataDir' in options ? options.dataDir : undefined);
-  const driver = options.schema === undefined ? base : inSchema(base, options.schema);
+  const quoted = options.schema === undefined ? undefined : quoteIdentifier(options.schema);
+  const driver = quoted === undefined ? base : inSchema(base, quoted);
   try {
     await migrate(driver);
   } catch (error) {
@@ -45,7 +46,9 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     throw error;
   }
 
-  const wrote = driver.maintain ? statisticsKeeper(driver, driver.maintain) : () => undefined;
+  // Maintenance runs outside any transaction, so not in the schema a transaction sets: it names the tables in it.
+  const inStore = (table: string) => (quoted === undefined ? table : `${quoted}.${table}`);
+  const wrote = base.maintain ? statisticsKeeper(driver, base.maintain, inStore) : () => undefined;
 
   async function run<T>(mode: TransactionMode, work: (tx: SqlTransaction) => Promise<T>, durability?: Durability): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -112,7 +115,12 @@ const MAINTENANCE_FLOOR = 1000;
  * a count over a block's members in the index visited each of them in the table too. No
  * request waits for it; one that fails is tried again at the next growth.
  */
-function statisticsKeeper(driver: SqlDriver, maintain: (statements: string[]) => Promise<void>) {
+function statisticsKeeper(
+  driver: SqlDriver,
+  maintain: (statements: string[]) => Promise<void>,
+  inStore: (table: string) => string,
+) {
+  const [vacuumed, analyzed] = [VACUUMED_TABLES.map(inStore), ANALYZED_TABLES.map(inStore)];
   let written = 0;
   let rowsAtMaintenance = 0;
   let maintaining = false;
@@ -121,12 +129,12 @@ function statisticsKeeper(driver: SqlDriver, maintain: (statements: string[]) =>
     if (maintaining || written < Math.max(MAINTENANCE_FLOOR, rowsAtMaintenance)) return;
     maintaining = true;
     written = 0;
-    maintain([`VACUUM (ANALYZE) ${VACUUMED_TABLES.join(', ')}`, `ANALYZE ${ANALYZED_TABLES.join(', ')}`])
+    maintain([`VACUUM (ANALYZE) ${vacuumed.join(', ')}`, `ANALYZE ${analyzed.join(', ')}`])
       .then(() =>
         driver.transaction('read', (session) =>
           session.query<{ rows: number }>({
             text: 'SELECT sum(reltuples)::float8 AS rows FROM pg_class WHERE oid = ANY($1::regclass[])',
-            values: [[...VACUUMED_TABLES, ...ANALYZED_TABLES]],
+            values: [[...vacuumed, ...analyzed]],
           }),
         ),
       )
@@ -171,10 +179,10 @@ function asApiError(error: unknown, code: string): unknown {
   return error;
 }
 
-/** Every transaction runs in the schema (search_path), which the first one creates. */
-function inSchema(driver: SqlDriver, schema: string): SqlDriver {
-  const quoted = `"${schema.replaceAll('"', '""')}"`;
-  const maintain = driver.maintain;
+const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Every transaction runs in the schema (search_path; `quoted`, an identifier), which the first one creates. */
+function inSchema(driver: SqlDriver, quoted: string): SqlDriver {
   let created = false;
   const enter = async (session: SqlSession) => {
     if (!created) await session.query({ text: `CREATE SCHEMA IF NOT EXISTS ${quoted}`, values: [] });
@@ -191,9 +199,6 @@ function inSchema(driver: SqlDriver, schema: string): SqlDriver {
         },
         durability,
       ),
-    ...(maintain && {
-      maintain: (statements: string[]) => maintain([`SET search_path TO ${quoted}`, ...statements, 'RESET search_path']),
-    }),
     close: () => driver.close(),
   };
 }
