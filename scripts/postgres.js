@@ -36,3 +36,14 @@ export async function createDatabase(prefix = 'questboard_test') {
     },
   };
 }
+
+/** The directory of the server's Unix socket, and its port (which names the socket file there). */
+export async function socketOf(url = SERVER_URL) {
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    const [row] = await sql`SELECT current_setting('unix_socket_directories') AS directories, current_setting('port') AS port`;
+    return { directory: row.directories.split(',')[0].trim(), port: row.port };
+  } finally {
+    await sql.end();
+  }
+}

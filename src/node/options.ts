@@ -49,6 +49,7 @@ export const USAGE = `Usage: questboard-server [options]     (from a checkout: n
 Where the data lives (one of):
   --data-dir DIR            an embedded PostgreSQL database in DIR (default ${DEFAULT_DATA_DIR})
   --database-url URL        a PostgreSQL server, postgres://user:password@host:5432/database
+                            or by its socket, postgresql:///database?host=/var/run/postgresql
                             (or the environment's DATABASE_URL, when none of these is given)
   --memory                  in memory, lost when the server stops: for tests
 Keys:

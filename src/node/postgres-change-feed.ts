@@ -4,9 +4,9 @@
 // one process moves the leaderboards that pages follow through any other.
 // Event ids stay each process's own (src/server/change-feed.ts): a client that
 // reconnects to another process is told to reset and loads everything again.
-import postgres from 'postgres';
 import { isChangeNotice, type ChangeNotice } from '../api/broadcast.js';
 import { inProcessChangeFeed, type InProcessChangeFeed } from '../server/change-feed.js';
+import { postgresClient } from '../store/sql/index.js';
 import type { Logger } from './logger.js';
 
 const CHANNEL = 'questboard_changes';
@@ -16,7 +16,7 @@ const PAYLOAD_LIMIT = 7900;
 /** Its connection lives as long as the process: the server exits once its requests are answered. */
 export async function postgresChangeFeed(url: string, logger: Logger): Promise<InProcessChangeFeed> {
   const local = inProcessChangeFeed();
-  const sql = postgres(url, { max: 1, connect_timeout: 10, onnotice: () => undefined });
+  const sql = postgresClient(url, { max: 1, connect_timeout: 10, onnotice: () => undefined });
   await sql.listen(CHANNEL, (payload) => {
     let notice: unknown = null;
     try {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
+import { createDatabase, postgresAnswers, socketOf } from '../../scripts/postgres.js';
 import { postgresOrSkip } from '../postgres-or-skip.js';
 import { startServer } from './reference-server.js';
 
@@ -161,13 +161,18 @@ for (const engine of ['pglite', 'postgres']) {
 }
 
 describe('live updates across server processes on one PostgreSQL database', () => {
+  // The follower reaches the database through its Unix socket, as libpq names one, and listens there.
   it('streams a write made through one process to a page following another', async (t) => {
     if (!(await postgresOrSkip(t))) return;
     const database = await createDatabase('questboard_events');
+    const { directory, port } = await socketOf(database.url);
+    const { username, pathname } = new URL(database.url);
     const servers = [];
     try {
       servers.push(await startServer(['--database-url', database.url, '--data', DATASET, '--allow-bootstrap']));
-      servers.push(await startServer(['--database-url', database.url]));
+      servers.push(
+        await startServer(['--database-url', `postgres://${username}@${encodeURIComponent(directory)}:${port}${pathname}`]),
+      );
       const [writer, follower] = servers.map((server) => client(server.port));
       const stream = await fetch(`http://127.0.0.1:${servers[1].port}/v1/events?app_id=guild`, {
         headers: { authorization: `Bearer ${KEY}` },

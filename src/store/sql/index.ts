@@ -3,5 +3,5 @@
 export { openSqlStore, type SqlStoreOptions } from './open-store.js';
 export { migrate, MIGRATIONS } from './migrations.js';
 export { pgliteDriver } from './pglite-driver.js';
-export { postgresDriver } from './postgres-driver.js';
+export { postgresClient, postgresDriver } from './postgres-driver.js';
 export { sqlRateCounters } from './rate-counters.js';

@@ -10,8 +10,40 @@ export interface PostgresDriverOptions {
   max?: number;
 }
 
+/**
+ * The URL and options postgres.js takes for a database URL as libpq reads it, where postgres.js
+ * reads it otherwise: the `host` and `port` parameters, which it would send on to the server as
+ * settings (postgresql:///questboard?host=/var/run/postgresql), and a host written
+ * percent-encoded (postgresql://%2Fvar%2Frun%2Fpostgresql/questboard), which it would look up
+ * as a name. A host that is a path is a Unix socket's directory: how Debian's PostgreSQL lets a
+ * local user in without a password (peer authentication).
+ */
+export function connectionOf(url: string): { url: string; host?: string; port?: number } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // postgres.js says what is wrong with it.
+    return { url };
+  }
+  const hostname = decodeURIComponent(parsed.hostname);
+  const host = parsed.searchParams.get('host') ?? (hostname.startsWith('/') ? hostname : null);
+  const port = parsed.searchParams.get('port');
+  if (host === null && port === null) return { url };
+  parsed.searchParams.delete('host');
+  parsed.searchParams.delete('port');
+  if (hostname.startsWith('/')) parsed.hostname = 'localhost';
+  return { url: parsed.href, ...(host !== null && { host }), ...(port !== null && { port: Number(port) }) };
+}
+
+/** postgres.js's client for a database URL (connectionOf) with these options. */
+export function postgresClient(url: string, options: postgres.Options<Record<string, postgres.PostgresType>>) {
+  const { url: target, ...where } = connectionOf(url);
+  return postgres(target, { ...options, ...where });
+}
+
 export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDriver {
-  const client = postgres(url, {
+  const client = postgresClient(url, {
     max,
     // A database that does not answer is reported, not waited on for ever.
     connect_timeout: 10,

@@ -5,6 +5,7 @@
 // this checks they still take effect.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { socketOf } from '../../../scripts/postgres.js';
 import { sharedDatabase } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 
@@ -93,6 +94,32 @@ describe('transaction modes', () => {
         assert.deepEqual([read, write, nextRead], [READ, WRITE, READ]);
       } finally {
         await driver.close();
+      }
+    });
+
+    // As libpq names a socket's directory: the URL's host (and port) parameters, or the host percent-encoded.
+    it('through a Unix socket where the URL names its directory', async (t) => {
+      const database = await shared.orSkip(t);
+      if (!database) return;
+      const { directory, port } = await socketOf(database.url);
+      assert.ok(directory.startsWith('/'), `the server has a socket directory (${directory})`);
+      const { username, pathname } = new URL(database.url);
+      const urls = [
+        `postgresql://${username}@localhost${pathname}?host=${encodeURIComponent(directory)}&port=${port}`,
+        `postgres://${username}@${encodeURIComponent(directory)}:${port}${pathname}`,
+      ];
+      const where = (session) =>
+        session.query({ text: 'SELECT current_database() AS database, inet_server_addr() AS address', values: [] });
+      for (const url of [database.url, ...urls]) {
+        const driver = sql.postgresDriver({ url, max: 1 });
+        try {
+          const [row] = await driver.transaction('read', where);
+          assert.equal(row.database, pathname.slice(1), url);
+          // No server address: a Unix socket. The test's own URL goes over TCP.
+          assert.equal(row.address === null, url !== database.url, url);
+        } finally {
+          await driver.close();
+        }
       }
     });
   });
