@@ -26,9 +26,9 @@ export type SqlStoreOptions = (
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const ATTEMPTS = 8;
 
-/** Errors of a database that cannot be reached, from either driver. */
+/** Errors of a database that cannot be reached, from either driver (ENOENT: no socket file, a stopped server's). */
 const UNREACHABLE =
-  /ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_(CLOSED|ENDED|DESTROYED)|57P0[1-3]/;
+  /ECONNREFUSED|ECONNRESET|ENOENT|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_(CLOSED|ENDED|DESTROYED)|57P0[1-3]/;
 
 export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
   const base =
