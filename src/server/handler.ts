@@ -44,6 +44,12 @@ export interface HandlerOptions {
    * the in-page handler have none: they serve one browser's own store.
    */
   limiter?: RateLimiter;
+  /**
+   * Reads a read's transaction starts before it needs them, beside its key's (read-ahead.ts): a
+   * server's, where each read is a round trip to the database. The service worker and the
+   * in-page handler read IndexedDB, where a read costs no round trip.
+   */
+  readAhead?: (tx: Transaction, input: Record<string, unknown>) => void;
 }
 
 /** `context` comes from a host that knows more of the request (the Node server: the client's address, its CORS policy). */
@@ -55,6 +61,7 @@ export function createHandler({
   onChange,
   changes: feed,
   limiter,
+  readAhead,
   allowBootstrap = true,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
 }: HandlerOptions): Handle {
@@ -132,10 +139,7 @@ export function createHandler({
     const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
-      // A read naming an app reads it right after its key (appFor): asked for now, both travel
-      // together. Not a write's, which locks its key before its app (transaction.ts).
-      const appNamed = (raw as { app_id?: unknown }).app_id;
-      if (operation.transaction === 'read' && typeof appNamed === 'string') void tx.get('apps', appNamed).catch(() => undefined);
+      if (operation.transaction === 'read') readAhead?.(tx, raw as Record<string, unknown>);
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
       // A member's key was admitted with its token; any other needs the operation's scope.

@@ -70,8 +70,9 @@ export class SqlTransaction implements Transaction {
 
   /**
    * One statement for all the keys not read yet; in key order, so concurrent writes lock rows in one order.
-   * Keys already on their way are waited for, not read again: a request may start a read early (the
-   * handler reads a read's app beside its key) and then ask for the same record.
+   * Keys already on their way are waited for, not read again: a request may start a read early (a
+   * server's read asks for its app and member beside its key: server/read-ahead.ts) and then ask
+   * for the same record.
    */
   async getMany<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): Promise<void> {
     const table = TABLES[kind] as Table<unknown>;

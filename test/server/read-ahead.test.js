@@ -1,0 +1,113 @@
+// A server's read asks for the app and the member it names as its transaction
+// opens (src/server/read-ahead.ts), so that they travel to the database with
+// its key's read instead of a round trip after it each; a write does not (it
+// locks its key before its app), and a member who is not there is still the
+// request's own 404.
+import { before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { importSource } from '../source-module.js';
+
+const ADMIN = 'sk_read_ahead_admin';
+const KEY = 'pk_read_ahead';
+let source;
+
+before(async () => {
+  source = await importSource('src/server/handler.ts', 'src/server/read-ahead.ts', 'src/store/sql/index.ts');
+});
+
+/** A handler on PGlite whose statements are recorded as `sent` and `answered`, in order. */
+async function server(options) {
+  const driver = await source.pgliteDriver();
+  const events = [];
+  const store = await source.openSqlStore({
+    driver: {
+      ...driver,
+      transaction: (mode, work, durability) =>
+        driver.transaction(
+          mode,
+          (session) =>
+            work({
+              async query(query) {
+                events.push({ event: 'sent', text: query.text });
+                const rows = await session.query(query);
+                events.push({ event: 'answered', text: query.text });
+                return rows;
+              },
+            }),
+          durability,
+        ),
+    },
+  });
+  const handle = source.createHandler({ store, ...options });
+  const call = async (method, path, key = KEY, body) => {
+    events.length = 0;
+    const response = await handle(
+      new Request(`http://q.test${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    return { status: response.status, body: await response.json() };
+  };
+  const imported = await call('POST', '/v1/admin/import', ADMIN, {
+    admin_keys: [ADMIN],
+    apps: [
+      {
+        app_id: 'guild',
+        api_keys: [{ key: KEY, scopes: ['read', 'write'] }],
+        users: [{ account_name: 'alice' }, { account_name: 'bob' }],
+      },
+    ],
+  });
+  assert.equal(imported.status, 200, JSON.stringify(imported.body));
+  return { call, events, close: () => store.close() };
+}
+
+/** Whether the statement reading `table` went out before the key's read was answered. */
+function sentWithKey(events, table) {
+  const sent = events.findIndex(({ event, text }) => event === 'sent' && text.startsWith(`SELECT record FROM ${table} `));
+  const keyAnswered = events.findIndex(
+    ({ event, text }) => event === 'answered' && text.startsWith('SELECT record FROM api_keys '),
+  );
+  assert.ok(sent !== -1, `${table} is read`);
+  return sent < keyAnswered;
+}
+
+it('reads the app and the member a read names with its key', async () => {
+  const { call, events, close } = await server({ readAhead: source.readAhead });
+  try {
+    for (const path of [
+      '/v1/get_leaderboard?app_id=guild&around=bob&limit=3',
+      '/v1/get_userinfo?app_id=guild&account_name=bob',
+    ]) {
+      const read = await call('GET', path);
+      assert.equal(read.status, 200, JSON.stringify(read.body));
+      assert.ok(sentWithKey(events, 'apps'), `${path}: the app goes with the key`);
+      assert.ok(sentWithKey(events, 'users'), `${path}: the member goes with the key`);
+    }
+    const missing = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=nobody');
+    assert.equal(missing.status, 404, JSON.stringify(missing.body));
+    const endorsed = await call('POST', '/v1/endorse_account', KEY, {
+      app_id: 'guild',
+      from_account: 'alice',
+      to_account: 'bob',
+      endorsement_id: 'e1',
+    });
+    assert.equal(endorsed.status, 200, JSON.stringify(endorsed.body));
+    assert.ok(!sentWithKey(events, 'users'), 'a write reads its members after its key');
+  } finally {
+    await close();
+  }
+});
+
+it('reads them after the key where the host asks for no read ahead (the worker, the page)', async () => {
+  const { call, events, close } = await server({});
+  try {
+    const read = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=bob');
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    assert.ok(!sentWithKey(events, 'users'));
+  } finally {
+    await close();
+  }
+});
