@@ -235,7 +235,9 @@ ${outcome}
   PostgreSQL, a fresh database of the run's own (dropped at the end), for every size.
 - Each app is seeded through \`POST /v1/admin/import\` in merge-mode chunks of ${count(settings.chunk)} members
   (\`bench/dataset.js\`, \`bench/seed.js\`: the same members and progress as the browser benchmark). The host sums
-  each statement's time by its text; the seeding's sums are below.
+  each statement's time by its text; the seeding's sums are below. On PostgreSQL the run then waits for the
+  server's own maintenance of what the seeding wrote (\`VACUUM (ANALYZE)\` once the writes pause,
+  \`src/store/sql/open-store.ts\`), which would be long done before members read a community's boards.
 - Timing: each round sends every operation of \`bench/operations.js\` once, one after the other over one
   keep-alive connection, health among them (\`bench/rounds.js\`). Up to ${settings.warmupRounds} warm-up rounds
   (at most ${settings.warmupBudgetMs / 1000} s) are discarded, then up to ${settings.rounds} rounds are kept,

@@ -165,6 +165,29 @@ async function seed(client, app, nowMs) {
 }
 
 /**
+ * Waits for the server's own maintenance after the seeding: once its writes pause, it vacuums and
+ * analyzes what they added (src/store/sql/open-store.ts). Rounds timed beside it would time the
+ * VACUUM. Settled: no VACUUM or ANALYZE running on the database for three looks in a row, the
+ * first well past the pause.
+ */
+async function maintenanceSettled(databaseUrl) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const deadline = Date.now() + 300_000;
+    for (let quiet = 0; quiet < 3 && Date.now() < deadline;) {
+      const [{ busy }] = await sql`
+        SELECT count(*)::integer AS busy FROM pg_stat_activity
+        WHERE datname = current_database() AND state = 'active' AND (query ILIKE 'VACUUM%' OR query ILIKE 'ANALYZE%')`;
+      quiet = busy === 0 ? quiet + 1 : 0;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
  * The statements one request of each operation runs, and their time, as the
  * bench host sums them (null from another server). Sent after the rounds, with
  * a round of its own so that the writes are real ones.
@@ -237,6 +260,7 @@ async function runEngine(engine, bundle, nowMs) {
         seedClient.close();
       }
       console.log(formatSeeding(size, seeded));
+      if (databaseUrl) await maintenanceSettled(databaseUrl);
 
       const client = httpClient(server.url);
       let timings, deepMember, statements;

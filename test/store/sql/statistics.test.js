@@ -68,4 +68,35 @@ describe('statistics kept on PostgreSQL', () => {
       }
     });
   }
+
+  // The last rows of a bulk import, short of the tables' growth, once the writes pause.
+  it('maintains what was written since the last time once the writes pause', async (t) => {
+    const database = await shared.orSkip(t);
+    if (!database) return;
+    const store = await sql.openSqlStore({ databaseUrl: database.url, schema: 'paused' });
+    const observer = postgres(database.url, { max: 1, onnotice: () => undefined });
+    const analyzedRows = async () =>
+      (await observer`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'paused.users'::regclass`)[0].n;
+    const rowsReach = async (count) => {
+      const deadline = Date.now() + 30_000;
+      while ((await analyzedRows()) < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      return analyzedRows();
+    };
+    const writeMembers = (from, count) =>
+      store.write(async (tx) => {
+        for (let i = from; i < from + count; i++) {
+          tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
+        }
+      });
+    try {
+      await writeMembers(0, 1210);
+      assert.equal(await rowsReach(1210), 1210, 'maintained as the tables grew from nothing');
+      // Fewer rows than the tables hold: no growth to maintain them for, only the pause.
+      await writeMembers(1210, 1100);
+      assert.equal(await rowsReach(2310), 2310, 'maintained after the pause');
+    } finally {
+      await observer.end();
+      await store.close();
+    }
+  });
 });
