@@ -36,34 +36,54 @@ describe('statistics kept on PostgreSQL', () => {
     }
   });
 
+  /**
+   * A store on the test's database (in `schema`, if given), with what the tests ask of it: writing
+   * members `from`…`from + count - 1`, and the members table's rows as ANALYZE last counted them
+   * (-1 until then), looked for until they reach `count` (the maintenance runs beside the
+   * requests, none waiting for it).
+   */
+  async function storeOf(database, schema) {
+    const store = await sql.openSqlStore({ databaseUrl: database.url, schema });
+    const users = schema ? `${schema}.users` : 'users';
+    const observer = postgres(database.url, { max: 1, onnotice: () => undefined });
+    const analyzedRows = async () =>
+      (await observer`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = ${users}::regclass`)[0].n;
+    return {
+      users,
+      observer,
+      analyzedRows,
+      async rowsReach(count) {
+        const deadline = Date.now() + 30_000;
+        while ((await analyzedRows()) < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        return analyzedRows();
+      },
+      writeMembers: (from, count) =>
+        store.write(async (tx) => {
+          for (let i = from; i < from + count; i++) {
+            tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
+          }
+        }),
+      async close() {
+        await observer.end();
+        await store.close();
+      },
+    };
+  }
+
   // A store of its own schema (as tests give each store) maintains its own tables.
   for (const schema of [undefined, 'tenant']) {
     it(`analyzes and vacuums the tables once a write has grown them${schema ? ', in its schema' : ''}`, async (t) => {
       const database = await shared.orSkip(t);
       if (!database) return;
-      const store = await sql.openSqlStore({ databaseUrl: database.url, schema });
-      const users = schema ? `${schema}.users` : 'users';
-      const observer = postgres(database.url, { max: 1, onnotice: () => undefined });
-      const analyzedRows = async () =>
-        (await observer`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = ${users}::regclass`)[0].n;
-      const writeMembers = (from, count) =>
-        store.write(async (tx) => {
-          for (let i = from; i < from + count; i++) {
-            tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
-          }
-        });
+      const store = await storeOf(database, schema);
       try {
-        await writeMembers(0, 10);
-        assert.equal(await analyzedRows(), -1, 'ten rows are short of the floor: never analyzed');
-        await writeMembers(10, 1200);
-        // The maintenance runs beside the requests, none waiting for it: looked for until it is done.
-        const deadline = Date.now() + 30_000;
-        while ((await analyzedRows()) < 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.equal(await analyzedRows(), 1210, 'every member counted by the ANALYZE');
-        const [stats] = await observer`SELECT last_vacuum FROM pg_stat_user_tables WHERE relid = ${users}::regclass`;
+        await store.writeMembers(0, 10);
+        assert.equal(await store.analyzedRows(), -1, 'ten rows are short of the floor: never analyzed');
+        await store.writeMembers(10, 1200);
+        assert.equal(await store.rowsReach(1210), 1210, 'every member counted by the ANALYZE');
+        const [stats] = await store.observer`SELECT last_vacuum FROM pg_stat_user_tables WHERE relid = ${store.users}::regclass`;
         assert.ok(stats.last_vacuum instanceof Date, 'and vacuumed');
       } finally {
-        await observer.end();
         await store.close();
       }
     });
@@ -73,29 +93,14 @@ describe('statistics kept on PostgreSQL', () => {
   it('maintains what was written since the last time once the writes pause', async (t) => {
     const database = await shared.orSkip(t);
     if (!database) return;
-    const store = await sql.openSqlStore({ databaseUrl: database.url, schema: 'paused' });
-    const observer = postgres(database.url, { max: 1, onnotice: () => undefined });
-    const analyzedRows = async () =>
-      (await observer`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'paused.users'::regclass`)[0].n;
-    const rowsReach = async (count) => {
-      const deadline = Date.now() + 30_000;
-      while ((await analyzedRows()) < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      return analyzedRows();
-    };
-    const writeMembers = (from, count) =>
-      store.write(async (tx) => {
-        for (let i = from; i < from + count; i++) {
-          tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
-        }
-      });
+    const store = await storeOf(database, 'paused');
     try {
-      await writeMembers(0, 1210);
-      assert.equal(await rowsReach(1210), 1210, 'maintained as the tables grew from nothing');
+      await store.writeMembers(0, 1210);
+      assert.equal(await store.rowsReach(1210), 1210, 'maintained as the tables grew from nothing');
       // Fewer rows than the tables hold: no growth to maintain them for, only the pause.
-      await writeMembers(1210, 1100);
-      assert.equal(await rowsReach(2310), 2310, 'maintained after the pause');
+      await store.writeMembers(1210, 1100);
+      assert.equal(await store.rowsReach(2310), 2310, 'maintained after the pause');
     } finally {
-      await observer.end();
       await store.close();
     }
   });
