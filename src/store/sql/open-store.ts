@@ -136,7 +136,7 @@ function statisticsKeeper(
   let maintaining = false;
   let pause: ReturnType<typeof setTimeout> | undefined;
   /** After a pause, what was written since the last maintenance, if anything worth it. */
-  const awaitPause = () => {
+  const maintainAfterPause = () => {
     clearTimeout(pause);
     if (written < MAINTENANCE_FLOOR) return;
     pause = setTimeout(() => {
@@ -165,7 +165,7 @@ function statisticsKeeper(
       .finally(() => {
         maintaining = false;
         // Rows written while it ran wait for the next pause.
-        awaitPause();
+        maintainAfterPause();
       });
   };
   return {
@@ -173,7 +173,7 @@ function statisticsKeeper(
       written += rows;
       if (maintaining) return;
       if (written >= Math.max(MAINTENANCE_FLOOR, rowsAtMaintenance)) run();
-      else awaitPause();
+      else maintainAfterPause();
     },
     stop: () => clearTimeout(pause),
   };

@@ -18,7 +18,7 @@ export interface PostgresDriverOptions {
  * as a name. A host that is a path is a Unix socket's directory: how Debian's PostgreSQL lets a
  * local user in without a password (peer authentication).
  */
-export function connectionOf(url: string): { url: string; host?: string; port?: number } {
+function connectionOf(url: string): { url: string; host?: string; port?: number } {
   let parsed: URL;
   try {
     parsed = new URL(url);
