@@ -13,6 +13,7 @@ import {
   BOARD_COLUMNS,
   FIRST_START,
   ZERO,
+  comparePositions,
   compareTies,
   lastAtOrBefore,
   onBoard,
@@ -20,7 +21,8 @@ import {
   type BoardKey,
   type Position,
 } from './board-order.js';
-import { countInSections, sectionsOf, type SectionChange } from './board-sections.js';
+import { countInSections, holding, sectionsOf, startsOf, type SectionChange } from './board-sections.js';
+import { countCutBlocks, countPeriodMoves, countSections, periodMovesOf } from './name-periods.js';
 import { sql, type SqlSession } from './sql.js';
 
 /** Blocks are cut with this many members; one that grows past BLOCK_SPLIT is cut again. */
@@ -134,22 +136,19 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
     for (const [text, place] of held) if (!holds.has(text)) moves.push({ place, delta: -1 });
     for (const [text, place] of holds) if (!held.has(text)) moves.push({ place, delta: 1 });
   }
-  if (moves.length === 0) return;
+  // A member's new latest week or month changes the counts of their block of all names (name-periods.ts).
+  const periodMoves = periodMovesOf(written);
+  if (moves.length === 0 && periodMoves.length === 0) return;
+  // Each member moved in its periods located once on the list of all names, whatever its moves.
+  const listed = new Map(periodMoves.map(({ app_id, name }) => [JSON.stringify([app_id, name]), nameListPlace(app_id, name)]));
+  const nameIndex = new Map([...listed.keys()].map((key, i) => [key, moves.length + i]));
+  const places = [...moves.map(({ place }) => place), ...listed.values()];
 
   // The sections' read travels with the blocks': both are answered before anything moves.
-  const [located, sections] = await Promise.all([
-    locate(
-      session,
-      moves.map(({ place }) => place),
-    ),
-    sectionsOf(
-      session,
-      moves.map(({ place }) => boardOf(place)),
-    ),
-  ]);
+  const [located, sections] = await Promise.all([locate(session, places), sectionsOf(session, places.map(boardOf))]);
   const deltas = new Map<string, { block: Block; delta: number }>();
-  for (const [i, { start_at, start_name }] of located.entries()) {
-    const { place, delta } = moves[i]!;
+  for (const [i, { place, delta }] of moves.entries()) {
+    const { start_at, start_name } = located[i]!;
     const block: Block = {
       app_id: place.app_id,
       board: place.board,
@@ -163,9 +162,55 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
     entry.delta += delta;
     deltas.set(text, entry);
   }
+  const countedPeriods = periodMoves.map((move) => {
+    const { start_at, start_name } = located[nameIndex.get(JSON.stringify([move.app_id, move.name]))!]!;
+    const block: Position = { value: 0, start_at, start_name };
+    return { move, block, section: holding(startsOf(sections, nameListOf(move.app_id)), block) };
+  });
   // In key order, so that two writes touching the same blocks lock them in the same order.
   const changed = [...deltas.values()].filter(({ delta }) => delta !== 0).sort((a, b) => compare(a.block, b.block));
-  if (changed.length === 0) return;
+  const [counted] = await Promise.all([countBlocks(session, changed), countPeriodMoves(session, countedPeriods)]);
+  if (counted.length === 0) return;
+  // Each block's members counted in its section, and a block opened or emptied among its blocks.
+  const deltaOf = new Map(changed.map(({ block, delta }) => [blockText(block), delta]));
+  const changes: SectionChange[] = counted.map((block) => {
+    const delta = deltaOf.get(blockText(block))!;
+    // A block that held no one before holds exactly its delta (emptied blocks are deleted).
+    const opened = block.count === delta ? 1 : 0;
+    return { board: boardOf(block), at: positionOf(block), members: delta, blocks: opened - (block.count <= 0 ? 1 : 0) };
+  });
+  for (const block of counted.filter(({ count }) => count > BLOCK_SPLIT)) {
+    const cutChanges = await cut(session, block);
+    changes.push(...cutChanges);
+    if (block.board === 'names') await countNameSectionsAcross(session, startsOf(sections, boardOf(block)), block, cutChanges);
+  }
+  await countInSections(session, sections, changes);
+}
+
+/**
+ * Where a section of all names starts inside a block just cut, the sections holding its cuts are
+ * counted again by period from their blocks (name-periods.ts): that section now holds some of its
+ * members. Elsewhere the cuts stay in the block's section, and its counts stand.
+ */
+async function countNameSectionsAcross(session: SqlSession, starts: Position[], block: Block, cutChanges: SectionChange[]) {
+  const held = [positionOf(block), ...cutChanges.map(({ at }) => at)].map((at) => holding(starts, at));
+  const unique = [...new Map(held.map((start) => [JSON.stringify(start), start])).values()];
+  if (unique.length === 1) return;
+  const end = (start: Position) => starts.find((later) => comparePositions(later, start) > 0) ?? null;
+  await countSections(
+    session,
+    block.app_id,
+    unique.map((start) => ({ start, end: end(start) })),
+  );
+}
+
+/** Where the name list of all members holds the member a period move is about. */
+const nameListPlace = (app_id: string, name: string): Place => ({ app_id, board: 'names', period: '', value: 0, at: 0, name });
+const nameListOf = (app_id: string): BoardKey => ({ app_id, board: 'names', period: '' });
+
+/** Adds the members moved to their blocks' counts; returns the blocks as counted now, emptied ones deleted. */
+async function countBlocks(session: SqlSession, changed: { block: Block; delta: number }[]) {
+  if (changed.length === 0) return [];
   const field = <K extends keyof Block>(key: K) => changed.map(({ block }) => block[key]);
   const counted = await session.query<Block & { count: number }>(sql`
     INSERT INTO board_blocks (app_id, board, period, value, start_at, start_name, count)
@@ -182,16 +227,7 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
         SELECT * FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[],
           ${of('value')}::float8[], ${of('start_at')}::float8[], ${of('start_name')}::text[]))`);
   }
-  // Each block's members counted in its section, and a block opened or emptied among its blocks.
-  const deltaOf = new Map(changed.map(({ block, delta }) => [blockText(block), delta]));
-  const changes: SectionChange[] = counted.map((block) => {
-    const delta = deltaOf.get(blockText(block))!;
-    // A block that held no one before holds exactly its delta (emptied blocks are deleted).
-    const opened = block.count === delta ? 1 : 0;
-    return { board: boardOf(block), at: positionOf(block), members: delta, blocks: opened - (block.count <= 0 ? 1 : 0) };
-  });
-  for (const block of counted.filter(({ count }) => count > BLOCK_SPLIT)) changes.push(...(await cut(session, block)));
-  await countInSections(session, sections, changes);
+  return counted;
 }
 
 const boardOf = ({ app_id, board, period }: { app_id: string; board: Board; period: string }): BoardKey => ({
@@ -252,6 +288,10 @@ async function cut(session: SqlSession, block: Block): Promise<SectionChange[]> 
     SELECT ${block.app_id}::text, ${block.board}::text, ${block.period}::text, ${block.value}::float8, start_at, start_name, count
     FROM unnest(${blocks.map((b) => b.start_at)}::float8[], ${blocks.map((b) => b.start_name)}::text[],
       ${blocks.map((b) => b.count)}::integer[]) AS cut(start_at, start_name, count)`);
+  if (block.board === 'names') {
+    const starts = blocks.map(({ start_at, start_name }) => ({ value: 0, start_at, start_name }));
+    await countCutBlocks(session, block.app_id, positionOf(block), starts, next?.start_name ?? null);
+  }
   return blocks.slice(1).flatMap(({ start_at, start_name, count }) => [
     { board: boardOf(block), at: positionOf(block), members: -count, blocks: 0 },
     { board: boardOf(block), at: { value: block.value, start_at, start_name }, members: count, blocks: 1 },

@@ -18,6 +18,7 @@ import {
   type BoardKey,
   type Position,
 } from './board-order.js';
+import { countSections } from './name-periods.js';
 import { sql, type Query, type Identifier, type SqlSession } from './sql.js';
 
 /** Sections are cut with this many blocks; one holding more than SECTION_SPLIT is cut again. */
@@ -73,8 +74,11 @@ export async function sectionsOf(session: SqlSession, boards: BoardKey[]): Promi
   return sections;
 }
 
+/** A board's section starts in board order, from sectionsOf. */
+export const startsOf = (sections: Map<string, Position[]>, board: BoardKey) => sections.get(boardText(board)) ?? [];
+
 /** The start of the section holding `at`: the last at or before it, the board's start if none is. */
-const holding = (starts: Position[], at: Position) =>
+export const holding = (starts: Position[], at: Position) =>
   lastAtOrBefore(starts, (start) => comparePositions(start, at) <= 0) ?? BOARD_START;
 
 interface SectionRow extends BoardKey, Position {
@@ -90,7 +94,7 @@ export async function countInSections(
 ): Promise<void> {
   const deltas = new Map<string, SectionRow>();
   for (const { board, at, members, blocks } of changes) {
-    const start = holding(sections.get(boardText(board)) ?? [], at);
+    const start = holding(startsOf(sections, board), at);
     const text = `${boardText(board)} ${start.value} ${start.start_at} ${start.start_name}`;
     const delta = deltas.get(text) ?? { ...board, ...start, count: 0, blocks: 0 };
     delta.count += members;
@@ -157,4 +161,12 @@ async function cutSection(session: SqlSession, section: SectionRow): Promise<voi
     FROM unnest(${cuts.map((row) => negated(row.value))}::float8[], ${cuts.map((row) => row.start_at)}::float8[],
       ${cuts.map((row) => row.start_name)}::text[], ${cuts.map((row) => row.count)}::integer[],
       ${cuts.map((row) => row.blocks)}::integer[]) AS cut(negated_value, start_at, start_name, count, blocks)`);
+  if (section.board === 'names') {
+    const after = next ? { value: 0 - next.negated_value, start_at: next.start_at, start_name: next.start_name } : null;
+    await countSections(
+      session,
+      section.app_id,
+      cuts.map((start, i) => ({ start, end: cuts[i + 1] ?? after })),
+    );
+  }
 }

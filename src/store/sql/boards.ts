@@ -202,81 +202,81 @@ export function boardQueries(session: SqlSession) {
         - ${listBefore(periodNamesOf(board), sql`${name}::text`)})::float8 AS n`),
 
     /**
-     * The unranked members of a block of all names start after (block's members before) less
-     * (the period's members before its start): a search over the blocks finds the one holding
-     * the skip-th (interpolating, with every other step a halving), and the page is a short walk
-     * by name from there, up to a block start past the page's end (found by doubling steps, as a
-     * stretch of names all ranked in the period holds no one of the tail). One statement, the
-     * searches recursive queries: a round trip a step cost more than the steps. Each step finds
-     * its block through the sections' block counts, then a walk of one section's blocks:
-     * numbering every block of all names first read 2,000 rows at a million members, and each
-     * step scanned them again, most of the statement's time. Bounded at both ends, the walk reads a few blocks of names
-     * whatever the planner guesses: unbounded, a planner without statistics (a board just
-     * imported, before autovacuum analyses it) read every name to the board's end and sorted
-     * them, 200 ms at a million members. With the page, the members above 0: the rank of
+     * `limit` members of a period board's unranked tail, those of all names without points in the
+     * period, from the skip-th. Each section and block of all names counts its members less those with points in the period
+     * (name-periods.ts): the block holding the skip-th is found as a page's is (boardPage), and the
+     * page is a walk by name from its start, past the ranked members, up to the start of the first
+     * block after the page. Bounded at both ends, the walk reads a few blocks of names whatever the
+     * planner guesses (unbounded, a planner without statistics, a board just imported, read every
+     * name to the board's end and sorted them). With the page, the members above 0: the rank of
      * every member of the tail.
      */
     async unrankedPage(board: BoardRef, skip: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
       const names = keyOf(namesOf(board));
-      /** The i-th block of all names (from 0) as a row (start_name, before): its section, then its place there. */
-      const blockAt = (i: Query | Identifier) => sql`(
-        SELECT nth.start_name, section.before + nth.earlier AS before
-        FROM (SELECT * FROM sections WHERE first_block <= ${i} ORDER BY first_block DESC LIMIT 1) AS section
+      /** Members of a row of board_sections or board_blocks (alias, its level) less those ranked in the period. */
+      const unranked = (alias: string, level: 'section' | 'block') => sql`${new Identifier(alias)}.count - coalesce((
+        SELECT ranked.count FROM name_periods AS ranked
+        WHERE ranked.app_id = ${board.app_id}::text AND ranked.level = ${level}::text
+          AND ${placeOf('ranked')} = ${placeOf(alias)} AND ranked.board = ${board.type}::text
+          AND ranked.period = ${board.period}::text), 0)`;
+      /**
+       * The rows of a level in order, from `from` on, with their unranked members and those before
+       * them (`before`: from `earlier` on). Unranked counted once per row, in a subquery of its own
+       * (OFFSET 0): pulled up, its count ran again for each use.
+       */
+      const counted = (table: 'board_sections' | 'board_blocks', alias: string, earlier: Query, from: Query) => {
+        const row = (column: string) => new Identifier(`${alias}.${column}`);
+        return sql`
+          SELECT *, (${earlier} + sum(unranked) OVER w - unranked)::float8 AS before,
+            lead(negated_value) OVER w AS next_value, lead(start_at) OVER w AS next_at, lead(start_name) OVER w AS next_name
+          FROM (
+            SELECT ${row('negated_value')}, ${row('start_at')}, ${row('start_name')},
+              ${unranked(alias, table === 'board_sections' ? 'section' : 'block')} AS unranked
+            FROM ${rowsOf(table, alias, names)} ${from}
+            ORDER BY ${row('negated_value')}, ${row('start_at')}, ${row('start_name')} OFFSET 0
+          ) AS rows WINDOW w AS (ORDER BY negated_value, start_at, start_name)`;
+      };
+      /** The first of the rows (counted) that holds the skip-th unranked member, from 0. */
+      const holdingOf = (rows: Query) => sql`
+        SELECT * FROM (${rows}) AS counted WHERE before + unranked > ${skip}::float8
+        ORDER BY negated_value, start_at, start_name LIMIT 1`;
+      /**
+       * The block of all names holding the skip-th unranked member: its section, then its block among
+       * the section's (up to the next section's start, or past every block: all are of value 0).
+       */
+      const holding = sql`
+        SELECT found.* FROM (${holdingOf(counted('board_sections', 'section', sql`0`, sql``))}) AS section
         CROSS JOIN LATERAL (
-          SELECT start_name, (sum(count) OVER w - count)::float8 AS earlier, row_number() OVER w AS k FROM (
-            SELECT block.* FROM ${rowsOf('board_blocks', 'block', names)} AND ${placeOf('block')} >= ${placeOf('section')}
-            ORDER BY block.negated_value, block.start_at, block.start_name LIMIT ${i} - section.first_block + 1
-          ) AS run WINDOW w AS (ORDER BY negated_value, start_at, start_name)
-        ) AS nth WHERE nth.k = ${i} - section.first_block + 1)`;
-      const unranked = sql`st.before - ${listBefore(periodNamesOf(board), new Identifier('st.start_name'))}`;
+          ${holdingOf(
+            counted(
+              'board_blocks',
+              'block',
+              sql`section.before`,
+              sql`AND ${placeOf('block')} >= ${placeOf('section')} AND ${placeOf('block')} <
+                (coalesce(section.next_value, 'Infinity'), coalesce(section.next_at, 0), coalesce(section.next_name, ''))`,
+            ),
+          )}
+        ) AS found`;
+      // The walk ends where the first block after the page starts: found from the first block on, a
+      // block or two in all but long stretches of names all ranked in the period.
       const rows = await session.query<MemberRow & { higher: number }>(sql`
-        WITH RECURSIVE sections AS MATERIALIZED (
-          SELECT section.negated_value, section.start_at, section.start_name, section.blocks, section.count,
-            (sum(section.blocks) OVER w - section.blocks)::integer AS first_block,
-            (sum(section.count) OVER w - section.count)::float8 AS before
-          FROM ${rowsOf('board_sections', 'section', names)}
-          WINDOW w AS (ORDER BY section.negated_value, section.start_at, section.start_name)),
-        -- u(i), the unranked members before block i, rises with i, nearly in step with it: each
-        -- step guesses the last block with u <= skip from u at both ends (before: u(low); after:
-        -- u(high + 1), or every unranked member), and every other step halves the range, so that
-        -- an uneven stretch (names all ranked in the period) costs at most twice the halving's steps.
-        search (low, high, before, after, k) AS (
-          SELECT 0, (SELECT coalesce(sum(blocks), 0)::integer - 1 FROM sections), 0::float8,
-            (SELECT coalesce(sum(count), 0)::float8 FROM sections)
-              - (SELECT coalesce(sum(count), 0)::float8 FROM ${rowsOf('board_sections', 'period', keyOf(periodNamesOf(board)))}),
-            0
-          UNION ALL
-          SELECT CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.middle ELSE s.low END,
-            CASE WHEN probe.unranked <= ${skip}::float8 THEN s.high ELSE probe.middle - 1 END,
-            CASE WHEN probe.unranked <= ${skip}::float8 THEN probe.unranked ELSE s.before END,
-            CASE WHEN probe.unranked <= ${skip}::float8 THEN s.after ELSE probe.unranked END,
-            s.k + 1
-          FROM search AS s CROSS JOIN LATERAL (
-            SELECT CASE WHEN s.k % 2 = 1 THEN (s.low + s.high + 1) / 2
-              ELSE least(s.high, greatest(s.low + 1, s.low + floor(
-                (${skip}::float8 - s.before) * (s.high + 1 - s.low) / greatest(s.after - s.before, 1))::integer)) END AS middle
-          ) AS pick CROSS JOIN LATERAL (
-            SELECT pick.middle, ${unranked} AS unranked FROM ${blockAt(new Identifier('pick.middle'))} AS st
-            OFFSET 0 -- computed once, not once per use below
-          ) AS probe
-          WHERE s.low < s.high),
-        found AS (SELECT low, before FROM search WHERE low >= high),
-        gallop (step, i) AS (
-          SELECT 1, low + 1 FROM found
-          UNION ALL
-          SELECT g.step * 2, f.low + g.step * 2 FROM gallop AS g CROSS JOIN found AS f
-          WHERE (SELECT ${unranked} FROM ${blockAt(new Identifier('g.i'))} AS st) < ${skip + limit}::float8)
+        WITH first AS MATERIALIZED (${holding}),
+        next AS MATERIALIZED (
+          SELECT following.start_name FROM first CROSS JOIN LATERAL (
+            SELECT * FROM (
+              ${counted('board_blocks', 'block', sql`first.before`, sql`AND ${placeOf('block')} >= ${placeOf('first')}`)}
+            ) AS counted WHERE before >= ${skip + limit}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1
+          ) AS following)
         SELECT record, 0::float8 AS value, 0::float8 AS at,
           ${membersBefore(keyOf(board), place({ value: 0, start_at: FIRST_START, start_name: '' }))} AS higher
         FROM users
         WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
-          AND account_name >= (SELECT st.start_name FROM found CROSS JOIN LATERAL ${blockAt(new Identifier('found.low'))} AS st)
+          AND account_name >= (SELECT start_name FROM first)
           -- Past the last block start: just past the app's last name (a name sorts before itself extended).
           AND account_name < coalesce(
-            (SELECT st.start_name FROM ${blockAt(new Identifier('(SELECT max(i) FROM gallop)'))} AS st),
-            (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${board.app_id}::text))
-        ORDER BY account_name OFFSET (${skip}::float8 - (SELECT before FROM found))::integer LIMIT ${limit}::integer`);
+            (SELECT start_name FROM next), (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${board.app_id}::text))
+        ORDER BY account_name OFFSET (${skip}::float8 - (SELECT before FROM first))::integer LIMIT ${limit}::integer`);
       if (rows[0]) higherCounts.set(higherKey(board, 0), rows[0].higher);
       return rows.map(listed);
     },

@@ -158,6 +158,44 @@ export const MIGRATIONS: Migration[] = [
         ON n.app_id = s.app_id AND n.board = s.board AND n.period = s.period AND n.i = s.first`,
     ],
   },
+  {
+    version: 6,
+    name: 'name periods',
+    statements: [
+      // The members of each block and section of all names with points in each week and month
+      // (name-periods.ts): a period board's unranked tail is counted as a board is.
+      `CREATE TABLE name_periods (
+        app_id text COLLATE "C", level text COLLATE "C",
+        negated_value float8, start_at float8, start_name text COLLATE "C",
+        board text COLLATE "C", period text COLLATE "C", count integer NOT NULL,
+        PRIMARY KEY (app_id, level, negated_value, start_at, start_name, board, period))`,
+      `WITH blocks AS (
+          SELECT app_id, negated_value, start_at, start_name,
+            lead(start_name) OVER (PARTITION BY app_id ORDER BY negated_value, start_at, start_name) AS next_name
+          FROM board_blocks WHERE board = 'names')
+      INSERT INTO name_periods (app_id, level, negated_value, start_at, start_name, board, period, count)
+      SELECT b.app_id, 'block', b.negated_value, b.start_at, b.start_name, counted.board, counted.period, count(*)
+      FROM blocks AS b
+      -- Each block's names a range of the index: its bounds read from the blocks alone.
+      JOIN users AS u ON u.app_id = b.app_id AND u.account_name >= b.start_name AND u.account_name < coalesce(b.next_name,
+        (SELECT max(last.account_name) || 'x' FROM users AS last WHERE last.app_id = b.app_id))
+      CROSS JOIN LATERAL (VALUES ('weekly', u.week), ('monthly', u.month)) AS counted(board, period)
+      WHERE counted.period <> ''
+      GROUP BY b.app_id, b.negated_value, b.start_at, b.start_name, counted.board, counted.period`,
+      `WITH sections AS (
+          SELECT app_id, negated_value, start_at, start_name,
+            lead(negated_value) OVER w AS next_value, lead(start_at) OVER w AS next_at, lead(start_name) OVER w AS next_name
+          FROM board_sections WHERE board = 'names'
+          WINDOW w AS (PARTITION BY app_id ORDER BY negated_value, start_at, start_name))
+      INSERT INTO name_periods (app_id, level, negated_value, start_at, start_name, board, period, count)
+      SELECT s.app_id, 'section', s.negated_value, s.start_at, s.start_name, b.board, b.period, sum(b.count)
+      FROM sections AS s
+      JOIN name_periods AS b ON b.app_id = s.app_id AND b.level = 'block'
+        AND (b.negated_value, b.start_at, b.start_name) >= (s.negated_value, s.start_at, s.start_name)
+        AND (s.next_value IS NULL OR (b.negated_value, b.start_at, b.start_name) < (s.next_value, s.next_at, s.next_name))
+      GROUP BY s.app_id, s.negated_value, s.start_at, s.start_name, b.board, b.period`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

@@ -51,9 +51,9 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
     // Our statements are few and fixed: prepared once per connection.
     prepare: true,
     connection: {
-      // Each statement walks a few index entries in well under a millisecond, but the planner's
-      // estimate for the recursive ones (the tail of a period board) passes jit_above_cost:
-      // compiling them took 1.4 s a request at a million members.
+      // Each statement walks a few index entries in well under a millisecond, but a generic plan's
+      // estimate may pass jit_above_cost: that of the recursive search a period board's tail once
+      // was did, and compiling it took 1.4 s a request at a million members.
       jit: 'off',
       // Planned once per connection, not at every run: PostgreSQL kept planning the statements
       // that read records by key, since a plan for one key looks cheaper than one for any number,

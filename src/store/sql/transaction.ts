@@ -201,7 +201,7 @@ export class SqlTransaction implements Transaction {
   async deleteAppData(app_id: string): Promise<void> {
     await this.writeLogs();
     const tables = ['apps', 'api_keys', 'users', 'challenges', 'tasks', 'progress', 'member_challenges'];
-    for (const table of [...tables, 'endorsements', 'logs', 'board_blocks', 'board_sections']) {
+    for (const table of [...tables, 'endorsements', 'logs', 'board_blocks', 'board_sections', 'name_periods']) {
       await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
     }
     this.forgetReads();

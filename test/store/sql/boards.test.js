@@ -173,6 +173,11 @@ it('reads the same whatever the sections: with every block a section of its own'
   await run(`DELETE FROM board_sections WHERE app_id = 'blocks'`);
   await run(`INSERT INTO board_sections (app_id, board, period, negated_value, start_at, start_name, count, blocks)
     SELECT app_id, board, period, negated_value, start_at, start_name, count, 1 FROM board_blocks WHERE app_id = 'blocks'`);
+  // The names' counts by period too: each section's are its one block's.
+  await run(`DELETE FROM name_periods WHERE app_id = 'blocks' AND level = 'section'`);
+  await run(`INSERT INTO name_periods (app_id, level, negated_value, start_at, start_name, board, period, count)
+    SELECT app_id, 'section', negated_value, start_at, start_name, board, period, count FROM name_periods
+    WHERE app_id = 'blocks' AND level = 'block'`);
   const [{ sections }] = await run(
     `SELECT count(*)::integer AS sections FROM board_sections WHERE app_id = 'blocks' AND board = 'names'`,
   );
@@ -201,7 +206,13 @@ it('reads the same with sections that start before their first block', async () 
       FROM ordered AS o
       WHERE s.app_id = o.app_id AND s.board = o.board AND s.period = o.period AND s.negated_value = o.negated_value
         AND s.start_at = o.start_at AND s.start_name = o.start_name AND o.before_value IS NOT NULL
-      RETURNING 1)
+      RETURNING 1),
+    -- The names' counts by period move with their sections.
+    moved_periods AS (
+      UPDATE name_periods AS p SET negated_value = o.before_value, start_at = o.before_at, start_name = o.before_name || '!'
+      FROM ordered AS o
+      WHERE p.app_id = o.app_id AND p.level = 'section' AND o.board = 'names' AND p.negated_value = o.negated_value
+        AND p.start_at = o.start_at AND p.start_name = o.start_name AND o.before_value IS NOT NULL)
     SELECT count(*)::integer AS moved FROM moved`);
   assert.ok(moved >= 10, `${moved} sections moved`);
   assert.deepEqual(await wholeBoard(37), boards.xp);

@@ -1,7 +1,7 @@
 // The SQL store upgrades a database of an older schema in place: members
 // written at version 1 (before board counts) are on the boards, ranked and
-// paged, once a store of this version opens it. On PGlite in a directory and
-// on PostgreSQL.
+// paged, once a store of this version opens it, the weekly board's unranked
+// tail too. On PGlite in a directory and on PostgreSQL.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { userRecord } from './user-record.js';
 
 let sql;
 before(async () => {
-  sql = await importSource('src/server/handler.ts', 'src/store/sql/index.ts');
+  sql = await importSource('src/server/handler.ts', 'src/store/sql/index.ts', 'src/core/periods.ts');
 });
 
 const member = (name, total_score, at) => userRecord({ app_id: 'guild', account_name: name, total_score, score_at: at });
@@ -23,6 +23,8 @@ const member = (name, total_score, at) => userRecord({ app_id: 'guild', account_
 async function writeVersion1(driver) {
   const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 4, treasury: null };
   const members = [member('ann', 30, 1), member('bob', 50, 2), member('cat', 30, 3), member('dan', 10, 4)];
+  // Bob scored this week: first on the weekly board, the others its tail by name.
+  Object.assign(members[1], { week: sql.weekOf(Date.now()), week_score: 50, week_at: 2 });
   await driver.transaction('write', async (session) => {
     const run = (text, values) => session.query({ text, values });
     await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['guild', JSON.stringify(app)]);
@@ -34,8 +36,17 @@ async function writeVersion1(driver) {
     for (const user of members) {
       await run(
         `INSERT INTO users (app_id, account_name, total_score, score_at, xp, xp_at, week, week_score, week_at,
-           month, month_score, month_at, record) VALUES ($1, $2, $3, $4, 0, 0, '', 0, 0, '', 0, 0, $5)`,
-        ['guild', user.account_name, user.total_score, user.score_at, JSON.stringify(user)],
+           month, month_score, month_at, record) VALUES ($1, $2, $3, $4, 0, 0, $5, $6, $7, '', 0, 0, $8)`,
+        [
+          'guild',
+          user.account_name,
+          user.total_score,
+          user.score_at,
+          user.week,
+          user.week_score,
+          user.week_at,
+          JSON.stringify(user),
+        ],
       );
     }
   });
@@ -50,9 +61,9 @@ async function upgradeAndRead(openDriver, storeOptions) {
   const store = await sql.openSqlStore(storeOptions);
   try {
     const handle = sql.createHandler({ store });
-    const board = async (query) => {
+    const board = async (query, type = 'score') => {
       const response = await handle(
-        new Request(`http://questboard.test/v1/get_leaderboard?app_id=guild&leaderboard_type=score&${query}`, {
+        new Request(`http://questboard.test/v1/get_leaderboard?app_id=guild&leaderboard_type=${type}&${query}`, {
           headers: { authorization: 'Bearer pk_guild' },
         }),
       );
@@ -62,6 +73,8 @@ async function upgradeAndRead(openDriver, storeOptions) {
     assert.deepEqual(await board(''), ['1 bob', '2 ann', '2 cat', '4 dan']);
     assert.deepEqual(await board('offset=2&limit=2'), ['2 cat', '4 dan']);
     assert.deepEqual(await board('around=cat&limit=1'), ['2 cat']);
+    assert.deepEqual(await board('', 'weekly'), ['1 bob', '2 ann', '2 cat', '2 dan']);
+    assert.deepEqual(await board('offset=2&limit=2', 'weekly'), ['2 cat', '2 dan']);
   } finally {
     await store.close();
   }

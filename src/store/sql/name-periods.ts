@@ -1,0 +1,189 @@
+// How many members of each block and each section of an app's name list (all
+// its members by name: board-blocks.ts, board-sections.ts) have points in each
+// week and each month. A period board's unranked tail is the name list less the
+// members with points in its period: with these counts it is counted block by
+// block as a board is (boards.ts, unrankedPage), and a page deep in it costs
+// what a page of a board costs. A search over the blocks, each step counting a
+// period's own name list up to a block's start, took 4 ms at a million members.
+//
+// name_periods holds a count per (level, start, board, period): level 'block'
+// or 'section', start the block's or section's start on the name list, board
+// 'weekly' or 'monthly', period the week or month. A member counts where the
+// name list holds them, under their latest week and month (UserRecord), so a
+// count for a period that has passed stays as long as its members have no
+// later points. Each write adds what its members' moves change; a cut of a
+// block or a section counts the cut ones again.
+import type { UserRecord } from '../records.js';
+import { place, placeOf, type Position } from './board-order.js';
+import { sql, type SqlSession } from './sql.js';
+
+type PeriodBoard = 'weekly' | 'monthly';
+const PERIOD_FIELD = { weekly: 'week', monthly: 'month' } as const satisfies Record<PeriodBoard, keyof UserRecord>;
+const PERIOD_BOARDS = Object.keys(PERIOD_FIELD) as PeriodBoard[];
+
+/** A member entering (+1) or leaving (-1) a period: their latest week or month changed. */
+export interface PeriodMove {
+  app_id: string;
+  name: string;
+  board: PeriodBoard;
+  period: string;
+  delta: 1 | -1;
+}
+
+/** The members' changes of latest week and month, as written: a new member enters the periods it has. */
+export function periodMovesOf(written: { before: UserRecord | null; after: UserRecord }[]): PeriodMove[] {
+  const moves: PeriodMove[] = [];
+  for (const { before, after } of written) {
+    for (const board of PERIOD_BOARDS) {
+      const field = PERIOD_FIELD[board];
+      const [was, is] = [before?.[field] ?? '', after[field]];
+      if (was === is) continue;
+      const member = { app_id: after.app_id, name: after.account_name, board };
+      if (was !== '') moves.push({ ...member, period: was, delta: -1 });
+      if (is !== '') moves.push({ ...member, period: is, delta: 1 });
+    }
+  }
+  return moves;
+}
+
+type Level = 'block' | 'section';
+
+interface CountRow {
+  app_id: string;
+  level: Level;
+  start: Position;
+  board: PeriodBoard;
+  period: string;
+  count: number;
+}
+
+/** A row of name_periods as stored: the start's value negated, as on board_blocks. */
+interface StoredCount {
+  app_id: string;
+  level: Level;
+  negated_value: number;
+  start_at: number;
+  start_name: string;
+  board: PeriodBoard;
+  period: string;
+  count: number;
+}
+
+const rowText = ({ app_id, level, start, board, period }: Omit<CountRow, 'count'>) =>
+  `${JSON.stringify(app_id)} ${level} ${start.value} ${start.start_at} ${board} ${period} ${start.start_name}`;
+
+/**
+ * Adds the moves to the counts of the block and the section holding each member, as both
+ * stood before this write (a block cut since is counted again: countCutBlocks).
+ */
+export async function countPeriodMoves(
+  session: SqlSession,
+  moves: { move: PeriodMove; block: Position; section: Position }[],
+): Promise<void> {
+  const deltas = new Map<string, CountRow>();
+  for (const { move, block, section } of moves) {
+    for (const [level, start] of [
+      ['block', block],
+      ['section', section],
+    ] as const) {
+      const row = { app_id: move.app_id, level, start, board: move.board, period: move.period, count: 0 };
+      const text = rowText(row);
+      const delta = deltas.get(text) ?? row;
+      delta.count += move.delta;
+      deltas.set(text, delta);
+    }
+  }
+  // In key order, so that two writes touching the same counts lock them in the same order.
+  const changed = [...deltas.entries()]
+    .filter(([, { count }]) => count !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, row]) => row);
+  if (changed.length === 0) return;
+  const of = <T>(read: (row: CountRow) => T) => changed.map(read);
+  const counted = await session.query<StoredCount>(sql`
+    INSERT INTO name_periods (app_id, level, negated_value, start_at, start_name, board, period, count)
+    SELECT * FROM unnest(${of((row) => row.app_id)}::text[], ${of((row) => row.level)}::text[],
+      ${of((row) => 0 - row.start.value)}::float8[], ${of((row) => row.start.start_at)}::float8[],
+      ${of((row) => row.start.start_name)}::text[], ${of((row) => row.board)}::text[], ${of((row) => row.period)}::text[],
+      ${of((row) => row.count)}::integer[])
+    ON CONFLICT (app_id, level, negated_value, start_at, start_name, board, period)
+      DO UPDATE SET count = name_periods.count + excluded.count
+    RETURNING app_id, level, negated_value, start_at, start_name, board, period, count`);
+  const emptied = counted.filter((row) => row.count <= 0);
+  if (emptied.length === 0) return;
+  const gone = <K extends keyof StoredCount>(key: K) => emptied.map((row) => row[key]);
+  await session.query(sql`
+    DELETE FROM name_periods WHERE (app_id, level, negated_value, start_at, start_name, board, period) IN (
+      SELECT * FROM unnest(${gone('app_id')}::text[], ${gone('level')}::text[], ${gone('negated_value')}::float8[],
+        ${gone('start_at')}::float8[], ${gone('start_name')}::text[], ${gone('board')}::text[], ${gone('period')}::text[]))`);
+}
+
+/**
+ * The counts of a block of the name list just cut (`cut`, its start) into blocks starting at
+ * `starts` (the first at the cut one's start), counted again from its members: the names from
+ * each start up to the next, the last up to `until` (the block after, if any).
+ */
+export async function countCutBlocks(
+  session: SqlSession,
+  app_id: string,
+  cut: Position,
+  starts: Position[],
+  until: string | null,
+): Promise<void> {
+  // Sent together: the database runs them in the order sent.
+  const deleted = session.query(sql`
+    DELETE FROM name_periods WHERE app_id = ${app_id}::text AND level = 'block'
+      AND (negated_value, start_at, start_name) = ${place(cut)}`);
+  const inserted = session.query(sql`
+    INSERT INTO name_periods (app_id, level, negated_value, start_at, start_name, board, period, count)
+    SELECT ${app_id}::text, 'block', 0 - block.value, block.start_at, block.start_name, counted.board, counted.period,
+      count(*)::integer
+    FROM (
+      SELECT cut.*, lead(cut.start_name) OVER (ORDER BY cut.i) AS next_name
+      FROM unnest(${starts.map((start) => start.value)}::float8[], ${starts.map((start) => start.start_at)}::float8[],
+        ${starts.map((start) => start.start_name)}::text[]) WITH ORDINALITY AS cut(value, start_at, start_name, i)
+    ) AS block
+    JOIN users ON users.app_id = ${app_id}::text AND users.account_name >= block.start_name
+      -- Bounds of the index's range, none read from the member: past the last block start, just past
+      -- the app's last name (a name sorts before itself extended).
+      AND users.account_name < coalesce(block.next_name, ${until}::text,
+        (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${app_id}::text))
+    CROSS JOIN LATERAL (VALUES ('weekly', users.week), ('monthly', users.month)) AS counted(board, period)
+    WHERE counted.period <> ''
+    GROUP BY block.value, block.start_at, block.start_name, counted.board, counted.period`);
+  await Promise.all([deleted, inserted]);
+}
+
+/**
+ * The counts of sections of the name list counted again from their blocks' (after a block or a
+ * section was cut): each section from its start up to `end` (the next section's start; null: the
+ * list's end).
+ */
+export async function countSections(
+  session: SqlSession,
+  app_id: string,
+  sections: { start: Position; end: Position | null }[],
+): Promise<void> {
+  if (sections.length === 0) return;
+  const starts = sections.map(({ start }) => start);
+  // Sent together: the database runs them in the order sent.
+  const deleted = session.query(sql`
+    DELETE FROM name_periods WHERE app_id = ${app_id}::text AND level = 'section'
+      AND (negated_value, start_at, start_name) IN (
+        SELECT * FROM unnest(${starts.map((start) => 0 - start.value)}::float8[], ${starts.map((start) => start.start_at)}::float8[],
+          ${starts.map((start) => start.start_name)}::text[]))`);
+  const ends = sections.map(({ end }) => end);
+  const inserted = session.query(sql`
+    INSERT INTO name_periods (app_id, level, negated_value, start_at, start_name, board, period, count)
+    SELECT ${app_id}::text, 'section', section.negated_value, section.start_at, section.start_name, block.board, block.period,
+      sum(block.count)::integer
+    FROM unnest(${starts.map((start) => 0 - start.value)}::float8[], ${starts.map((start) => start.start_at)}::float8[],
+      ${starts.map((start) => start.start_name)}::text[], ${ends.map((end) => (end ? 0 - end.value : null))}::float8[],
+      ${ends.map((end) => end?.start_at ?? null)}::float8[], ${ends.map((end) => end?.start_name ?? null)}::text[])
+      AS section(negated_value, start_at, start_name, end_value, end_at, end_name)
+    JOIN name_periods AS block ON block.app_id = ${app_id}::text AND block.level = 'block'
+      AND ${placeOf('block')} >= ${placeOf('section')}
+      AND (section.end_value IS NULL OR ${placeOf('block')} < (section.end_value, section.end_at, section.end_name))
+    GROUP BY section.negated_value, section.start_at, section.start_name, block.board, block.period`);
+  await Promise.all([deleted, inserted]);
+}
