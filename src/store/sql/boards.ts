@@ -34,6 +34,13 @@ interface MemberRow {
   at: number;
 }
 
+/** A page of a period board's unranked tail, from its skip-th member, `take` of them (undefined: none found). */
+interface Tail {
+  skip: number | undefined;
+  take: number | undefined;
+  members: Listed[];
+}
+
 function listed({ record, value, at }: MemberRow): Listed {
   return { row: { ...rowOf(JSON.parse(record) as UserRecord), at }, value };
 }
@@ -74,8 +81,100 @@ export function boardQueries(session: SqlSession) {
   const countHigher = async (board: BoardRef, value: number) =>
     higherCounts.get(higherKey(board, value)) ??
     one(sql`SELECT ${membersBefore(keyOf(board), place({ value, start_at: FIRST_START, start_name: '' }))} AS n`);
+  /**
+   * A page of a period board's unranked tail: the members of all names without points in the
+   * period, from the skip-th, `take` of them, as `span` (a statement of one row) gives them. Each
+   * section and block of all names counts its members less those with points in the period
+   * (name-periods.ts): the block holding the skip-th is found as a page's is (boardPage), and the
+   * page is a walk by name from its start, past the ranked members, up to the start of the first
+   * block after the page. Bounded at both ends, the walk reads a few blocks of names whatever the
+   * planner guesses (unbounded, a planner without statistics, a board just imported, read every
+   * name to the board's end and sorted them). With the page, the members above 0: the rank of
+   * every member of the tail; and the span, for a tail read ahead (tailsAhead).
+   */
+  async function readTail(board: BoardRef, span: Query): Promise<Tail> {
+    const names = keyOf(namesOf(board));
+    /** Members of a row of board_sections or board_blocks (alias, its level) less those ranked in the period. */
+    const unranked = (alias: string, level: 'section' | 'block') => sql`${new Identifier(alias)}.count - coalesce((
+      SELECT ranked.count FROM name_periods AS ranked
+      WHERE ranked.app_id = ${board.app_id}::text AND ranked.level = ${level}::text
+        AND ${placeOf('ranked')} = ${placeOf(alias)} AND ranked.board = ${board.type}::text
+        AND ranked.period = ${board.period}::text), 0)`;
+    /**
+     * The rows of a level in order, from `from` on, with their unranked members and those before
+     * them (`before`: from `earlier` on). Unranked counted once per row, in a subquery of its own
+     * (OFFSET 0): pulled up, its count ran again for each use.
+     */
+    const counted = (table: 'board_sections' | 'board_blocks', alias: string, earlier: Query, from: Query) => {
+      const row = (column: string) => new Identifier(`${alias}.${column}`);
+      return sql`
+        SELECT *, (${earlier} + sum(unranked) OVER w - unranked)::float8 AS before,
+          lead(negated_value) OVER w AS next_value, lead(start_at) OVER w AS next_at, lead(start_name) OVER w AS next_name
+        FROM (
+          SELECT ${row('negated_value')}, ${row('start_at')}, ${row('start_name')},
+            ${unranked(alias, table === 'board_sections' ? 'section' : 'block')} AS unranked
+          FROM ${rowsOf(table, alias, names)} ${from}
+          ORDER BY ${row('negated_value')}, ${row('start_at')}, ${row('start_name')} OFFSET 0
+        ) AS rows WINDOW w AS (ORDER BY negated_value, start_at, start_name)`;
+    };
+    /** The first of the rows (counted) that holds the skip-th unranked member, from 0. */
+    const holdingOf = (rows: Query) => sql`
+      SELECT * FROM (${rows}) AS counted WHERE before + unranked > (SELECT skip FROM span)
+      ORDER BY negated_value, start_at, start_name LIMIT 1`;
+    /**
+     * The block of all names holding the skip-th unranked member: its section, then its block among
+     * the section's (up to the next section's start, or past every block: all are of value 0).
+     */
+    const holding = sql`
+      SELECT found.* FROM (${holdingOf(counted('board_sections', 'section', sql`0`, sql``))}) AS section
+      CROSS JOIN LATERAL (
+        ${holdingOf(
+          counted(
+            'board_blocks',
+            'block',
+            sql`section.before`,
+            sql`AND ${placeOf('block')} >= ${placeOf('section')} AND ${placeOf('block')} <
+              (coalesce(section.next_value, 'Infinity'), coalesce(section.next_at, 0), coalesce(section.next_name, ''))`,
+          ),
+        )}
+      ) AS found`;
+    // From the skip-th unranked member, `take` of them (0: nothing else is read, as a CTE runs only
+    // once read). The walk ends where the first block after the page starts: found from the first
+    // block on, a block or two in all but long stretches of names all ranked in the period.
+    const rows = await session.query<MemberRow & { higher: number; skip: number; take: number }>(sql`
+      WITH span AS MATERIALIZED (${span}),
+      first AS MATERIALIZED (${holding}),
+      next AS MATERIALIZED (
+        SELECT following.start_name FROM first CROSS JOIN LATERAL (
+          SELECT * FROM (
+            ${counted('board_blocks', 'block', sql`first.before`, sql`AND ${placeOf('block')} >= ${placeOf('first')}`)}
+          ) AS counted WHERE before >= (SELECT skip + take FROM span) ORDER BY negated_value, start_at, start_name LIMIT 1
+        ) AS following)
+      SELECT record, 0::float8 AS value, 0::float8 AS at, (SELECT skip FROM span), (SELECT take FROM span),
+        ${membersBefore(keyOf(board), place({ value: 0, start_at: FIRST_START, start_name: '' }))} AS higher
+      FROM users
+      WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
+        AND account_name >= (SELECT start_name FROM first)
+        -- Past the last block start: just past the app's last name (a name sorts before itself extended).
+        AND account_name < coalesce(
+          (SELECT start_name FROM next), (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${board.app_id}::text))
+      ORDER BY account_name
+      OFFSET CASE WHEN (SELECT take FROM span) > 0 THEN (SELECT skip FROM span) - (SELECT before FROM first) ELSE 0 END::integer
+      LIMIT (SELECT take FROM span)::integer`);
+    if (rows[0]) higherCounts.set(higherKey(board, 0), rows[0].higher);
+    return { skip: rows[0]?.skip, take: rows[0]?.take, members: rows.map(listed) };
+  }
+
+  /**
+   * A period board's tail read ahead by its page (boardPage), by board: a page past the first that
+   * the ranked members leave short is then followed by its tail without a round trip of its own.
+   */
+  const tailsAhead = new Map<string, Promise<Tail>>();
   return {
-    forget: () => higherCounts.clear(),
+    forget: () => {
+      higherCounts.clear();
+      tailsAhead.clear();
+    },
     countOnBoard: (board: BoardRef) =>
       one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${rowsOf('board_sections', 'section', keyOf(board))}`),
     countHigher,
@@ -143,6 +242,21 @@ export function boardQueries(session: SqlSession) {
 
     async boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
       if (limit === 0) return [];
+      // Past a period board's first page, the tail at the same positions goes out with the page, in
+      // case its ranked members leave the page short (readLeaderboard then asks for the rest): in the
+      // same round trip, its skip and take computed from the ranked members' count in its statement.
+      if (board.period !== null && offset > 0) {
+        const ranked = sql`(SELECT coalesce(sum(count), 0)::float8 FROM ${rowsOf('board_sections', 'ranked', keyOf(board))})`;
+        const tail = readTail(
+          board,
+          sql`
+          SELECT greatest(0, ${offset}::float8 - n) AS skip, ${limit}::float8 - least(${limit}::float8, greatest(0, n - ${offset}::float8)) AS take
+          FROM (SELECT ${ranked} AS n) AS ranked`,
+        );
+        // Not always asked for: its failure fails the request only where it is.
+        tail.catch(() => undefined);
+        tailsAhead.set(JSON.stringify(keyOf(board)), tail);
+      }
       const columns = BOARD_COLUMNS[board.type];
       const key = keyOf(board);
       const row = sql`record, ${columns.value} AS value, ${columns.at} AS at, account_name`;
@@ -201,84 +315,11 @@ export function boardQueries(session: SqlSession) {
       one(sql`SELECT (${listBefore(namesOf(board), sql`${name}::text`)}
         - ${listBefore(periodNamesOf(board), sql`${name}::text`)})::float8 AS n`),
 
-    /**
-     * `limit` members of a period board's unranked tail, those of all names without points in the
-     * period, from the skip-th. Each section and block of all names counts its members less those with points in the period
-     * (name-periods.ts): the block holding the skip-th is found as a page's is (boardPage), and the
-     * page is a walk by name from its start, past the ranked members, up to the start of the first
-     * block after the page. Bounded at both ends, the walk reads a few blocks of names whatever the
-     * planner guesses (unbounded, a planner without statistics, a board just imported, read every
-     * name to the board's end and sorted them). With the page, the members above 0: the rank of
-     * every member of the tail.
-     */
-    async unrankedPage(board: BoardRef, skip: number, limit: number): Promise<Listed[]> {
+    unrankedPage: async (board: BoardRef, skip: number, limit: number): Promise<Listed[]> => {
       if (limit === 0) return [];
-      const names = keyOf(namesOf(board));
-      /** Members of a row of board_sections or board_blocks (alias, its level) less those ranked in the period. */
-      const unranked = (alias: string, level: 'section' | 'block') => sql`${new Identifier(alias)}.count - coalesce((
-        SELECT ranked.count FROM name_periods AS ranked
-        WHERE ranked.app_id = ${board.app_id}::text AND ranked.level = ${level}::text
-          AND ${placeOf('ranked')} = ${placeOf(alias)} AND ranked.board = ${board.type}::text
-          AND ranked.period = ${board.period}::text), 0)`;
-      /**
-       * The rows of a level in order, from `from` on, with their unranked members and those before
-       * them (`before`: from `earlier` on). Unranked counted once per row, in a subquery of its own
-       * (OFFSET 0): pulled up, its count ran again for each use.
-       */
-      const counted = (table: 'board_sections' | 'board_blocks', alias: string, earlier: Query, from: Query) => {
-        const row = (column: string) => new Identifier(`${alias}.${column}`);
-        return sql`
-          SELECT *, (${earlier} + sum(unranked) OVER w - unranked)::float8 AS before,
-            lead(negated_value) OVER w AS next_value, lead(start_at) OVER w AS next_at, lead(start_name) OVER w AS next_name
-          FROM (
-            SELECT ${row('negated_value')}, ${row('start_at')}, ${row('start_name')},
-              ${unranked(alias, table === 'board_sections' ? 'section' : 'block')} AS unranked
-            FROM ${rowsOf(table, alias, names)} ${from}
-            ORDER BY ${row('negated_value')}, ${row('start_at')}, ${row('start_name')} OFFSET 0
-          ) AS rows WINDOW w AS (ORDER BY negated_value, start_at, start_name)`;
-      };
-      /** The first of the rows (counted) that holds the skip-th unranked member, from 0. */
-      const holdingOf = (rows: Query) => sql`
-        SELECT * FROM (${rows}) AS counted WHERE before + unranked > ${skip}::float8
-        ORDER BY negated_value, start_at, start_name LIMIT 1`;
-      /**
-       * The block of all names holding the skip-th unranked member: its section, then its block among
-       * the section's (up to the next section's start, or past every block: all are of value 0).
-       */
-      const holding = sql`
-        SELECT found.* FROM (${holdingOf(counted('board_sections', 'section', sql`0`, sql``))}) AS section
-        CROSS JOIN LATERAL (
-          ${holdingOf(
-            counted(
-              'board_blocks',
-              'block',
-              sql`section.before`,
-              sql`AND ${placeOf('block')} >= ${placeOf('section')} AND ${placeOf('block')} <
-                (coalesce(section.next_value, 'Infinity'), coalesce(section.next_at, 0), coalesce(section.next_name, ''))`,
-            ),
-          )}
-        ) AS found`;
-      // The walk ends where the first block after the page starts: found from the first block on, a
-      // block or two in all but long stretches of names all ranked in the period.
-      const rows = await session.query<MemberRow & { higher: number }>(sql`
-        WITH first AS MATERIALIZED (${holding}),
-        next AS MATERIALIZED (
-          SELECT following.start_name FROM first CROSS JOIN LATERAL (
-            SELECT * FROM (
-              ${counted('board_blocks', 'block', sql`first.before`, sql`AND ${placeOf('block')} >= ${placeOf('first')}`)}
-            ) AS counted WHERE before >= ${skip + limit}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1
-          ) AS following)
-        SELECT record, 0::float8 AS value, 0::float8 AS at,
-          ${membersBefore(keyOf(board), place({ value: 0, start_at: FIRST_START, start_name: '' }))} AS higher
-        FROM users
-        WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
-          AND account_name >= (SELECT start_name FROM first)
-          -- Past the last block start: just past the app's last name (a name sorts before itself extended).
-          AND account_name < coalesce(
-            (SELECT start_name FROM next), (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${board.app_id}::text))
-        ORDER BY account_name OFFSET (${skip}::float8 - (SELECT before FROM first))::integer LIMIT ${limit}::integer`);
-      if (rows[0]) higherCounts.set(higherKey(board, 0), rows[0].higher);
-      return rows.map(listed);
+      const ahead = await tailsAhead.get(JSON.stringify(keyOf(board)));
+      if (ahead?.skip === skip && ahead.take === limit) return ahead.members;
+      return (await readTail(board, sql`SELECT ${skip}::float8 AS skip, ${limit}::float8 AS take`)).members;
     },
   };
 }

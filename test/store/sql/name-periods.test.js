@@ -19,11 +19,18 @@ const MONTHLY = { app_id: APP, type: 'monthly', period: MONTHS[1] };
 let source;
 let driver;
 let store;
+let statements = 0;
 
 before(async () => {
   source = await importSource('src/store/sql/pglite-driver.ts', 'src/store/sql/index.ts', 'src/store/sql/board-order.ts');
   driver = await source.pgliteDriver();
-  store = await source.openSqlStore({ driver });
+  // Counting the statements the store sends, to tell a tail read ahead from one read when asked for.
+  const counting = {
+    ...driver,
+    transaction: (mode, work, durability) =>
+      driver.transaction(mode, (session) => work({ query: (query) => ((statements += 1), session.query(query)) }), durability),
+  };
+  store = await source.openSqlStore({ driver: counting });
 });
 after(() => store?.close());
 
@@ -100,6 +107,7 @@ async function assertTailsAgree() {
       .filter(([, member]) => member[field] !== board.period)
       .map(([name]) => name)
       .sort(source.compareNames);
+    const ranked = periods.size - tail.length;
     await store.read(async (tx) => {
       for (const skip of [0, 1, 499, 500, 777, tail.length - 3, tail.length]) {
         const page = await tx.unrankedPage(board, skip, 20);
@@ -109,6 +117,24 @@ async function assertTailsAgree() {
           `the ${board.type} tail from ${skip}`,
         );
       }
+    });
+    // A page across the ranked members' end reads its tail ahead: asked for as readLeaderboard asks, or otherwise.
+    await store.read(async (tx) => {
+      assert.equal((await tx.boardPage(board, ranked - 5, 20)).length, 5);
+      const sent = statements;
+      const rest = await tx.unrankedPage(board, 0, 15);
+      assert.equal(statements, sent, 'read ahead with the page');
+      assert.deepEqual(
+        rest.map((listed) => listed.row.account_name),
+        tail.slice(0, 15),
+        `the ${board.type} tail after the page`,
+      );
+      const other = await tx.unrankedPage(board, 3, 10);
+      assert.deepEqual(
+        other.map((listed) => listed.row.account_name),
+        tail.slice(3, 13),
+        `the ${board.type} tail from 3`,
+      );
     });
   }
 }
