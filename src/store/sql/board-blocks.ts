@@ -139,10 +139,15 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
   // A member's new latest week or month changes the counts of their block of all names (name-periods.ts).
   const periodMoves = periodMovesOf(written);
   if (moves.length === 0 && periodMoves.length === 0) return;
-  // Each member moved in its periods located once on the list of all names, whatever its moves.
-  const listed = new Map(periodMoves.map(({ app_id, name }) => [JSON.stringify([app_id, name]), nameListPlace(app_id, name)]));
-  const nameIndex = new Map([...listed.keys()].map((key, i) => [key, moves.length + i]));
-  const places = [...moves.map(({ place }) => place), ...listed.values()];
+  // Each member moved in its periods located once on the list of all names, whatever its moves:
+  // placeOfMove[k] is where the k-th period move's member is among the places located.
+  const places = moves.map(({ place }) => place);
+  const placed = new Map<string, number>();
+  const placeOfMove = periodMoves.map(({ app_id, name }) => {
+    const key = JSON.stringify([app_id, name]);
+    if (!placed.has(key)) placed.set(key, places.push(nameListPlace(app_id, name)) - 1);
+    return placed.get(key)!;
+  });
 
   // The sections' read travels with the blocks': both are answered before anything moves.
   const [located, sections] = await Promise.all([locate(session, places), sectionsOf(session, places.map(boardOf))]);
@@ -162,8 +167,8 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
     entry.delta += delta;
     deltas.set(text, entry);
   }
-  const countedPeriods = periodMoves.map((move) => {
-    const { start_at, start_name } = located[nameIndex.get(JSON.stringify([move.app_id, move.name]))!]!;
+  const countedPeriods = periodMoves.map((move, k) => {
+    const { start_at, start_name } = located[placeOfMove[k]!]!;
     const block: Position = { value: 0, start_at, start_name };
     return { move, block, section: holding(startsOf(sections, nameListOf(move.app_id)), block) };
   });

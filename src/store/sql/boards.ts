@@ -57,6 +57,9 @@ export function boardQueries(session: SqlSession) {
     return row?.n ?? 0;
   };
   const blocks = (board: { app_id: string; type: Board; period: string | null }) => rowsOf('board_blocks', 'block', keyOf(board));
+  /** Members on the board (a period board's ranked ones), as a scalar: the sum of its sections' counts. */
+  const membersOn = (board: BoardRef) =>
+    sql`(SELECT coalesce(sum(count), 0)::float8 FROM ${rowsOf('board_sections', 'section', keyOf(board))})`;
   /**
    * Members of a name list (all members, or a period's) whose names sort before `name` (a
    * value or a column), as a scalar of a statement: the members before the block holding the
@@ -175,8 +178,7 @@ export function boardQueries(session: SqlSession) {
       higherCounts.clear();
       tailsAhead.clear();
     },
-    countOnBoard: (board: BoardRef) =>
-      one(sql`SELECT coalesce(sum(count), 0)::float8 AS n FROM ${rowsOf('board_sections', 'section', keyOf(board))}`),
+    countOnBoard: (board: BoardRef) => one(sql`SELECT ${membersOn(board)} AS n`),
     countHigher,
     countDistinctHigher: (board: BoardRef, value: number) =>
       one(sql`SELECT count(DISTINCT value)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`),
@@ -246,12 +248,11 @@ export function boardQueries(session: SqlSession) {
       // case its ranked members leave the page short (readLeaderboard then asks for the rest): in the
       // same round trip, its skip and take computed from the ranked members' count in its statement.
       if (board.period !== null && offset > 0) {
-        const ranked = sql`(SELECT coalesce(sum(count), 0)::float8 FROM ${rowsOf('board_sections', 'ranked', keyOf(board))})`;
         const tail = readTail(
           board,
           sql`
           SELECT greatest(0, ${offset}::float8 - n) AS skip, ${limit}::float8 - least(${limit}::float8, greatest(0, n - ${offset}::float8)) AS take
-          FROM (SELECT ${ranked} AS n) AS ranked`,
+          FROM (SELECT ${membersOn(board)} AS n) AS ranked`,
         );
         // Not always asked for: its failure fails the request only where it is.
         tail.catch(() => undefined);
