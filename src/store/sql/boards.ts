@@ -6,8 +6,7 @@
 // one section's blocks, then a short walk of the index inside one block: a page
 // deep in the board costs about what the first page costs.
 import type { BoardRef, Listed, PageWindow } from '../port.js';
-import { rowOf } from '../placements.js';
-import type { UserRecord } from '../records.js';
+import type { BoardRow, UserRecord } from '../records.js';
 import { BOARD_COLUMNS, FIRST_START, onBoard, place, placeOf, rowsOf, type Board, type BoardKey } from './board-order.js';
 import { membersBefore } from './board-sections.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
@@ -28,11 +27,19 @@ const periodNamesOf = (board: BoardRef): NameList => ({
   period: board.period,
 });
 
-interface MemberRow {
-  record: string;
+/** A member as a page lists them: the board's value and time, and the columns a board row shows. */
+interface MemberRow extends Omit<BoardRow, 'at'> {
   value: number;
   at: number;
 }
+
+/** The columns of users a page lists (BoardRow), under a table alias or none. */
+const listedColumns = (alias = '') =>
+  new Identifier(
+    ['account_name', 'challenges_completed', 'tasks_completed', 'total_score', 'xp', 'week', 'month']
+      .map((column) => (alias ? `${alias}.${column}` : column))
+      .join(', '),
+  );
 
 /** A page of a period board's unranked tail, from its skip-th member, `take` of them (undefined: none found). */
 interface Tail {
@@ -41,8 +48,9 @@ interface Tail {
   members: Listed[];
 }
 
-function listed({ record, value, at }: MemberRow): Listed {
-  return { row: { ...rowOf(JSON.parse(record) as UserRecord), at }, value };
+function listed(member: MemberRow): Listed {
+  const { account_name, challenges_completed, tasks_completed, total_score, xp, week, month, at, value } = member;
+  return { row: { account_name, at, challenges_completed, tasks_completed, total_score, xp, week, month }, value };
 }
 
 const keyOf = (board: { app_id: string; type: Board; period: string | null }): BoardKey => ({
@@ -153,7 +161,7 @@ export function boardQueries(session: SqlSession) {
             ${counted('board_blocks', 'block', sql`first.before`, sql`AND ${placeOf('block')} >= ${placeOf('first')}`)}
           ) AS counted WHERE before >= (SELECT skip + take FROM span) ORDER BY negated_value, start_at, start_name LIMIT 1
         ) AS following)
-      SELECT record, 0::float8 AS value, 0::float8 AS at, (SELECT skip FROM span), (SELECT take FROM span),
+      SELECT ${listedColumns()}, 0::float8 AS value, 0::float8 AS at, (SELECT skip FROM span), (SELECT take FROM span),
         ${membersBefore(keyOf(board), place({ value: 0, start_at: FIRST_START, start_name: '' }))} AS higher
       FROM users
       WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
@@ -199,7 +207,7 @@ export function boardQueries(session: SqlSession) {
       const key = keyOf(board);
       /** Up to `count` members of the board where `where` holds, in `order` (a walk of the board's index). */
       const walk = (where: Query, order: string, count: Query) => sql`(
-        SELECT record, account_name, ${columns.value} AS value, ${columns.at} AS at FROM users
+        SELECT ${listedColumns()}, ${columns.value} AS value, ${columns.at} AS at FROM users
         WHERE ${onBoard(board)} AND ${where} ORDER BY ${new Identifier(order)} LIMIT (SELECT ${count} FROM placed))`;
       const v = columns.value.text;
       const a = columns.at.text;
@@ -232,7 +240,7 @@ export function boardQueries(session: SqlSession) {
               UNION ALL ${walk(sql`${columns.value} < ${value}`, `${v} DESC, ${a}, account_name`, after)}
             ) AS later
           ) AS around, placed WHERE position >= placed.first AND position < placed.first + ${limit}::integer)
-        SELECT page.record, page.value, page.at, placed.first, (
+        SELECT ${listedColumns('page')}, page.value, page.at, placed.first, (
             SELECT ${membersBefore(key, sql`(0 - top.value, ${FIRST_START}::float8, ''::text)`)}
             FROM (SELECT value FROM page ORDER BY position LIMIT 1) AS top) AS higher
         FROM page, placed ORDER BY page.position`);
@@ -260,7 +268,7 @@ export function boardQueries(session: SqlSession) {
       }
       const columns = BOARD_COLUMNS[board.type];
       const key = keyOf(board);
-      const row = sql`record, ${columns.value} AS value, ${columns.at} AS at, account_name`;
+      const row = sql`${listedColumns()}, ${columns.value} AS value, ${columns.at} AS at`;
       /** A column of the page's start, as a scalar: computed once (an InitPlan), a bound of the index ranges below. */
       const start = (column: string) => sql`(SELECT ${new Identifier(column)} FROM start)`;
       // One statement:
@@ -298,7 +306,7 @@ export function boardQueries(session: SqlSession) {
           WHERE ${onBoard(board)} AND ${columns.value} = ${start('value')}
             AND (${columns.at}, account_name) >= (${start('start_at')}, ${start('start_name')})
           ORDER BY ${columns.at}, account_name OFFSET ${start('skip')} LIMIT ${limit}::integer)
-        SELECT page.record, page.value, page.at, ${start('higher')} AS higher FROM (
+        SELECT ${listedColumns('page')}, page.value, page.at, ${start('higher')} AS higher FROM (
           SELECT * FROM tie
           UNION ALL
           SELECT * FROM (

@@ -4,7 +4,7 @@
 // first elsewhere) is run again, a few times, before the request is refused.
 import { ApiError } from '../../api/errors.js';
 import type { Store } from '../port.js';
-import { migrate } from './migrations.js';
+import { migrate, MIGRATIONS } from './migrations.js';
 import { pgliteDriver } from './pglite-driver.js';
 import { postgresDriver } from './postgres-driver.js';
 import { textSafe, type Durability, type SqlDriver, type SqlSession, type TransactionMode } from './sql.js';
@@ -39,8 +39,9 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
         : await pgliteDriver('dataDir' in options ? options.dataDir : undefined);
   const quoted = options.schema === undefined ? undefined : quoteIdentifier(options.schema);
   const driver = quoted === undefined ? base : inSchema(base, quoted);
+  let foundVersion: number;
   try {
-    await migrate(driver);
+    foundVersion = await migrate(driver);
   } catch (error) {
     await base.close().catch(() => undefined);
     throw error;
@@ -49,6 +50,9 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
   // Maintenance runs outside any transaction, so not in the schema a transaction sets: it names the tables in it.
   const inStore = (table: string) => (quoted === undefined ? table : `${quoted}.${table}`);
   const keeper = base.maintain ? statisticsKeeper(driver, base.maintain, inStore) : undefined;
+  // An upgrade fills or rewrites tables (version 7 updates most members): their statistics and
+  // visibility renewed at once, not once a thousand rows more are written.
+  if (foundVersion > 0 && foundVersion < MIGRATIONS.length) keeper?.maintainNow();
 
   async function run<T>(mode: TransactionMode, work: (tx: SqlTransaction) => Promise<T>, durability?: Durability): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -174,6 +178,9 @@ function statisticsKeeper(
       if (maintaining) return;
       if (written >= Math.max(MAINTENANCE_FLOOR, rowsAtMaintenance)) run();
       else maintainAfterPause();
+    },
+    maintainNow() {
+      if (!maintaining) run();
     },
     stop: () => clearTimeout(pause),
   };

@@ -36,6 +36,9 @@ const users: Table<UserRecord> = {
     text('month'),
     float('month_score'),
     float('month_at'),
+    // Listed on every board's page (boards.ts), which then reads no record.
+    float('challenges_completed'),
+    float('tasks_completed'),
   ],
 };
 

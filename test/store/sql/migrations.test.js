@@ -1,7 +1,8 @@
 // The SQL store upgrades a database of an older schema in place: members
 // written at version 1 (before board counts) are on the boards, ranked and
 // paged, once a store of this version opens it, the weekly board's unranked
-// tail too. On PGlite in a directory and on PostgreSQL.
+// tail too, and each member listed with the counts their record held. On
+// PGlite in a directory and on PostgreSQL.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,8 +24,15 @@ const member = (name, total_score, at) => userRecord({ app_id: 'guild', account_
 async function writeVersion1(driver) {
   const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 4, treasury: null };
   const members = [member('ann', 30, 1), member('bob', 50, 2), member('cat', 30, 3), member('dan', 10, 4)];
-  // Bob scored this week: first on the weekly board, the others its tail by name.
-  Object.assign(members[1], { week: sql.weekOf(Date.now()), week_score: 50, week_at: 2 });
+  // Bob scored this week: first on the weekly board, the others its tail by name. His counts are
+  // in his record alone, as version 7 moved them to columns of their own.
+  Object.assign(members[1], {
+    week: sql.weekOf(Date.now()),
+    week_score: 50,
+    week_at: 2,
+    tasks_completed: 3,
+    challenges_completed: 1,
+  });
   await driver.transaction('write', async (session) => {
     const run = (text, values) => session.query({ text, values });
     await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['guild', JSON.stringify(app)]);
@@ -61,15 +69,21 @@ async function upgradeAndRead(openDriver, storeOptions) {
   const store = await sql.openSqlStore(storeOptions);
   try {
     const handle = sql.createHandler({ store });
-    const board = async (query, type = 'score') => {
+    const entries = async (query, type = 'score') => {
       const response = await handle(
         new Request(`http://questboard.test/v1/get_leaderboard?app_id=guild&leaderboard_type=${type}&${query}`, {
           headers: { authorization: 'Bearer pk_guild' },
         }),
       );
       assert.equal(response.status, 200);
-      return (await response.json()).leaderboard_users.map((entry) => `${entry.rank} ${entry.external_user.username}`);
+      return (await response.json()).leaderboard_users;
     };
+    const board = async (query, type) =>
+      (await entries(query, type)).map((entry) => `${entry.rank} ${entry.external_user.username}`);
+    const counts = ({ external_user, task_count, challenge_count }) =>
+      `${external_user.username} ${task_count} ${challenge_count}`;
+    assert.deepEqual((await entries('limit=2')).map(counts), ['bob 3 1', 'ann 0 0']);
+    assert.deepEqual((await entries('around=bob&limit=1', 'weekly')).map(counts), ['bob 3 1']);
     assert.deepEqual(await board(''), ['1 bob', '2 ann', '2 cat', '4 dan']);
     assert.deepEqual(await board('offset=2&limit=2'), ['2 cat', '4 dan']);
     assert.deepEqual(await board('around=cat&limit=1'), ['2 cat']);
