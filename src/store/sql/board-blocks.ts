@@ -1,8 +1,8 @@
 // Keeps each board countable in blocks, so that an offset or a rank is a sum
 // over a few thousand counts, however many members share one value (a million
-// members at 0 points is the common case). The name lists are kept so too
-// (all members, and those with points in a week or a month, by name), so that
-// a period board's unranked tail is counted, not walked. A block is a run of members of one
+// members at 0 points is the common case). All members by name are kept so too,
+// so that a period board's unranked tail is counted, not walked (with
+// name_periods, name-periods.ts). A block is a run of members of one
 // value in board order, from its start tie (reached_at, name) up to the next
 // block's; the first block of a value starts at FIRST_START, before any tie.
 // board_blocks holds each block's start and how many members it has; the
@@ -15,6 +15,7 @@ import {
   ZERO,
   comparePositions,
   compareTies,
+  isBoard,
   lastAtOrBefore,
   onBoard,
   type Board,
@@ -40,14 +41,14 @@ interface Place {
 }
 
 function placesOf(user: UserRecord): Place[] {
-  return placements(user).map(({ group: [app_id, board, period, negatedValue], tie: [at, name] }) => ({
-    app_id,
-    board: board as Board,
-    period,
-    value: negatedValue === 0 ? 0 : -negatedValue,
-    at,
-    name,
-  }));
+  const places: Place[] = [];
+  for (const {
+    group: [app_id, board, period, negatedValue],
+    tie: [at, name],
+  } of placements(user)) {
+    if (isBoard(board)) places.push({ app_id, board, period, value: negatedValue === 0 ? 0 : -negatedValue, at, name });
+  }
+  return places;
 }
 
 /**

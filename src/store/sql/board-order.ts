@@ -5,7 +5,12 @@
 import type { Ordering } from '../placements.js';
 import { Identifier, sql } from './sql.js';
 
-export type Board = Ordering;
+/**
+ * The orderings the SQL store keeps blocks of: the four boards and all names. It keeps no
+ * period name lists: name_periods counts a period's members among all names (name-periods.ts).
+ */
+export type Board = Exclude<Ordering, 'weekly_names' | 'monthly_names'>;
+export const isBoard = (ordering: Ordering): ordering is Board => ordering !== 'weekly_names' && ordering !== 'monthly_names';
 
 /** Where the first block of a value starts: before every tie (finite, as every driver sends it exactly). */
 export const FIRST_START = -Number.MAX_VALUE;
@@ -13,18 +18,16 @@ export const FIRST_START = -Number.MAX_VALUE;
 /** A name list orders by name alone: its value and time are 0 for every member. */
 export const ZERO = new Identifier('0::float8');
 
-/** The columns that order one board, and the period column a period board (or its name list) filters on. */
+/** The columns that order one board, and the period column a period board filters on. */
 export const BOARD_COLUMNS: Record<Board, { value: Identifier; at: Identifier; period: Identifier | null }> = {
   score: { value: new Identifier('total_score'), at: new Identifier('score_at'), period: null },
   xp: { value: new Identifier('xp'), at: new Identifier('xp_at'), period: null },
   weekly: { value: new Identifier('week_score'), at: new Identifier('week_at'), period: new Identifier('week') },
   monthly: { value: new Identifier('month_score'), at: new Identifier('month_at'), period: new Identifier('month') },
   names: { value: ZERO, at: ZERO, period: null },
-  weekly_names: { value: ZERO, at: ZERO, period: new Identifier('week') },
-  monthly_names: { value: ZERO, at: ZERO, period: new Identifier('month') },
 };
 
-/** The members of a board: the app's, or for a period board or list those with points in the period. */
+/** The members of a board: the app's, or for a period board those with points in the period. */
 export function onBoard(board: { app_id: string; type: Board; period: string | null }) {
   const { period } = BOARD_COLUMNS[board.type];
   return period === null

@@ -14,18 +14,8 @@ import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 /** The period column of a period board's unranked members. */
 const periodColumn = (board: BoardRef) => new Identifier(board.type === 'weekly' ? 'week' : 'month');
 
-interface NameList {
-  app_id: string;
-  type: 'names' | 'weekly_names' | 'monthly_names';
-  period: string | null;
-}
-/** All the app's members by name, and a period board's members by name. */
-const namesOf = (board: BoardRef): NameList => ({ app_id: board.app_id, type: 'names', period: null });
-const periodNamesOf = (board: BoardRef): NameList => ({
-  app_id: board.app_id,
-  type: board.type === 'weekly' ? 'weekly_names' : 'monthly_names',
-  period: board.period,
-});
+/** All the app's members by name: a period board's unranked tail is those of them without points in its period. */
+const namesOf = (board: BoardRef) => ({ app_id: board.app_id, type: 'names' as const, period: null });
 
 /** A member as a page lists them: the board's value and time, and the columns a board row shows. */
 interface MemberRow extends Omit<BoardRow, 'at'> {
@@ -69,18 +59,33 @@ export function boardQueries(session: SqlSession) {
   const membersOn = (board: BoardRef) =>
     sql`(SELECT coalesce(sum(count), 0)::float8 FROM ${rowsOf('board_sections', 'section', keyOf(board))})`;
   /**
-   * Members of a name list (all members, or a period's) whose names sort before `name` (a
-   * value or a column), as a scalar of a statement: the members before the block holding the
-   * name, and a walk of that block.
+   * Members of a period board's unranked tail whose names sort before `name`: the members of all
+   * names before the block holding the name, less those of them with points in the period
+   * (name-periods.ts: the sections before the block's, and the blocks of its section before it),
+   * and a walk of that block.
    */
-  const listBefore = (list: NameList, name: Query | Identifier) => sql`coalesce((
-      SELECT (${membersBefore(keyOf(list), placeOf('own'))} + (
-        SELECT count(*) FROM users WHERE ${onBoard(list)} AND account_name >= own.start_name AND account_name < ${name}
+  const unrankedBefore = (board: BoardRef, name: string) => {
+    const names = namesOf(board);
+    const ranked = (level: 'section' | 'block', range: Query) => sql`coalesce((
+      SELECT sum(ranked.count) FROM name_periods AS ranked
+      WHERE ranked.app_id = ${board.app_id}::text AND ranked.level = ${level}::text AND ${range}
+        AND ranked.board = ${board.type}::text AND ranked.period = ${board.period}::text), 0)`;
+    return sql`coalesce((
+      SELECT (${membersBefore(keyOf(names), placeOf('own'))} - coalesce((
+        SELECT ${ranked('section', sql`${placeOf('ranked')} < ${placeOf('holding')}`)}
+          + ${ranked('block', sql`${placeOf('ranked')} >= ${placeOf('holding')} AND ${placeOf('ranked')} < ${placeOf('own')}`)}
+        FROM (
+          SELECT * FROM ${rowsOf('board_sections', 'holding', keyOf(names))} AND ${placeOf('holding')} <= ${placeOf('own')}
+          ORDER BY holding.negated_value DESC, holding.start_at DESC, holding.start_name DESC LIMIT 1
+        ) AS holding), 0) + (
+        SELECT count(*) FROM users WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
+          AND account_name >= own.start_name AND account_name < ${name}::text
       ))::float8
       FROM (
-        SELECT * FROM ${blocks(list)} AND value = 0 AND (start_at, start_name) <= (0, ${name})
+        SELECT * FROM ${blocks(names)} AND value = 0 AND (start_at, start_name) <= (0, ${name}::text)
         ORDER BY start_at DESC, start_name DESC LIMIT 1
       ) AS own), 0)`;
+  };
   /**
    * Counts above a value that a page's statement found with the page, by board and value: the rank
    * of a page's first member then costs no statement of its own. Board rows change only when a
@@ -320,9 +325,7 @@ export function boardQueries(session: SqlSession) {
       return rows.map(listed);
     },
 
-    countUnrankedBefore: (board: BoardRef, name: string) =>
-      one(sql`SELECT (${listBefore(namesOf(board), sql`${name}::text`)}
-        - ${listBefore(periodNamesOf(board), sql`${name}::text`)})::float8 AS n`),
+    countUnrankedBefore: (board: BoardRef, name: string) => one(sql`SELECT ${unrankedBefore(board, name)} AS n`),
 
     unrankedPage: async (board: BoardRef, skip: number, limit: number): Promise<Listed[]> => {
       if (limit === 0) return [];

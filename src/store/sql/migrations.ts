@@ -216,6 +216,18 @@ export const MIGRATIONS: Migration[] = [
         AND (counted.challenges_completed <> 0 OR counted.tasks_completed <> 0)`,
     ],
   },
+  {
+    version: 8,
+    name: 'no period name lists',
+    statements: [
+      // A period's members among all names are counted by name_periods (version 6): its own
+      // name list, its blocks and sections and the index walked inside them, cost every write.
+      `DELETE FROM board_blocks WHERE board IN ('weekly_names', 'monthly_names')`,
+      `DELETE FROM board_sections WHERE board IN ('weekly_names', 'monthly_names')`,
+      `DROP INDEX users_by_week_name`,
+      `DROP INDEX users_by_month_name`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

@@ -89,6 +89,7 @@ async function upgradeAndRead(openDriver, storeOptions) {
     assert.deepEqual(await board('around=cat&limit=1'), ['2 cat']);
     assert.deepEqual(await board('', 'weekly'), ['1 bob', '2 ann', '2 cat', '2 dan']);
     assert.deepEqual(await board('offset=2&limit=2', 'weekly'), ['2 cat', '2 dan']);
+    assert.deepEqual(await board('around=cat&limit=1', 'weekly'), ['2 cat']);
   } finally {
     await store.close();
   }

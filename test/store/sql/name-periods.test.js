@@ -4,7 +4,7 @@
 // batch every block and section of all names counts exactly its members of each
 // week and month, as counted here from the members and blocks, and a page of a
 // period board's unranked tail at any skip lists the members without points in
-// the period, by name.
+// the period, by name, and each member of it is counted where the tail lists them.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import fc from 'fast-check';
@@ -116,6 +116,10 @@ async function assertTailsAgree() {
           tail.slice(skip, skip + 20),
           `the ${board.type} tail from ${skip}`,
         );
+      }
+      // Where a member of the tail stands in it (a page around them): counted, not walked.
+      for (const index of [0, 1, 499, 500, 777, tail.length - 1]) {
+        assert.equal(await tx.countUnrankedBefore(board, tail[index]), index, `${tail[index]} in the ${board.type} tail`);
       }
     });
     // A page across the ranked members' end reads its tail ahead: asked for as readLeaderboard asks, or otherwise.
