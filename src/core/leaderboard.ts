@@ -23,7 +23,7 @@ export interface BoardQuery {
 }
 
 /** Period boards hold only members with points in the period; the rest follow with 0, by name. */
-function boardOf(type: LeaderboardType, app_id: string, now: number): BoardRef {
+export function boardOf(type: LeaderboardType, app_id: string, now: number): BoardRef {
   const period = type === 'weekly' ? weekOf(now) : type === 'monthly' ? monthOf(now) : null;
   return { type, app_id, period };
 }

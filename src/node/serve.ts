@@ -5,7 +5,7 @@ import { isEmpty } from '../core/dataset.js';
 import { inProcessChangeFeed } from '../server/change-feed.js';
 import { postgresChangeFeed } from './postgres-change-feed.js';
 import { createHandler, type Handle } from '../server/handler.js';
-import { readAhead } from '../server/read-ahead.js';
+import { createReadAhead } from '../server/read-ahead.js';
 import { createRateLimiter } from '../server/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
@@ -91,7 +91,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
       changes,
       onChange: changes.publish,
       limiter: createRateLimiter(sqlRateCounters),
-      readAhead,
+      readAhead: createReadAhead(),
       allowBootstrap: options.allowBootstrap,
       onUnexpectedError,
     });

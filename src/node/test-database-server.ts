@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { parseArgs } from 'node:util';
 import type { ChangeNotice } from '../api/broadcast.js';
 import { createHandler, type Handle } from '../server/handler.js';
-import { readAhead } from '../server/read-ahead.js';
+import { createReadAhead } from '../server/read-ahead.js';
 import { jsonResponse } from '../server/http.js';
 import type { Store } from '../store/index.js';
 import { openSqlStore } from '../store/sql/index.js';
@@ -44,7 +44,7 @@ const handle: Handle = async (request) => {
     const now = () => new Date(requestNow.getStore() ?? Date.now());
     databases.set(schema, {
       store,
-      handle: createHandler({ store, now, onChange: (change) => changes.push(change), readAhead }),
+      handle: createHandler({ store, now, onChange: (change) => changes.push(change), readAhead: createReadAhead(now) }),
       changes,
     });
     return jsonResponse(200, { base: `/_db/${schema}` });

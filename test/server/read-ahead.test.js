@@ -1,13 +1,17 @@
 // A server's read asks for the app and the member it names as its transaction
-// opens (src/server/read-ahead.ts), so that they travel to the database with
-// its key's read instead of a round trip after it each; a write does not (it
-// locks its key before its app), and a member who is not there is still the
-// request's own 404.
+// opens (src/server/read-ahead.ts), and a leaderboard's page by offset for the
+// page and its board's count, so that they travel to the database with its
+// key's read instead of a round trip after it each; a write does not (it locks
+// its key before its app), a member who is not there is still the request's own
+// 404, and every answer is the one given without reading ahead.
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { importSource } from '../source-module.js';
 
 const ADMIN = 'sk_read_ahead_admin';
+const CHALLENGE = 'c0000000-0000-4000-8000-000000000001';
+const TASK = 'c0000000-0000-4000-8000-000000000002';
+const NOW = new Date();
 const KEY = 'pk_read_ahead';
 let source;
 
@@ -56,7 +60,22 @@ async function server(options) {
       {
         app_id: 'guild',
         api_keys: [{ key: KEY, scopes: ['read', 'write'] }],
-        users: [{ account_name: 'alice' }, { account_name: 'bob' }],
+        users: [{ account_name: 'alice' }, { account_name: 'bob' }, { account_name: 'cat' }, { account_name: 'dan' }],
+        challenges: [
+          {
+            challenge_id: CHALLENGE,
+            name: 'Posts',
+            start_date: '2020-01-01T00:00:00Z',
+            tasks: [{ task_id: TASK, name: 'Post', quantity: 1, operator: 0, points: 10, allowretry: true }],
+          },
+        ],
+        // This week's: bob and dan ranked on the weekly board, alice and cat its tail.
+        progress: ['bob', 'dan', 'dan'].map((account_name) => ({
+          task_id: TASK,
+          account_name,
+          quantity: 1,
+          at: NOW.toISOString(),
+        })),
       },
     ],
   });
@@ -75,7 +94,7 @@ function sentWithKey(events, table) {
 }
 
 it('reads the app and the member a read names with its key', async () => {
-  const { call, events, close } = await server({ readAhead: source.readAhead });
+  const { call, events, close } = await server({ readAhead: source.createReadAhead() });
   try {
     for (const path of [
       '/v1/get_leaderboard?app_id=guild&around=bob&limit=3',
@@ -109,5 +128,49 @@ it('reads them after the key where the host asks for no read ahead (the worker, 
     assert.ok(!sentWithKey(events, 'users'));
   } finally {
     await close();
+  }
+});
+
+/** Where the statements whose text starts so went out, and where the key's read was answered (indexes of `events`). */
+function sentAt(events, start) {
+  return events.flatMap(({ event, text }, index) => (event === 'sent' && text.trim().startsWith(start) ? [index] : []));
+}
+const keyAnsweredAt = (events) =>
+  events.findIndex(({ event, text }) => event === 'answered' && text.startsWith('SELECT record FROM api_keys '));
+
+it("reads a leaderboard's page by offset and its count with the key, and answers as without", async () => {
+  const ahead = await server({ readAhead: source.createReadAhead(() => NOW), now: () => NOW });
+  const plain = await server({ now: () => NOW });
+  try {
+    for (const query of [
+      '',
+      '&leaderboard_type=weekly',
+      '&leaderboard_type=weekly&offset=1&limit=2',
+      '&offset=3&widget_response=html',
+    ]) {
+      const path = `/v1/get_leaderboard?app_id=guild${query}`;
+      const read = await ahead.call('GET', path);
+      assert.equal(read.status, 200, JSON.stringify(read.body));
+      const keyAnswered = keyAnsweredAt(ahead.events);
+      const pages = sentAt(ahead.events, 'WITH section AS');
+      assert.ok(pages.length === 1 && pages[0] < keyAnswered, `${path}: the page, once, with the key`);
+      // A period board's ranked members, counted to place its tail.
+      const counts = sentAt(ahead.events, 'SELECT (SELECT coalesce(sum(count)');
+      const period = query.includes('weekly');
+      assert.ok(period ? counts.length === 1 && counts[0] < keyAnswered : counts.length === 0, `${path}: its count`);
+      assert.deepEqual(read.body, (await plain.call('GET', path)).body, `${path}: the same answer`);
+    }
+    const tail = await ahead.call('GET', '/v1/get_leaderboard?app_id=guild&leaderboard_type=weekly&offset=1&limit=2');
+    assert.deepEqual(
+      tail.body.leaderboard_users.map((entry) => entry.external_user.username),
+      ['bob', 'alice'],
+      'the ranked member, then the tail by name',
+    );
+    // A key that is not one: refused as ever, whatever was read ahead.
+    const refused = await ahead.call('GET', '/v1/get_leaderboard?app_id=guild&offset=2', 'pk_nobody');
+    assert.equal(refused.status, 401, JSON.stringify(refused.body));
+  } finally {
+    await ahead.close();
+    await plain.close();
   }
 });

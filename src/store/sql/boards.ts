@@ -181,17 +181,107 @@ export function boardQueries(session: SqlSession) {
     return { skip: rows[0]?.skip, take: rows[0]?.take, members: rows.map(listed) };
   }
 
+  /** A page of the board, its rows from the offset-th member: boardPage's statement. */
+  async function readPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
+    if (limit === 0) return [];
+    // Past a period board's first page, the tail at the same positions goes out with the page, in
+    // case its ranked members leave the page short (readLeaderboard then asks for the rest): in the
+    // same round trip, its skip and take computed from the ranked members' count in its statement.
+    if (board.period !== null && offset > 0) {
+      const tail = readTail(
+        board,
+        sql`
+        SELECT greatest(0, ${offset}::float8 - n) AS skip, ${limit}::float8 - least(${limit}::float8, greatest(0, n - ${offset}::float8)) AS take
+        FROM (SELECT ${membersOn(board)} AS n) AS ranked`,
+      );
+      // Not always asked for: its failure fails the request only where it is.
+      tail.catch(() => undefined);
+      tailsAhead.set(JSON.stringify(keyOf(board)), tail);
+    }
+    const columns = BOARD_COLUMNS[board.type];
+    const key = keyOf(board);
+    const row = sql`${listedColumns()}, ${columns.value} AS value, ${columns.at} AS at`;
+    /** A column of the page's start, as a scalar: computed once (an InitPlan), a bound of the index ranges below. */
+    const start = (column: string) => sql`(SELECT ${new Identifier(column)} FROM start)`;
+    // One statement:
+    // - The block holding the offset-th member, and how many members come before it: the
+    //   section holding it found by the sections' counts, then the block by its blocks', from
+    //   the section's start on. The section is one row, read first (MATERIALIZED), and the
+    //   blocks' walk a lateral query of its own, so the walk is an index range that stops at
+    //   the block: inlined, the planner ran the sections' query once per block of the board.
+    //   With it, the members above the block's value: the rank of the page's first member.
+    // - The page from there: the members of the block's value from its start, past those before
+    //   the offset, then the members below, only as many as the first leave of the page (a sparse
+    //   board, a week's few scores to a value, rarely fills a page from one value). Both read the
+    //   start as scalars: joined to it, the planner chose plans that read the whole board.
+    const rows = await session.query<MemberRow & { higher: number }>(sql`
+      WITH section AS MATERIALIZED (
+        SELECT * FROM (
+          SELECT section.*, (sum(count) OVER w - count)::float8 AS before
+          FROM ${rowsOf('board_sections', 'section', key)}
+          WINDOW w AS (ORDER BY section.negated_value, section.start_at, section.start_name)
+        ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1),
+      start AS MATERIALIZED (
+        SELECT 0 - found.negated_value AS value, found.start_at, found.start_name,
+          (${offset}::float8 - found.before)::integer AS skip,
+          ${membersBefore(key, sql`(found.negated_value, ${FIRST_START}::float8, ''::text)`)} AS higher
+        FROM section CROSS JOIN LATERAL (
+          SELECT * FROM (
+            SELECT block.negated_value, block.start_at, block.start_name, block.count,
+              (section.before + sum(block.count) OVER w - block.count)::float8 AS before
+            FROM ${rowsOf('board_blocks', 'block', key)} AND ${placeOf('block')} >= ${placeOf('section')}
+            WINDOW w AS (ORDER BY block.negated_value, block.start_at, block.start_name)
+          ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1
+        ) AS found),
+      tie AS MATERIALIZED (
+        SELECT ${row} FROM users
+        WHERE ${onBoard(board)} AND ${columns.value} = ${start('value')}
+          AND (${columns.at}, account_name) >= (${start('start_at')}, ${start('start_name')})
+        ORDER BY ${columns.at}, account_name OFFSET ${start('skip')} LIMIT ${limit}::integer)
+      SELECT ${listedColumns('page')}, page.value, page.at, ${start('higher')} AS higher FROM (
+        SELECT * FROM tie
+        UNION ALL
+        SELECT * FROM (
+          SELECT ${row} FROM users WHERE ${onBoard(board)} AND ${columns.value} < ${start('value')}
+          ORDER BY ${columns.value} DESC, ${columns.at}, account_name LIMIT ${limit}::integer - (SELECT count(*) FROM tie)
+        ) AS rest
+      ) AS page ORDER BY page.value DESC, page.at, page.account_name`);
+    // The page's first member is the block's first at or past the offset: of the block's value.
+    const [top] = rows;
+    if (top) higherCounts.set(higherKey(board, top.value), top.higher);
+    return rows.map(listed);
+  }
+
   /**
    * A period board's tail read ahead by its page (boardPage), by board: a page past the first that
    * the ranked members leave short is then followed by its tail without a round trip of its own.
    */
   const tailsAhead = new Map<string, Promise<Tail>>();
+  /**
+   * Reads asked for before they were needed (a server asks for a leaderboard's page and count
+   * as the transaction opens, with its key: server/read-ahead.ts), by what was asked: the next
+   * same question takes the answer, in place of a statement and its round trip. Only the same
+   * question: one asked otherwise is read anew.
+   */
+  const readsAhead = new Map<string, Promise<unknown>>();
+  function takenOrRead<T>(question: unknown[], read: () => Promise<T>): Promise<T> {
+    const key = JSON.stringify(question);
+    const ahead = readsAhead.get(key) as Promise<T> | undefined;
+    readsAhead.delete(key);
+    if (ahead) return ahead;
+    const answer = read();
+    // Not always taken: its failure fails the request only where it is.
+    answer.catch(() => undefined);
+    readsAhead.set(key, answer);
+    return answer;
+  }
   return {
     forget: () => {
       higherCounts.clear();
       tailsAhead.clear();
+      readsAhead.clear();
     },
-    countOnBoard: (board: BoardRef) => one(sql`SELECT ${membersOn(board)} AS n`),
+    countOnBoard: (board: BoardRef) => takenOrRead(['count', keyOf(board)], () => one(sql`SELECT ${membersOn(board)} AS n`)),
     countHigher,
     countDistinctHigher: (board: BoardRef, value: number) =>
       one(sql`SELECT count(DISTINCT value)::float8 AS n FROM ${blocks(board)} AND value > ${value}::float8`),
@@ -255,75 +345,10 @@ export function boardQueries(session: SqlSession) {
       return { offset: top.first, members: rows.map(listed) };
     },
 
-    async boardPage(board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
-      if (limit === 0) return [];
-      // Past a period board's first page, the tail at the same positions goes out with the page, in
-      // case its ranked members leave the page short (readLeaderboard then asks for the rest): in the
-      // same round trip, its skip and take computed from the ranked members' count in its statement.
-      if (board.period !== null && offset > 0) {
-        const tail = readTail(
-          board,
-          sql`
-          SELECT greatest(0, ${offset}::float8 - n) AS skip, ${limit}::float8 - least(${limit}::float8, greatest(0, n - ${offset}::float8)) AS take
-          FROM (SELECT ${membersOn(board)} AS n) AS ranked`,
-        );
-        // Not always asked for: its failure fails the request only where it is.
-        tail.catch(() => undefined);
-        tailsAhead.set(JSON.stringify(keyOf(board)), tail);
-      }
-      const columns = BOARD_COLUMNS[board.type];
-      const key = keyOf(board);
-      const row = sql`${listedColumns()}, ${columns.value} AS value, ${columns.at} AS at`;
-      /** A column of the page's start, as a scalar: computed once (an InitPlan), a bound of the index ranges below. */
-      const start = (column: string) => sql`(SELECT ${new Identifier(column)} FROM start)`;
-      // One statement:
-      // - The block holding the offset-th member, and how many members come before it: the
-      //   section holding it found by the sections' counts, then the block by its blocks', from
-      //   the section's start on. The section is one row, read first (MATERIALIZED), and the
-      //   blocks' walk a lateral query of its own, so the walk is an index range that stops at
-      //   the block: inlined, the planner ran the sections' query once per block of the board.
-      //   With it, the members above the block's value: the rank of the page's first member.
-      // - The page from there: the members of the block's value from its start, past those before
-      //   the offset, then the members below, only as many as the first leave of the page (a sparse
-      //   board, a week's few scores to a value, rarely fills a page from one value). Both read the
-      //   start as scalars: joined to it, the planner chose plans that read the whole board.
-      const rows = await session.query<MemberRow & { higher: number }>(sql`
-        WITH section AS MATERIALIZED (
-          SELECT * FROM (
-            SELECT section.*, (sum(count) OVER w - count)::float8 AS before
-            FROM ${rowsOf('board_sections', 'section', key)}
-            WINDOW w AS (ORDER BY section.negated_value, section.start_at, section.start_name)
-          ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1),
-        start AS MATERIALIZED (
-          SELECT 0 - found.negated_value AS value, found.start_at, found.start_name,
-            (${offset}::float8 - found.before)::integer AS skip,
-            ${membersBefore(key, sql`(found.negated_value, ${FIRST_START}::float8, ''::text)`)} AS higher
-          FROM section CROSS JOIN LATERAL (
-            SELECT * FROM (
-              SELECT block.negated_value, block.start_at, block.start_name, block.count,
-                (section.before + sum(block.count) OVER w - block.count)::float8 AS before
-              FROM ${rowsOf('board_blocks', 'block', key)} AND ${placeOf('block')} >= ${placeOf('section')}
-              WINDOW w AS (ORDER BY block.negated_value, block.start_at, block.start_name)
-            ) AS counted WHERE before + count > ${offset}::float8 ORDER BY negated_value, start_at, start_name LIMIT 1
-          ) AS found),
-        tie AS MATERIALIZED (
-          SELECT ${row} FROM users
-          WHERE ${onBoard(board)} AND ${columns.value} = ${start('value')}
-            AND (${columns.at}, account_name) >= (${start('start_at')}, ${start('start_name')})
-          ORDER BY ${columns.at}, account_name OFFSET ${start('skip')} LIMIT ${limit}::integer)
-        SELECT ${listedColumns('page')}, page.value, page.at, ${start('higher')} AS higher FROM (
-          SELECT * FROM tie
-          UNION ALL
-          SELECT * FROM (
-            SELECT ${row} FROM users WHERE ${onBoard(board)} AND ${columns.value} < ${start('value')}
-            ORDER BY ${columns.value} DESC, ${columns.at}, account_name LIMIT ${limit}::integer - (SELECT count(*) FROM tie)
-          ) AS rest
-        ) AS page ORDER BY page.value DESC, page.at, page.account_name`);
-      // The page's first member is the block's first at or past the offset: of the block's value.
-      const [top] = rows;
-      if (top) higherCounts.set(higherKey(board, top.value), top.higher);
-      return rows.map(listed);
-    },
+    /** A page of the board (a copy each time: its reader may add the tail to it). */
+    boardPage: async (board: BoardRef, offset: number, limit: number): Promise<Listed[]> => [
+      ...(await takenOrRead(['page', keyOf(board), offset, limit], () => readPage(board, offset, limit))),
+    ],
 
     countUnrankedBefore: (board: BoardRef, name: string) => one(sql`SELECT ${unrankedBefore(board, name)} AS n`),
 
