@@ -17,6 +17,7 @@ import {
   compareTies,
   isBoard,
   lastAtOrBefore,
+  nameListOf,
   onBoard,
   type Board,
   type BoardKey,
@@ -212,7 +213,6 @@ async function countNameSectionsAcross(session: SqlSession, starts: Position[], 
 
 /** Where the name list of all members holds the member a period move is about. */
 const nameListPlace = (app_id: string, name: string): Place => ({ app_id, board: 'names', period: '', value: 0, at: 0, name });
-const nameListOf = (app_id: string): BoardKey => ({ app_id, board: 'names', period: '' });
 
 /** Adds the members moved to their blocks' counts; returns the blocks as counted now, emptied ones deleted. */
 async function countBlocks(session: SqlSession, changed: { block: Block; delta: number }[]) {

@@ -97,6 +97,9 @@ export interface BoardKey {
   period: string;
 }
 
+/** All the app's members by name: a period board's unranked tail is those of them without points in its period. */
+export const nameListOf = (app_id: string): BoardKey => ({ app_id, board: 'names', period: '' });
+
 /** A board's rows of board_blocks or board_sections under `alias`, as the start of a WHERE clause. */
 export function rowsOf(table: 'board_blocks' | 'board_sections', alias: string, board: BoardKey) {
   const columns = (name: string) => new Identifier(`${alias}.${name}`);
@@ -106,6 +109,12 @@ export function rowsOf(table: 'board_blocks' | 'board_sections', alias: string, 
 
 /** The board-order row of a table alias of board_blocks or board_sections. */
 export const placeOf = (alias: string) => new Identifier(`(${alias}.negated_value, ${alias}.start_at, ${alias}.start_name)`);
+
+/**
+ * Just past the app's last name, as a scalar (a name sorts before itself extended): where a walk
+ * of all names that runs past the last block's start ends.
+ */
+export const pastLastName = (app_id: string) => sql`(SELECT max(account_name) || 'x' FROM users WHERE app_id = ${app_id}::text)`;
 
 /** A position as a board-order row value. */
 export const place = (position: Position) =>

@@ -7,15 +7,24 @@
 // deep in the board costs about what the first page costs.
 import type { BoardRef, Listed, PageWindow } from '../port.js';
 import type { BoardRow, UserRecord } from '../records.js';
-import { BOARD_COLUMNS, FIRST_START, onBoard, place, placeOf, rowsOf, type Board, type BoardKey } from './board-order.js';
+import {
+  BOARD_COLUMNS,
+  FIRST_START,
+  nameListOf,
+  onBoard,
+  pastLastName,
+  place,
+  placeOf,
+  rowsOf,
+  type Board,
+  type BoardKey,
+} from './board-order.js';
 import { membersBefore } from './board-sections.js';
+import { periodCountsOf } from './name-periods.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** The period column of a period board's unranked members. */
 const periodColumn = (board: BoardRef) => new Identifier(board.type === 'weekly' ? 'week' : 'month');
-
-/** All the app's members by name: a period board's unranked tail is those of them without points in its period. */
-const namesOf = (board: BoardRef) => ({ app_id: board.app_id, type: 'names' as const, period: null });
 
 /** A member as a page lists them: the board's value and time, and the columns a board row shows. */
 interface MemberRow extends Omit<BoardRow, 'at'> {
@@ -65,24 +74,22 @@ export function boardQueries(session: SqlSession) {
    * and a walk of that block.
    */
   const unrankedBefore = (board: BoardRef, name: string) => {
-    const names = namesOf(board);
-    const ranked = (level: 'section' | 'block', range: Query) => sql`coalesce((
-      SELECT sum(ranked.count) FROM name_periods AS ranked
-      WHERE ranked.app_id = ${board.app_id}::text AND ranked.level = ${level}::text AND ${range}
-        AND ranked.board = ${board.type}::text AND ranked.period = ${board.period}::text), 0)`;
+    const names = nameListOf(board.app_id);
+    const ranked = (level: 'section' | 'block', range: Query) =>
+      sql`coalesce((SELECT sum(ranked.count) FROM ${periodCountsOf(board, level)} AND ${range}), 0)`;
     return sql`coalesce((
-      SELECT (${membersBefore(keyOf(names), placeOf('own'))} - coalesce((
+      SELECT (${membersBefore(names, placeOf('own'))} - coalesce((
         SELECT ${ranked('section', sql`${placeOf('ranked')} < ${placeOf('holding')}`)}
           + ${ranked('block', sql`${placeOf('ranked')} >= ${placeOf('holding')} AND ${placeOf('ranked')} < ${placeOf('own')}`)}
         FROM (
-          SELECT * FROM ${rowsOf('board_sections', 'holding', keyOf(names))} AND ${placeOf('holding')} <= ${placeOf('own')}
+          SELECT * FROM ${rowsOf('board_sections', 'holding', names)} AND ${placeOf('holding')} <= ${placeOf('own')}
           ORDER BY holding.negated_value DESC, holding.start_at DESC, holding.start_name DESC LIMIT 1
         ) AS holding), 0) + (
         SELECT count(*) FROM users WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
           AND account_name >= own.start_name AND account_name < ${name}::text
       ))::float8
       FROM (
-        SELECT * FROM ${blocks(names)} AND value = 0 AND (start_at, start_name) <= (0, ${name}::text)
+        SELECT * FROM ${rowsOf('board_blocks', 'block', names)} AND value = 0 AND (start_at, start_name) <= (0, ${name}::text)
         ORDER BY start_at DESC, start_name DESC LIMIT 1
       ) AS own), 0)`;
   };
@@ -109,13 +116,10 @@ export function boardQueries(session: SqlSession) {
    * every member of the tail; and the span, for a tail read ahead (tailsAhead).
    */
   async function readTail(board: BoardRef, span: Query): Promise<Tail> {
-    const names = keyOf(namesOf(board));
+    const names = nameListOf(board.app_id);
     /** Members of a row of board_sections or board_blocks (alias, its level) less those ranked in the period. */
     const unranked = (alias: string, level: 'section' | 'block') => sql`${new Identifier(alias)}.count - coalesce((
-      SELECT ranked.count FROM name_periods AS ranked
-      WHERE ranked.app_id = ${board.app_id}::text AND ranked.level = ${level}::text
-        AND ${placeOf('ranked')} = ${placeOf(alias)} AND ranked.board = ${board.type}::text
-        AND ranked.period = ${board.period}::text), 0)`;
+      SELECT ranked.count FROM ${periodCountsOf(board, level)} AND ${placeOf('ranked')} = ${placeOf(alias)}), 0)`;
     /**
      * The rows of a level in order, from `from` on, with their unranked members and those before
      * them (`before`: from `earlier` on). Unranked counted once per row, in a subquery of its own
@@ -171,9 +175,7 @@ export function boardQueries(session: SqlSession) {
       FROM users
       WHERE app_id = ${board.app_id}::text AND ${periodColumn(board)} <> ${board.period}::text
         AND account_name >= (SELECT start_name FROM first)
-        -- Past the last block start: just past the app's last name (a name sorts before itself extended).
-        AND account_name < coalesce(
-          (SELECT start_name FROM next), (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${board.app_id}::text))
+        AND account_name < coalesce((SELECT start_name FROM next), ${pastLastName(board.app_id)})
       ORDER BY account_name
       OFFSET CASE WHEN (SELECT take FROM span) > 0 THEN (SELECT skip FROM span) - (SELECT before FROM first) ELSE 0 END::integer
       LIMIT (SELECT take FROM span)::integer`);

@@ -15,7 +15,7 @@
 // later points. Each write adds what its members' moves change; a cut of a
 // block or a section counts the cut ones again.
 import type { UserRecord } from '../records.js';
-import { negated, place, placeOf, type Position } from './board-order.js';
+import { negated, pastLastName, place, placeOf, type Position } from './board-order.js';
 import { sql, type SqlSession } from './sql.js';
 
 type PeriodBoard = 'weekly' | 'monthly';
@@ -48,6 +48,14 @@ export function periodMovesOf(written: { before: UserRecord | null; after: UserR
 }
 
 type Level = 'block' | 'section';
+
+/**
+ * The counts of one period board's period at one level, under the alias `ranked`, as the start of
+ * a WHERE clause: its members with points in the period, block by block or section by section.
+ */
+export const periodCountsOf = (board: { app_id: string; type: string; period: string | null }, level: Level) =>
+  sql`name_periods AS ranked WHERE ranked.app_id = ${board.app_id}::text AND ranked.level = ${level}::text
+    AND ranked.board = ${board.type}::text AND ranked.period = ${board.period}::text`;
 
 interface CountRow {
   app_id: string;
@@ -143,9 +151,7 @@ export async function countCutBlocks(
       count(*)::integer
     FROM (
       SELECT cut.*,
-        -- Past the last block start: just past the app's last name (a name sorts before itself extended).
-        coalesce(lead(cut.start_name) OVER (ORDER BY cut.i), ${until}::text,
-          (SELECT max(account_name) || 'x' FROM users WHERE app_id = ${app_id}::text)) AS end_name
+        coalesce(lead(cut.start_name) OVER (ORDER BY cut.i), ${until}::text, ${pastLastName(app_id)}) AS end_name
       FROM unnest(${starts.map((start) => start.value)}::float8[], ${starts.map((start) => start.start_at)}::float8[],
         ${starts.map((start) => start.start_name)}::text[]) WITH ORDINALITY AS cut(value, start_at, start_name, i)
     ) AS block
