@@ -1,8 +1,10 @@
 // What a read is about to read, asked for as its transaction opens (HandlerOptions.readAhead):
 // the app it names, read right after its key (appFor), and the member it names (account_name,
 // or around on a leaderboard) after that; for a leaderboard's page by offset, the page and a
-// period board's count, as readLeaderboard asks for them first. On a server each read is a
-// round trip to the database; asked for now, all travel with the key's. Not a write's reads: a
+// period board's count, as readLeaderboard asks for them first; a challenge it names, and its
+// tasks once the challenge is there; a task it names, and the member's progress in it. On a
+// server each read is a round trip to the database; asked for now, all travel with the key's
+// (the tasks in one statement, where the operation asks for each). Not a write's reads: a
 // write locks its key before its app (store/sql/transaction.ts).
 import { getLeaderboardQuery } from '../api/schemas.js';
 import { boardOf, DEFAULT_LIMIT } from '../core/leaderboard.js';
@@ -17,7 +19,12 @@ import { operations, type Operation } from './operations.js';
  */
 export function createReadAhead(now: () => Date = () => new Date()) {
   return (tx: Transaction, input: Record<string, unknown>, operation: Operation): void => {
-    const { app_id, around, account_name } = input;
+    const { app_id, around, account_name, challenge_id, task_id } = input;
+    if (typeof challenge_id === 'string') readChallengeAhead(tx, challenge_id);
+    if (typeof task_id === 'string') {
+      void tx.get('tasks', task_id).catch(() => undefined);
+      if (typeof account_name === 'string') void tx.get('progress', [task_id, account_name]).catch(() => undefined);
+    }
     if (typeof app_id !== 'string') return;
     void tx.get('apps', app_id).catch(() => undefined);
     const member = around ?? account_name;
@@ -34,4 +41,12 @@ function readPageAhead(tx: Transaction, input: Record<string, unknown>, now: num
   const board = boardOf(leaderboard_type ?? 'score', app_id, now);
   void tx.boardPage(board, offset, limit).catch(() => undefined);
   if (board.period !== null) void tx.countOnBoard(board).catch(() => undefined);
+}
+
+/** As get_challenge reads: the challenge, then each of its tasks. */
+function readChallengeAhead(tx: Transaction, challenge_id: string): void {
+  void tx
+    .get('challenges', challenge_id)
+    .then((challenge) => challenge && tx.getMany('tasks', challenge.task_ids))
+    .catch(() => undefined);
 }

@@ -1,7 +1,8 @@
 // A server's read asks for the app and the member it names as its transaction
-// opens (src/server/read-ahead.ts), and a leaderboard's page by offset for the
-// page and its board's count, so that they travel to the database with its
-// key's read instead of a round trip after it each; a write does not (it locks
+// opens (src/server/read-ahead.ts), a leaderboard's page by offset for the
+// page and its board's count, a challenge with its tasks and a task with the
+// member's progress, so that they travel to the database with its key's read
+// instead of a round trip after it each; a write does not (it locks
 // its key before its app), a member who is not there is still the request's own
 // 404, and every answer is the one given without reading ahead.
 import { before, it } from 'node:test';
@@ -11,6 +12,7 @@ import { importSource } from '../source-module.js';
 const ADMIN = 'sk_read_ahead_admin';
 const CHALLENGE = 'c0000000-0000-4000-8000-000000000001';
 const TASK = 'c0000000-0000-4000-8000-000000000002';
+const SECOND_TASK = 'c0000000-0000-4000-8000-000000000003';
 const NOW = new Date();
 const KEY = 'pk_read_ahead';
 let source;
@@ -66,7 +68,20 @@ async function server(options) {
             challenge_id: CHALLENGE,
             name: 'Posts',
             start_date: '2020-01-01T00:00:00Z',
-            tasks: [{ task_id: TASK, name: 'Post', quantity: 1, operator: 0, points: 10, allowretry: true }],
+            // Fixed, so that the answers of two servers compare equal.
+            create_date: '2020-01-01T00:00:00Z',
+            tasks: [
+              {
+                task_id: TASK,
+                name: 'Post',
+                quantity: 1,
+                operator: 0,
+                points: 10,
+                allowretry: true,
+                create_date: '2020-01-01T00:00:00Z',
+              },
+              { task_id: SECOND_TASK, name: 'Reply', quantity: 2, operator: 0, points: 5, create_date: '2020-01-01T00:00:00Z' },
+            ],
           },
         ],
         // This week's: bob and dan ranked on the weekly board, alice and cat its tail.
@@ -169,6 +184,44 @@ it("reads a leaderboard's page by offset and its count with the key, and answers
     // A key that is not one: refused as ever, whatever was read ahead.
     const refused = await ahead.call('GET', '/v1/get_leaderboard?app_id=guild&offset=2', 'pk_nobody');
     assert.equal(refused.status, 401, JSON.stringify(refused.body));
+  } finally {
+    await ahead.close();
+    await plain.close();
+  }
+});
+
+it('reads a challenge with its key and its tasks in one statement, a task with the progress asked for, and answers as without', async () => {
+  const ahead = await server({ readAhead: source.createReadAhead() });
+  const plain = await server({});
+  try {
+    const challenge = await ahead.call('GET', `/v1/get_challenge?challenge_id=${CHALLENGE}`);
+    assert.equal(challenge.status, 200, JSON.stringify(challenge.body));
+    assert.ok(sentWithKey(ahead.events, 'challenges'), 'the challenge goes with the key');
+    assert.equal(sentAt(ahead.events, 'SELECT record FROM tasks ').length, 1, 'its two tasks in one statement');
+    assert.deepEqual(
+      challenge.body.tasks.map((task) => task.name),
+      ['Post', 'Reply'],
+    );
+    assert.deepEqual(challenge.body, (await plain.call('GET', `/v1/get_challenge?challenge_id=${CHALLENGE}`)).body);
+
+    for (const account_name of ['dan', 'alice']) {
+      const path = `/v1/get_task_progress?task_id=${TASK}&account_name=${account_name}`;
+      const progress = await ahead.call('GET', path);
+      assert.equal(progress.status, 200, JSON.stringify(progress.body));
+      assert.ok(sentWithKey(ahead.events, 'tasks'), `${path}: the task goes with the key`);
+      assert.ok(sentWithKey(ahead.events, 'progress'), `${path}: the progress goes with the key`);
+      assert.deepEqual(progress.body, (await plain.call('GET', path)).body, `${path}: the same answer`);
+    }
+    // Read ahead or not, what is not there is the request's own 404.
+    for (const path of [
+      '/v1/get_challenge?challenge_id=c0000000-0000-4000-8000-0000000000ff',
+      `/v1/get_task_progress?task_id=${TASK}&account_name=nobody`,
+      '/v1/get_task_progress?task_id=c0000000-0000-4000-8000-0000000000ff&account_name=dan',
+    ]) {
+      const missing = await ahead.call('GET', path);
+      assert.equal(missing.status, 404, `${path}: ${JSON.stringify(missing.body)}`);
+      assert.deepEqual(missing.body, (await plain.call('GET', path)).body, `${path}: the same refusal`);
+    }
   } finally {
     await ahead.close();
     await plain.close();
