@@ -24,6 +24,7 @@ import {
   type Position,
 } from './board-order.js';
 import { countInSections, holding, sectionsOf, startsOf, type SectionChange } from './board-sections.js';
+import { addingTo } from './counts.js';
 import { countCutBlocks, countPeriodMoves, countSections, periodMovesOf } from './name-periods.js';
 import { sql, type SqlSession } from './sql.js';
 
@@ -174,9 +175,15 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
     const block: Position = { value: 0, start_at, start_name };
     return { move, block, section: holding(startsOf(sections, nameListOf(move.app_id)), block) };
   });
-  // In key order, so that two writes touching the same blocks lock them in the same order.
-  const changed = [...deltas.values()].filter(({ delta }) => delta !== 0).sort((a, b) => compare(a.block, b.block));
-  const [counted] = await Promise.all([countBlocks(session, changed), countPeriodMoves(session, countedPeriods)]);
+  // The members moved added to their blocks' counts: the blocks as counted now, emptied ones deleted.
+  const changed = [...deltas.values()];
+  const [counted] = await Promise.all([
+    addToBlocks(
+      session,
+      changed.map(({ block, delta }) => ({ ...block, count: delta })),
+    ),
+    countPeriodMoves(session, countedPeriods),
+  ]);
   if (counted.length === 0) return;
   // Each block's members counted in its section, and a block opened or emptied among its blocks.
   const deltaOf = new Map(changed.map(({ block, delta }) => [blockText(block), delta]));
@@ -214,27 +221,21 @@ async function countNameSectionsAcross(session: SqlSession, starts: Position[], 
 /** Where the name list of all members holds the member a period move is about. */
 const nameListPlace = (app_id: string, name: string): Place => ({ app_id, board: 'names', period: '', value: 0, at: 0, name });
 
-/** Adds the members moved to their blocks' counts; returns the blocks as counted now, emptied ones deleted. */
-async function countBlocks(session: SqlSession, changed: { block: Block; delta: number }[]) {
-  if (changed.length === 0) return [];
-  const field = <K extends keyof Block>(key: K) => changed.map(({ block }) => block[key]);
-  const counted = await session.query<Block & { count: number }>(sql`
-    INSERT INTO board_blocks (app_id, board, period, value, start_at, start_name, count)
-    SELECT * FROM unnest(${field('app_id')}::text[], ${field('board')}::text[], ${field('period')}::text[],
-      ${field('value')}::float8[], ${field('start_at')}::float8[], ${field('start_name')}::text[],
-      ${changed.map(({ delta }) => delta)}::integer[])
-    ON CONFLICT (app_id, board, period, value, start_at, start_name) DO UPDATE SET count = board_blocks.count + excluded.count
-    RETURNING app_id, board, period, value, start_at, start_name, count`);
-  const emptied = counted.filter((block) => block.count <= 0);
-  if (emptied.length > 0) {
-    const of = <K extends keyof Block>(key: K) => emptied.map((block) => block[key]);
-    await session.query(sql`
-      DELETE FROM board_blocks WHERE (app_id, board, period, value, start_at, start_name) IN (
-        SELECT * FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[],
-          ${of('value')}::float8[], ${of('start_at')}::float8[], ${of('start_name')}::text[]))`);
-  }
-  return counted;
-}
+type CountedBlock = Block & { count: number };
+
+/** Adds to each block's members, as counted in board_blocks. */
+const addToBlocks = addingTo<CountedBlock, CountedBlock>({
+  table: 'board_blocks',
+  key: [
+    { name: 'app_id', type: 'text', of: (block) => block.app_id },
+    { name: 'board', type: 'text', of: (block) => block.board },
+    { name: 'period', type: 'text', of: (block) => block.period },
+    { name: 'value', type: 'float8', of: (block) => block.value },
+    { name: 'start_at', type: 'float8', of: (block) => block.start_at },
+    { name: 'start_name', type: 'text', of: (block) => block.start_name },
+  ],
+  counters: [{ name: 'count', of: (block) => block.count }],
+});
 
 const boardOf = ({ app_id, board, period }: { app_id: string; board: Board; period: string }): BoardKey => ({
   app_id,
@@ -302,11 +303,4 @@ async function cut(session: SqlSession, block: Block): Promise<SectionChange[]> 
     { board: boardOf(block), at: positionOf(block), members: -count, blocks: 0 },
     { board: boardOf(block), at: { value: block.value, start_at, start_name }, members: count, blocks: 1 },
   ]);
-}
-
-function compare(a: Block, b: Block): number {
-  const x = [a.app_id, a.board, a.period, a.value, a.start_at, a.start_name];
-  const y = [b.app_id, b.board, b.period, b.value, b.start_at, b.start_name];
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
-  return 0;
 }

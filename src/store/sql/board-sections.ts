@@ -18,6 +18,7 @@ import {
   type BoardKey,
   type Position,
 } from './board-order.js';
+import { addingTo } from './counts.js';
 import { countSections } from './name-periods.js';
 import { sql, type Query, type Identifier, type SqlSession } from './sql.js';
 
@@ -86,6 +87,26 @@ interface SectionRow extends BoardKey, Position {
   blocks: number;
 }
 
+/** A section as board_sections holds it: its start's value negated, as the board's order sorts. */
+type StoredSection = Omit<SectionRow, 'value'> & { negated_value: number };
+
+/** Adds to each section's members and blocks, as counted in board_sections. */
+const addToSections = addingTo<SectionRow, StoredSection>({
+  table: 'board_sections',
+  key: [
+    { name: 'app_id', type: 'text', of: (row) => row.app_id },
+    { name: 'board', type: 'text', of: (row) => row.board },
+    { name: 'period', type: 'text', of: (row) => row.period },
+    { name: 'negated_value', type: 'float8', of: (row) => negated(row.value) },
+    { name: 'start_at', type: 'float8', of: (row) => row.start_at },
+    { name: 'start_name', type: 'text', of: (row) => row.start_name },
+  ],
+  counters: [
+    { name: 'count', of: (row) => row.count },
+    { name: 'blocks', of: (row) => row.blocks },
+  ],
+});
+
 /** Applies the blocks' changes to the sections holding them, as `sections` (sectionsOf) stood before. */
 export async function countInSections(
   session: SqlSession,
@@ -101,28 +122,8 @@ export async function countInSections(
     delta.blocks += blocks;
     deltas.set(text, delta);
   }
-  // In key order, so that two writes touching the same sections lock them in the same order.
-  const changed = [...deltas.values()]
-    .filter(({ count, blocks }) => count !== 0 || blocks !== 0)
-    .sort((a, b) => (boardText(a) !== boardText(b) ? (boardText(a) < boardText(b) ? -1 : 1) : comparePositions(a, b)));
-  if (changed.length === 0) return;
-  const field = <K extends keyof SectionRow>(key: K) => changed.map((row) => row[key]);
-  const counted = await session.query<SectionRow>(sql`
-    INSERT INTO board_sections (app_id, board, period, negated_value, start_at, start_name, count, blocks)
-    SELECT * FROM unnest(${field('app_id')}::text[], ${field('board')}::text[], ${field('period')}::text[],
-      ${changed.map((row) => negated(row.value))}::float8[], ${field('start_at')}::float8[], ${field('start_name')}::text[],
-      ${field('count')}::integer[], ${field('blocks')}::integer[])
-    ON CONFLICT (app_id, board, period, negated_value, start_at, start_name)
-      DO UPDATE SET count = board_sections.count + excluded.count, blocks = board_sections.blocks + excluded.blocks
-    RETURNING app_id, board, period, 0 - negated_value AS value, start_at, start_name, count, blocks`);
-  const emptied = counted.filter((row) => row.count <= 0);
-  if (emptied.length > 0) {
-    const of = <K extends keyof SectionRow>(key: K) => emptied.map((row) => row[key]);
-    await session.query(sql`
-      DELETE FROM board_sections WHERE (app_id, board, period, negated_value, start_at, start_name) IN (
-        SELECT * FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[],
-          ${emptied.map((row) => negated(row.value))}::float8[], ${of('start_at')}::float8[], ${of('start_name')}::text[]))`);
-  }
+  const stored = await addToSections(session, [...deltas.values()]);
+  const counted = stored.map(({ negated_value, ...section }): SectionRow => ({ ...section, value: negated(negated_value) }));
   for (const section of counted.filter(({ blocks }) => blocks > SECTION_SPLIT)) await cutSection(session, section);
 }
 

@@ -16,6 +16,7 @@
 // block or a section counts the cut ones again.
 import type { UserRecord } from '../records.js';
 import { negated, pastLastName, place, placeOf, type Position } from './board-order.js';
+import { addingTo } from './counts.js';
 import { sql, type SqlSession } from './sql.js';
 
 type PeriodBoard = 'weekly' | 'monthly';
@@ -66,17 +67,20 @@ interface CountRow {
   count: number;
 }
 
-/** A row of name_periods as stored: the start's value negated, as on board_blocks. */
-interface StoredCount {
-  app_id: string;
-  level: Level;
-  negated_value: number;
-  start_at: number;
-  start_name: string;
-  board: PeriodBoard;
-  period: string;
-  count: number;
-}
+/** Adds to each block's and each section's members with points in a period, as counted in name_periods. */
+const addToPeriods = addingTo<CountRow, Record<string, unknown>>({
+  table: 'name_periods',
+  key: [
+    { name: 'app_id', type: 'text', of: (row) => row.app_id },
+    { name: 'level', type: 'text', of: (row) => row.level },
+    { name: 'negated_value', type: 'float8', of: (row) => negated(row.start.value) },
+    { name: 'start_at', type: 'float8', of: (row) => row.start.start_at },
+    { name: 'start_name', type: 'text', of: (row) => row.start.start_name },
+    { name: 'board', type: 'text', of: (row) => row.board },
+    { name: 'period', type: 'text', of: (row) => row.period },
+  ],
+  counters: [{ name: 'count', of: (row) => row.count }],
+});
 
 const rowText = ({ app_id, level, start, board, period }: Omit<CountRow, 'count'>) =>
   `${JSON.stringify(app_id)} ${level} ${start.value} ${start.start_at} ${board} ${period} ${start.start_name}`;
@@ -102,29 +106,7 @@ export async function countPeriodMoves(
       deltas.set(text, delta);
     }
   }
-  // In key order, so that two writes touching the same counts lock them in the same order.
-  const changed = [...deltas.entries()]
-    .filter(([, { count }]) => count !== 0)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([, row]) => row);
-  if (changed.length === 0) return;
-  const of = <T>(read: (row: CountRow) => T) => changed.map(read);
-  const counted = await session.query<StoredCount>(sql`
-    INSERT INTO name_periods (app_id, level, negated_value, start_at, start_name, board, period, count)
-    SELECT * FROM unnest(${of((row) => row.app_id)}::text[], ${of((row) => row.level)}::text[],
-      ${of((row) => negated(row.start.value))}::float8[], ${of((row) => row.start.start_at)}::float8[],
-      ${of((row) => row.start.start_name)}::text[], ${of((row) => row.board)}::text[], ${of((row) => row.period)}::text[],
-      ${of((row) => row.count)}::integer[])
-    ON CONFLICT (app_id, level, negated_value, start_at, start_name, board, period)
-      DO UPDATE SET count = name_periods.count + excluded.count
-    RETURNING app_id, level, negated_value, start_at, start_name, board, period, count`);
-  const emptied = counted.filter((row) => row.count <= 0);
-  if (emptied.length === 0) return;
-  const gone = <K extends keyof StoredCount>(key: K) => emptied.map((row) => row[key]);
-  await session.query(sql`
-    DELETE FROM name_periods WHERE (app_id, level, negated_value, start_at, start_name, board, period) IN (
-      SELECT * FROM unnest(${gone('app_id')}::text[], ${gone('level')}::text[], ${gone('negated_value')}::float8[],
-        ${gone('start_at')}::float8[], ${gone('start_name')}::text[], ${gone('board')}::text[], ${gone('period')}::text[]))`);
+  await addToPeriods(session, [...deltas.values()]);
 }
 
 /**
