@@ -1,7 +1,7 @@
 // The server's store: where the data lives (the SQL store on PostgreSQL, or
 // PGlite in a directory or in memory), checked and opened, and every failure
 // to open it said in one line naming what was being opened.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Store } from '../store/index.js';
 import { openSqlStore } from '../store/sql/index.js';
@@ -13,11 +13,75 @@ const DATABASE_URL_SHAPE = 'postgres://user:password@host:5432/database';
 /** Opens where the data lives, or throws a StartupError saying what could not be opened and why. */
 export async function openServerStore(storage: StorageOptions): Promise<Store> {
   const what = describeStorage(storage);
+  let unlock = async () => {};
   try {
     await checkStorage(storage);
-    return await openSqlStore(storage);
+    if ('dataDir' in storage) unlock = await lockDataDir(storage.dataDir);
+    const store = await openSqlStore(storage);
+    return { ...store, close: () => store.close().finally(unlock) };
   } catch (error) {
+    await unlock();
     throw new StartupError(`cannot open ${what}: ${reasonOf(error)}`);
+  }
+}
+
+/**
+ * The file a server keeps in its data directory while it runs, holding its process id. PGlite
+ * takes no lock of its own, and two processes writing one directory corrupt its indexes (seen:
+ * "heap tid from index tuple points to heap-only tuple").
+ */
+export const DATA_DIR_LOCK = 'questboard-server.pid';
+/** The locks this process holds, by path. */
+const lockedHere = new Set<string>();
+
+/**
+ * Takes the data directory for this process, or throws when a running process holds it. A lock
+ * whose process has ended (killed, or the machine stopped) is taken over. Resolves to what lets
+ * the directory go.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const path = resolve(dataDir, DATA_DIR_LOCK);
+  if (lockedHere.has(path)) throw new Error('this process is using it already');
+  const holderOf = async () => Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
+  // Written whole beside it, then linked into place: the lock is never seen without its id.
+  const written = `${path}.${process.pid}`;
+  await writeFile(written, `${process.pid}\n`);
+  for (;;) {
+    try {
+      await link(written, path);
+      await rm(written);
+      lockedHere.add(path);
+      return async () => {
+        lockedHere.delete(path);
+        await rm(path, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        await rm(written, { force: true });
+        throw error;
+      }
+    }
+    const holder = await holderOf();
+    // Our own id, yet not locked here: left behind by a server restarted with the same id (in a container).
+    if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
+      await rm(written, { force: true });
+      throw new Error(
+        `another server (process ${holder}) is using it: stop that one, or give this one a --data-dir of its own ` +
+          `(if no such server runs, remove ${path})`,
+      );
+    }
+    // Read again just before: a server starting beside this one may have taken it over since.
+    if (Object.is(await holderOf(), holder)) await rm(path, { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

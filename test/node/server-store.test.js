@@ -1,8 +1,13 @@
 // The server's store at start, in process: a dataset given with --data goes
-// into an empty store only, and every start stores hashed the admin keys a
-// store kept in clear.
+// into an empty store only, every start stores hashed the admin keys a store
+// kept in clear, and a data directory is used by one server at a time.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { memoryServerPerTest } from './memory-server.js';
 import { importSource } from '../source-module.js';
@@ -50,5 +55,33 @@ describe('the server store at start', () => {
       new Request('http://q.test/v1/admin/export?app_id=guild', { headers: { Authorization: `Bearer ${ADMIN}` } }),
     );
     assert.equal(exported.status, 404, 'the key still opens the store (no app yet)');
+  });
+});
+
+// PGlite takes no lock of its own: two servers writing one directory corrupt it.
+describe('a data directory, one server at a time', () => {
+  it('is refused while another process holds it, and taken over once that process has ended', async (t) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'questboard-lock-'));
+    t.after(() => rm(dataDir, { recursive: true, force: true }));
+    const lock = join(dataDir, source.DATA_DIR_LOCK);
+    const other = spawn('sleep', ['60']);
+    t.after(() => other.kill());
+    await writeFile(lock, `${other.pid}\n`);
+    await assert.rejects(source.openServerStore({ dataDir }), (error) => {
+      assert.match(error.message, new RegExp(`another server \\(process ${other.pid}\\) is using it`));
+      return true;
+    });
+    assert.equal(await readFile(lock, 'utf8'), `${other.pid}\n`, 'its lock left as it was');
+
+    const ended = once(other, 'exit');
+    other.kill();
+    await ended;
+    const store = await source.openServerStore({ dataDir });
+    assert.equal(await readFile(lock, 'utf8'), `${process.pid}\n`, 'taken over');
+    await assert.rejects(source.openServerStore({ dataDir }), /this process is using it already/);
+    await store.close();
+    await assert.rejects(readFile(lock), { code: 'ENOENT' }, 'let go when the store closes');
+    const again = await source.openServerStore({ dataDir });
+    await again.close();
   });
 });
