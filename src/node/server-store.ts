@@ -2,7 +2,7 @@
 // PGlite in a directory or in memory), checked and opened, and every failure
 // to open it said in one line naming what was being opened.
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Store } from '../store/index.js';
 import { openSqlStore } from '../store/sql/index.js';
 import type { StorageOptions } from './options.js';
@@ -35,15 +35,18 @@ export const DATA_DIR_LOCK = 'questboard-server.pid';
 const lockedHere = new Set<string>();
 
 /**
- * Takes the data directory for this process, or throws when a running process holds it. A lock
- * whose process has ended (killed, or the machine stopped) is taken over. Resolves to what lets
- * the directory go.
+ * Takes the data directory for this process (made if missing), or throws when a running process
+ * holds it. A lock whose process has ended (killed, or the machine stopped) is taken over.
+ * Resolves to what lets the directory go.
  */
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const path = resolve(dataDir, DATA_DIR_LOCK);
   if (lockedHere.has(path)) throw new Error('this process is using it already');
   const holderOf = async () => Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-  // Written whole beside it, then linked into place: the lock is never seen without its id.
+  await mkdir(dataDir, { recursive: true });
+  // Written whole beside it, then linked into place: the lock is never seen without its id. The
+  // write is also the check that this process may write there: permissions say nothing of a
+  // read-only disk, nor to root.
   const written = `${path}.${process.pid}`;
   await writeFile(written, `${process.pid}\n`);
   for (;;) {
@@ -96,7 +99,7 @@ export function describeStorage(storage: StorageOptions): string {
   return `the database ${url.href}`;
 }
 
-/** What can be known before opening: a URL PostgreSQL takes, a directory this process may write in. */
+/** What can be known of a database URL before opening: one PostgreSQL takes. */
 async function checkStorage(storage: StorageOptions): Promise<void> {
   if ('databaseUrl' in storage) {
     const url = parseDatabaseUrl(storage.databaseUrl);
@@ -105,13 +108,6 @@ async function checkStorage(storage: StorageOptions): Promise<void> {
     if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
       throw new Error(`its URL must start with postgres:// or postgresql://, not ${url.protocol}//`);
     }
-  }
-  if ('dataDir' in storage) {
-    // Written to, not just looked at: permissions say nothing of a read-only disk, nor to root.
-    await mkdir(storage.dataDir, { recursive: true });
-    const probe = join(storage.dataDir, `.questboard-write-check-${process.pid}`);
-    await writeFile(probe, '');
-    await rm(probe);
   }
 }
 
