@@ -19,6 +19,7 @@ import {
   lastAtOrBefore,
   nameListOf,
   onBoard,
+  positionKeyOf,
   type Board,
   type BoardKey,
   type Position,
@@ -226,14 +227,7 @@ type CountedBlock = Block & { count: number };
 /** Adds to each block's members, as counted in board_blocks. */
 const addToBlocks = addingTo<CountedBlock, CountedBlock>({
   table: 'board_blocks',
-  key: [
-    { name: 'app_id', type: 'text', of: (block) => block.app_id },
-    { name: 'board', type: 'text', of: (block) => block.board },
-    { name: 'period', type: 'text', of: (block) => block.period },
-    { name: 'value', type: 'float8', of: (block) => block.value },
-    { name: 'start_at', type: 'float8', of: (block) => block.start_at },
-    { name: 'start_name', type: 'text', of: (block) => block.start_name },
-  ],
+  key: positionKeyOf('board_blocks'),
   counters: [{ name: 'count', of: (block) => block.count }],
 });
 

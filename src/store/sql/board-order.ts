@@ -3,6 +3,7 @@
 // (boards.ts) share: which columns order a board, where a value's first block
 // starts, how names compare, and board order as a row value.
 import type { Ordering } from '../placements.js';
+import type { KeyColumn } from './counts.js';
 import { Identifier, sql } from './sql.js';
 
 /**
@@ -105,6 +106,23 @@ export function rowsOf(table: 'board_blocks' | 'board_sections', alias: string, 
   const columns = (name: string) => new Identifier(`${alias}.${name}`);
   return sql`${new Identifier(table)} AS ${new Identifier(alias)} WHERE ${columns('app_id')} = ${board.app_id}::text
     AND ${columns('board')} = ${board.board}::text AND ${columns('period')} = ${board.period}::text`;
+}
+
+/**
+ * The primary key of board_blocks or board_sections, column by column, read from a row at a
+ * position on a board: board_blocks keys the value as it is, board_sections negated.
+ */
+export function positionKeyOf<Row extends BoardKey & Position>(table: 'board_blocks' | 'board_sections'): KeyColumn<Row>[] {
+  return [
+    { name: 'app_id', type: 'text', of: (row) => row.app_id },
+    { name: 'board', type: 'text', of: (row) => row.board },
+    { name: 'period', type: 'text', of: (row) => row.period },
+    table === 'board_blocks'
+      ? { name: 'value', type: 'float8', of: (row) => row.value }
+      : { name: 'negated_value', type: 'float8', of: (row) => negated(row.value) },
+    { name: 'start_at', type: 'float8', of: (row) => row.start_at },
+    { name: 'start_name', type: 'text', of: (row) => row.start_name },
+  ];
 }
 
 /** The board-order row of a table alias of board_blocks or board_sections. */

@@ -14,6 +14,7 @@ import {
   negated,
   place,
   placeOf,
+  positionKeyOf,
   rowsOf,
   type BoardKey,
   type Position,
@@ -93,14 +94,7 @@ type StoredSection = Omit<SectionRow, 'value'> & { negated_value: number };
 /** Adds to each section's members and blocks, as counted in board_sections. */
 const addToSections = addingTo<SectionRow, StoredSection>({
   table: 'board_sections',
-  key: [
-    { name: 'app_id', type: 'text', of: (row) => row.app_id },
-    { name: 'board', type: 'text', of: (row) => row.board },
-    { name: 'period', type: 'text', of: (row) => row.period },
-    { name: 'negated_value', type: 'float8', of: (row) => negated(row.value) },
-    { name: 'start_at', type: 'float8', of: (row) => row.start_at },
-    { name: 'start_name', type: 'text', of: (row) => row.start_name },
-  ],
+  key: positionKeyOf('board_sections'),
   counters: [
     { name: 'count', of: (row) => row.count },
     { name: 'blocks', of: (row) => row.blocks },

@@ -3,10 +3,17 @@
 // rows it is the first to count, and deletes those it leaves empty.
 import type { SqlSession } from './sql.js';
 
+/** A column of a counted table's key, read from a row. */
+export interface KeyColumn<Row> {
+  name: string;
+  type: 'text' | 'float8';
+  of: (row: Row) => string | number;
+}
+
 export interface CountedTable<Row> {
   table: 'board_blocks' | 'board_sections' | 'name_periods';
-  /** The key's columns, in the primary key's order, each read from a row. */
-  key: { name: string; type: 'text' | 'float8'; of: (row: Row) => string | number }[];
+  /** The key's columns, in the primary key's order. */
+  key: KeyColumn<Row>[];
   /** Added to the stored ones; the first is the count a row is deleted at when it reaches 0. */
   counters: { name: string; of: (row: Row) => number }[];
 }
