@@ -45,11 +45,12 @@ export interface HandlerOptions {
    */
   limiter?: RateLimiter;
   /**
-   * Reads a read's transaction starts before it needs them, beside its key's (read-ahead.ts): a
-   * server's, where each read is a round trip to the database. The service worker and the
-   * in-page handler read IndexedDB, where a read costs no round trip.
+   * Reads a transaction starts before it needs them (read-ahead.ts), told the key the request
+   * sends: a read's beside its key's, a write's once its key is known good. A server's, where
+   * each read is a round trip to the database. The service worker and the in-page handler read
+   * IndexedDB, where a read costs no round trip.
    */
-  readAhead?: (tx: Transaction, input: Record<string, unknown>, operation: Operation) => void;
+  readAhead?: (tx: Transaction, input: Record<string, unknown>, operation: Operation, key: string | null) => void;
 }
 
 /** `context` comes from a host that knows more of the request (the Node server: the client's address, its CORS policy). */
@@ -139,7 +140,7 @@ export function createHandler({
     const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
-      if (operation.transaction === 'read') readAhead?.(tx, raw as Record<string, unknown>, operation);
+      readAhead?.(tx, raw as Record<string, unknown>, operation, keyText);
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
       // A member's key was admitted with its token; any other needs the operation's scope.

@@ -1,13 +1,17 @@
-// What a read is about to read, asked for as its transaction opens (HandlerOptions.readAhead):
-// the app it names, read right after its key (appFor), and the member it names (account_name,
-// or around on a leaderboard) after that; for a leaderboard's page by offset, the page and a
-// period board's count, as readLeaderboard asks for them first; a challenge it names, and its
-// tasks once the challenge is there; a task it names, and the member's progress in it. On a
-// server each read is a round trip to the database; asked for now, all travel with the key's
-// (the tasks in one statement, where the operation asks for each). Not a write's reads: a
-// write locks its key before its app (store/sql/transaction.ts).
+// What a request is about to read, asked for before it needs it (HandlerOptions.readAhead). On
+// a server each read is a round trip to the database; asked for early, reads travel together.
+// - A read's, as its transaction opens, beside its key's: the app it names, read right after its
+//   key (appFor), and the member it names (account_name, or around on a leaderboard) after that;
+//   for a leaderboard's page by offset, the page and a period board's count, as readLeaderboard
+//   asks for them first; a challenge it names, and its tasks once the challenge is there (in one
+//   statement, where the operation asks for each); a task it names, and the member's progress in it.
+// - A write's, once its key is known good: a write locks what it reads, so nothing is locked for
+//   a caller turned away, and what it reads ahead it reads in the order the operation does (a
+//   write locks its key, then its app: store/sql/transaction.ts). Only admin/log_task's, whose
+//   reads after its task were a round trip each.
 import { getLeaderboardQuery } from '../api/schemas.js';
 import { boardOf, DEFAULT_LIMIT } from '../core/leaderboard.js';
+import { authenticate } from '../core/access.js';
 import type { Transaction } from '../store/index.js';
 import { operations, type Operation } from './operations.js';
 
@@ -18,7 +22,11 @@ import { operations, type Operation } from './operations.js';
  * the store answers only the same question from it (store/sql/boards.ts).
  */
 export function createReadAhead(now: () => Date = () => new Date()) {
-  return (tx: Transaction, input: Record<string, unknown>, operation: Operation): void => {
+  return (tx: Transaction, input: Record<string, unknown>, operation: Operation, key: string | null) => {
+    if (operation.transaction === 'write') {
+      if (operation === operations['admin/log_task'] && key !== null) readLogAhead(tx, input, key);
+      return;
+    }
     const { app_id, around, account_name, challenge_id, task_id } = input;
     if (typeof challenge_id === 'string') readChallengeAhead(tx, challenge_id);
     if (typeof task_id === 'string') {
@@ -48,5 +56,30 @@ function readChallengeAhead(tx: Transaction, challenge_id: string): void {
   void tx
     .get('challenges', challenge_id)
     .then((challenge) => challenge && tx.getMany('tasks', challenge.task_ids))
+    .catch(() => undefined);
+}
+
+/**
+ * As admin/log_task reads, once its key is known good: its task, then at once, in the order the
+ * log reads them, the task's app, the member, the challenge and the member's progress in the
+ * task. Not for a key of another app, which the task's lookup turns away.
+ */
+function readLogAhead(tx: Transaction, input: Record<string, unknown>, key: string): void {
+  const { task_id, account_name } = input;
+  if (typeof task_id !== 'string' || typeof account_name !== 'string') return;
+  // From the next turn on: the handler starts the key's own lookup after this call, so the key is
+  // read (and locked) first, and its lookup here takes the same read.
+  void Promise.resolve()
+    .then(() => authenticate(tx, key))
+    .then(async ({ app_id }) => {
+      const task = await tx.get('tasks', task_id);
+      if (!task || (app_id !== null && app_id !== task.app_id)) return;
+      await Promise.all([
+        tx.get('apps', task.app_id),
+        tx.get('users', [task.app_id, account_name]),
+        tx.get('challenges', task.challenge_id),
+        tx.get('progress', [task_id, account_name]),
+      ]);
+    })
     .catch(() => undefined);
 }

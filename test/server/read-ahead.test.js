@@ -3,8 +3,9 @@
 // page and its board's count, a challenge with its tasks and a task with the
 // member's progress, so that they travel to the database with its key's read
 // instead of a round trip after it each; a write does not (it locks
-// its key before its app), a member who is not there is still the request's own
-// 404, and every answer is the one given without reading ahead.
+// its key before its app), but admin/log_task asks for what it reads after its
+// task at once, once its key is good; a member who is not there is still the
+// request's own 404, and every answer is the one given without reading ahead.
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { importSource } from '../source-module.js';
@@ -222,6 +223,56 @@ it('reads a challenge with its key and its tasks in one statement, a task with t
       assert.equal(missing.status, 404, `${path}: ${JSON.stringify(missing.body)}`);
       assert.deepEqual(missing.body, (await plain.call('GET', path)).body, `${path}: the same refusal`);
     }
+  } finally {
+    await ahead.close();
+    await plain.close();
+  }
+});
+
+it('reads what admin/log_task reads after its task at once, once its key is known good, and answers as without', async () => {
+  const ahead = await server({ readAhead: source.createReadAhead() });
+  const plain = await server({});
+  const READS = ['apps', 'users', 'challenges', 'progress'].map((table) => `SELECT record FROM ${table} WHERE (`);
+  try {
+    for (const account_name of ['cat', 'dan']) {
+      const body = { task_id: TASK, account_name, quantity: 1 };
+      const logged = await ahead.call('POST', '/v1/admin/log_task', ADMIN, body);
+      assert.equal(logged.status, 200, JSON.stringify(logged.body));
+      const sent = READS.map((start) => sentAt(ahead.events, start));
+      assert.ok(
+        sent.every((at) => at.length === 1),
+        `${account_name}: each read once (${JSON.stringify(sent)})`,
+      );
+      const firstAnswered = ahead.events.findIndex(
+        ({ event, text }) => event === 'answered' && READS.some((start) => text.startsWith(start)),
+      );
+      assert.ok(
+        sent.every(([at]) => at < firstAnswered),
+        `${account_name}: all four sent before any is answered`,
+      );
+      assert.ok(sentAt(ahead.events, 'SELECT record FROM tasks ')[0] > keyAnsweredAt(ahead.events), 'the task after the key');
+      assert.deepEqual(
+        logged.body,
+        (await plain.call('POST', '/v1/admin/log_task', ADMIN, body)).body,
+        `${account_name}: the same answer`,
+      );
+    }
+    for (const body of [
+      { task_id: TASK, account_name: 'nobody', quantity: 1 },
+      { task_id: 'c0000000-0000-4000-8000-0000000000ff', account_name: 'dan', quantity: 1 },
+    ]) {
+      const missing = await ahead.call('POST', '/v1/admin/log_task', ADMIN, body);
+      assert.equal(missing.status, 404, JSON.stringify(missing.body));
+      assert.deepEqual(missing.body, (await plain.call('POST', '/v1/admin/log_task', ADMIN, body)).body);
+    }
+    // A key that is not one locks nothing: refused before anything is read for it.
+    const refused = await ahead.call('POST', '/v1/admin/log_task', 'sk_nobody', {
+      task_id: TASK,
+      account_name: 'dan',
+      quantity: 1,
+    });
+    assert.equal(refused.status, 401, JSON.stringify(refused.body));
+    assert.equal(sentAt(ahead.events, 'SELECT record FROM tasks ').length, 0, 'no task read for a key turned away');
   } finally {
     await ahead.close();
     await plain.close();
