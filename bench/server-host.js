@@ -33,6 +33,7 @@ const timed = {
       (session) => {
         let lastAnswered = 0;
         return work({
+          commit: () => session.commit?.(),
           async query(query) {
             const sent = performance.now();
             try {

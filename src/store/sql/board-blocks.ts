@@ -24,7 +24,7 @@ import {
   type BoardKey,
   type Position,
 } from './board-order.js';
-import { countInSections, holding, sectionsOf, startsOf, type SectionChange } from './board-sections.js';
+import { countInSections, holding, sectionsOf, startsOf, type Section, type SectionChange } from './board-sections.js';
 import { addingTo } from './counts.js';
 import { countCutBlocks, countPeriodMoves, countSections, periodMovesOf } from './name-periods.js';
 import { sql, type SqlSession } from './sql.js';
@@ -76,6 +76,13 @@ const blockText = (block: Block) => `${groupText(block)} ${block.start_at} ${blo
 /** Up to this many places, each is found by a probe of the index; past it, by reading whole groups. */
 const PROBES_AT_MOST = 64;
 
+/** A block's start, and the members it holds (0 where a place opens a block). */
+interface Located {
+  start_at: number;
+  start_name: string;
+  count: number;
+}
+
 /**
  * The block each place falls in, as the blocks stand before this write. A request's write
  * moves a member on a few boards: one probe of the index per place, in one statement. An
@@ -84,7 +91,7 @@ const PROBES_AT_MOST = 64;
  * its 165. A member's write the other way read every block of its value's group: at a million
  * members, hundreds of blocks for the crowd at one value.
  */
-async function locate(session: SqlSession, places: Place[]): Promise<{ start_at: number; start_name: string }[]> {
+async function locate(session: SqlSession, places: Place[]): Promise<Located[]> {
   if (places.length <= PROBES_AT_MOST) return probe(session, places);
   const groups = new Map<string, { place: Place; index: number }>();
   for (const place of places) {
@@ -92,14 +99,14 @@ async function locate(session: SqlSession, places: Place[]): Promise<{ start_at:
     if (!groups.has(text)) groups.set(text, { place, index: groups.size + 1 });
   }
   const of = <K extends keyof Place>(key: K) => [...groups.values()].map(({ place }) => place[key]);
-  const rows = await session.query<{ g: number; start_at: number; start_name: string }>(sql`
-    SELECT g.i::integer AS g, b.start_at, b.start_name
+  const rows = await session.query<{ g: number } & Located>(sql`
+    SELECT g.i::integer AS g, b.start_at, b.start_name, b.count
     FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[], ${of('value')}::float8[])
       WITH ORDINALITY AS g(app_id, board, period, value, i)
     JOIN board_blocks AS b ON b.app_id = g.app_id AND b.board = g.board AND b.period = g.period AND b.value = g.value
     ORDER BY g.i, b.start_at, b.start_name`);
-  const startsOf: { start_at: number; start_name: string }[][] = Array.from({ length: groups.size + 1 }, () => []);
-  for (const { g, start_at, start_name } of rows) startsOf[g]!.push({ start_at, start_name });
+  const startsOf: Located[][] = Array.from({ length: groups.size + 1 }, () => []);
+  for (const { g, start_at, start_name, count } of rows) startsOf[g]!.push({ start_at, start_name, count });
   return places.map((place) => {
     const starts = startsOf[groups.get(groupText(place))!.index]!;
     const start = lastAtOrBefore(starts, (start) => compareTies(start.start_at, start.start_name, place.at, place.name) <= 0);
@@ -108,31 +115,39 @@ async function locate(session: SqlSession, places: Place[]): Promise<{ start_at:
 }
 
 /** Where a place falls that no block starts at or before: it opens its value's first block. */
-const OPENS_FIRST_BLOCK = { start_at: FIRST_START, start_name: '' };
+const OPENS_FIRST_BLOCK: Located = { start_at: FIRST_START, start_name: '', count: 0 };
 
 /** Each place's block by a probe of the index: the last block start of its group at or before it. */
-async function probe(session: SqlSession, places: Place[]): Promise<{ start_at: number; start_name: string }[]> {
+async function probe(session: SqlSession, places: Place[]): Promise<Located[]> {
   const of = <K extends keyof Place>(key: K) => places.map((place) => place[key]);
-  const rows = await session.query<{ start_at: number | null; start_name: string | null }>(sql`
-    SELECT b.start_at, b.start_name
+  const rows = await session.query<{ start_at: number | null; start_name: string | null; count: number | null }>(sql`
+    SELECT b.start_at, b.start_name, b.count
     FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[], ${of('value')}::float8[],
       ${of('at')}::float8[], ${of('name')}::text[]) WITH ORDINALITY AS p(app_id, board, period, value, at, name, i)
     LEFT JOIN LATERAL (
-      SELECT b.start_at, b.start_name FROM board_blocks AS b
+      SELECT b.start_at, b.start_name, b.count FROM board_blocks AS b
       WHERE b.app_id = p.app_id AND b.board = p.board AND b.period = p.period AND b.value = p.value
         AND (b.start_at, b.start_name) <= (p.at, p.name)
       ORDER BY b.start_at DESC, b.start_name DESC LIMIT 1
     ) AS b ON true
     ORDER BY p.i`);
-  return rows.map(({ start_at, start_name }) => (start_at === null ? OPENS_FIRST_BLOCK : { start_at, start_name: start_name! }));
+  return rows.map(({ start_at, start_name, count }) =>
+    start_at === null ? OPENS_FIRST_BLOCK : { start_at, start_name: start_name!, count: count! },
+  );
 }
 
 /**
  * Moves the members written on every board: each leaves the blocks of the
  * places it held and joins those of the places it holds now. A few
  * statements for any number of members (an import's chunk of thousands).
+ * `sentAll` is called once its last statement is sent, before it is answered:
+ * the transaction's COMMIT may then go out with it (sql.ts, SqlSession.commit).
  */
-export async function moveOnBoards(session: SqlSession, written: { before: UserRecord | null; after: UserRecord }[]) {
+export async function moveOnBoards(
+  session: SqlSession,
+  written: { before: UserRecord | null; after: UserRecord }[],
+  sentAll: () => void = () => undefined,
+) {
   const moves: { place: Place; delta: 1 | -1 }[] = [];
   for (const { before, after } of written) {
     const held = new Map((before ? placesOf(before) : []).map((place) => [placeText(place), place]));
@@ -142,7 +157,7 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
   }
   // A member's new latest week or month changes the counts of their block of all names (name-periods.ts).
   const periodMoves = periodMovesOf(written);
-  if (moves.length === 0 && periodMoves.length === 0) return;
+  if (moves.length === 0 && periodMoves.length === 0) return sentAll();
   // Each member moved in its periods located once on the list of all names, whatever its moves:
   // placeOfMove[k] is where the k-th period move's member is among the places located.
   const places = moves.map(({ place }) => place);
@@ -155,9 +170,9 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
 
   // The sections' read travels with the blocks': both are answered before anything moves.
   const [located, sections] = await Promise.all([locate(session, places), sectionsOf(session, places.map(boardOf))]);
-  const deltas = new Map<string, { block: Block; delta: number }>();
+  const deltas = new Map<string, { block: Block; before: number; delta: number }>();
   for (const [i, { place, delta }] of moves.entries()) {
-    const { start_at, start_name } = located[i]!;
+    const { start_at, start_name, count } = located[i]!;
     const block: Block = {
       app_id: place.app_id,
       board: place.board,
@@ -167,7 +182,7 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
       start_name,
     };
     const text = blockText(block);
-    const entry = deltas.get(text) ?? { block, delta: 0 };
+    const entry = deltas.get(text) ?? { block, before: count, delta: 0 };
     entry.delta += delta;
     deltas.set(text, entry);
   }
@@ -176,30 +191,44 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
     const block: Position = { value: 0, start_at, start_name };
     return { move, block, section: holding(startsOf(sections, nameListOf(move.app_id)), block) };
   });
-  // The members moved added to their blocks' counts: the blocks as counted now, emptied ones deleted.
-  const changed = [...deltas.values()];
-  const [counted] = await Promise.all([
+  // What every count will be is known before any is written: a write holds its app's row
+  // (transaction.ts), so no other moves a member of these boards between the reads above and
+  // the adds. The blocks', the sections' and the periods' counts then go out together, with
+  // the transaction's COMMIT, unless a block or a section grows past its split and is cut
+  // once counted.
+  const changed = [...deltas.values()].filter(({ delta }) => delta !== 0);
+  // The members moved added to their blocks' counts (emptied blocks deleted), and the period moves.
+  const added = Promise.all([
     addToBlocks(
       session,
       changed.map(({ block, delta }) => ({ ...block, count: delta })),
     ),
     countPeriodMoves(session, countedPeriods),
   ]);
-  if (counted.length === 0) return;
   // Each block's members counted in its section, and a block opened or emptied among its blocks.
-  const deltaOf = new Map(changed.map(({ block, delta }) => [blockText(block), delta]));
-  const changes: SectionChange[] = counted.map((block) => {
-    const delta = deltaOf.get(blockText(block))!;
-    // A block that held no one before holds exactly its delta (emptied blocks are deleted).
-    const opened = block.count === delta ? 1 : 0;
-    return { board: boardOf(block), at: positionOf(block), members: delta, blocks: opened - (block.count <= 0 ? 1 : 0) };
-  });
-  for (const block of counted.filter(({ count }) => count > BLOCK_SPLIT)) {
+  const changes: SectionChange[] = changed.map(({ block, before, delta }) => ({
+    board: boardOf(block),
+    at: positionOf(block),
+    members: delta,
+    blocks: (before === 0 ? 1 : 0) - (before + delta <= 0 ? 1 : 0),
+  }));
+  const cutting = changed.filter(({ before, delta }) => before + delta > BLOCK_SPLIT);
+  if (cutting.length === 0) {
+    const counted = countInSections(session, sections, changes);
+    if (counted.last) sentAll();
+    await Promise.all([added, counted.done]);
+    if (!counted.last) sentAll();
+    return;
+  }
+  // A block grown past BLOCK_SPLIT is cut once it is counted, and its cuts change sections too.
+  await added;
+  for (const { block } of cutting) {
     const cutChanges = await cut(session, block);
     changes.push(...cutChanges);
     if (block.board === 'names') await countNameSectionsAcross(session, startsOf(sections, boardOf(block)), block, cutChanges);
   }
-  await countInSections(session, sections, changes);
+  await countInSections(session, sections, changes).done;
+  sentAll();
 }
 
 /**
@@ -207,7 +236,7 @@ export async function moveOnBoards(session: SqlSession, written: { before: UserR
  * counted again by period from their blocks (name-periods.ts): that section now holds some of its
  * members. Elsewhere the cuts stay in the block's section, and its counts stand.
  */
-async function countNameSectionsAcross(session: SqlSession, starts: Position[], block: Block, cutChanges: SectionChange[]) {
+async function countNameSectionsAcross(session: SqlSession, starts: Section[], block: Block, cutChanges: SectionChange[]) {
   const held = [positionOf(block), ...cutChanges.map(({ at }) => at)].map((at) => holding(starts, at));
   const unique = [...new Map(held.map((start) => [JSON.stringify(start), start])).values()];
   if (unique.length === 1) return;

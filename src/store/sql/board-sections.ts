@@ -57,31 +57,37 @@ export function membersBefore(board: BoardKey, at: Query | Identifier): Query {
     ) AS holding), 0)`;
 }
 
+/** A section's start, and the members and blocks it holds. */
+export interface Section extends Position {
+  count: number;
+  blocks: number;
+}
+
 /**
  * Every section of the boards, each board's in board order, by board text. Started with the
  * blocks' read (moveOnBoards), so that both travel together.
  */
-export async function sectionsOf(session: SqlSession, boards: BoardKey[]): Promise<Map<string, Position[]>> {
+export async function sectionsOf(session: SqlSession, boards: BoardKey[]): Promise<Map<string, Section[]>> {
   const unique = [...new Map(boards.map((board) => [boardText(board), board])).values()];
   const of = <K extends keyof BoardKey>(key: K) => unique.map((board) => board[key]);
-  const rows = await session.query<{ i: number } & Position>(sql`
-    SELECT g.i::integer AS i, 0 - s.negated_value AS value, s.start_at, s.start_name
+  const rows = await session.query<{ i: number } & Section>(sql`
+    SELECT g.i::integer AS i, 0 - s.negated_value AS value, s.start_at, s.start_name, s.count, s.blocks
     FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[]) WITH ORDINALITY AS g(app_id, board, period, i)
     JOIN board_sections AS s ON s.app_id = g.app_id AND s.board = g.board AND s.period = g.period
     ORDER BY g.i, s.negated_value, s.start_at, s.start_name`);
-  const sections = new Map(unique.map((board) => [boardText(board), [] as Position[]]));
-  for (const { i, value, start_at, start_name } of rows) {
-    sections.get(boardText(unique[i - 1]!))!.push({ value, start_at, start_name });
+  const sections = new Map(unique.map((board) => [boardText(board), [] as Section[]]));
+  for (const { i, value, start_at, start_name, count, blocks } of rows) {
+    sections.get(boardText(unique[i - 1]!))!.push({ value, start_at, start_name, count, blocks });
   }
   return sections;
 }
 
-/** A board's section starts in board order, from sectionsOf. */
-export const startsOf = (sections: Map<string, Position[]>, board: BoardKey) => sections.get(boardText(board)) ?? [];
+/** A board's sections in board order, from sectionsOf. */
+export const startsOf = (sections: Map<string, Section[]>, board: BoardKey) => sections.get(boardText(board)) ?? [];
 
-/** The start of the section holding `at`: the last at or before it, the board's start if none is. */
-export const holding = (starts: Position[], at: Position) =>
-  lastAtOrBefore(starts, (start) => comparePositions(start, at) <= 0) ?? BOARD_START;
+/** The section holding `at`: the last starting at or before it, the board's start if none does (none yet). */
+export const holding = (starts: Section[], at: Position): Section =>
+  lastAtOrBefore(starts, (start) => comparePositions(start, at) <= 0) ?? { ...BOARD_START, count: 0, blocks: 0 };
 
 interface SectionRow extends BoardKey, Position {
   count: number;
@@ -101,24 +107,40 @@ const addToSections = addingTo<SectionRow, StoredSection>({
   ],
 });
 
-/** Applies the blocks' changes to the sections holding them, as `sections` (sectionsOf) stood before. */
-export async function countInSections(
+/**
+ * Applies the blocks' changes to the sections holding them, as `sections` (sectionsOf) stood
+ * before, and cuts a section grown past SECTION_SPLIT blocks once counted. Its counts are sent
+ * at once; `last` says whether they are its last statements, or a cut follows once they are
+ * answered: a write holds its app's row (transaction.ts), so each section holds what sectionsOf
+ * read plus these changes.
+ */
+export function countInSections(
   session: SqlSession,
-  sections: Map<string, Position[]>,
+  sections: Map<string, Section[]>,
   changes: SectionChange[],
-): Promise<void> {
-  const deltas = new Map<string, SectionRow>();
+): { last: boolean; done: Promise<void> } {
+  const deltas = new Map<string, { section: Section; delta: SectionRow }>();
   for (const { board, at, members, blocks } of changes) {
-    const start = holding(startsOf(sections, board), at);
-    const text = `${boardText(board)} ${start.value} ${start.start_at} ${start.start_name}`;
-    const delta = deltas.get(text) ?? { ...board, ...start, count: 0, blocks: 0 };
-    delta.count += members;
-    delta.blocks += blocks;
-    deltas.set(text, delta);
+    const section = holding(startsOf(sections, board), at);
+    const text = `${boardText(board)} ${section.value} ${section.start_at} ${section.start_name}`;
+    const { value, start_at, start_name } = section;
+    const entry = deltas.get(text) ?? { section, delta: { ...board, value, start_at, start_name, count: 0, blocks: 0 } };
+    entry.delta.count += members;
+    entry.delta.blocks += blocks;
+    deltas.set(text, entry);
   }
-  const stored = await addToSections(session, [...deltas.values()]);
-  const counted = stored.map(({ negated_value, ...section }): SectionRow => ({ ...section, value: negated(negated_value) }));
-  for (const section of counted.filter(({ blocks }) => blocks > SECTION_SPLIT)) await cutSection(session, section);
+  const cutting = [...deltas.values()]
+    .filter(({ section, delta }) => section.blocks + delta.blocks > SECTION_SPLIT)
+    .map(({ section, delta }) => ({ ...delta, count: section.count + delta.count, blocks: section.blocks + delta.blocks }));
+  const added = addToSections(
+    session,
+    [...deltas.values()].map(({ delta }) => delta),
+  );
+  const done = (async () => {
+    await added;
+    for (const section of cutting) await cutSection(session, section);
+  })();
+  return { last: cutting.length === 0, done };
 }
 
 /** Cuts a section of more than SECTION_SPLIT blocks into sections of SECTION_FILL, reading its blocks once. */

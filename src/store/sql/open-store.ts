@@ -196,6 +196,9 @@ function endsWithWork(session: SqlSession): SqlSession & { end(): void } {
   let open = true;
   return {
     query: (query) => (open ? session.query(query) : Promise.reject(new Error('a statement after its transaction ended'))),
+    commit: () => {
+      if (open) session.commit?.();
+    },
     end: () => {
       open = false;
     },

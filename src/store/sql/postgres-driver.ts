@@ -77,6 +77,8 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
      * - A read's COMMIT is sent, not waited for: it ends a snapshot and writes nothing, and the
      *   connection's next transaction queues behind it. A write waits: its answer is the
      *   write's durability (a relaxed write's, once committed; its setting travels with BEGIN).
+     *   A write's COMMIT goes out with its last statements where the work says they are
+     *   (SqlSession.commit), each queued behind BEGIN's answer as they are.
      */
     transaction: async (mode, work, durability) => {
       const connection = await client.reserve();
@@ -87,6 +89,12 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
       // Set before COMMIT or ROLLBACK is sent: a statement still on its way must not follow them
       // and run on its own. Checked and sent in one step (execute()), so the order is fixed.
       let ended = false;
+      let committed: Promise<{ command: string }> | undefined;
+      const commit = () => {
+        ended = true;
+        committed = connection.unsafe('COMMIT').execute();
+        committed.catch(() => undefined);
+      };
       const send = <Row>(query: Query) =>
         ended
           ? Promise.reject(new Error('a statement after its transaction ended'))
@@ -101,14 +109,25 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
           await begun;
           return send<Row>(query);
         },
+        commit: () => {
+          if (mode === 'write' && !ended) {
+            void begun.then(
+              () => {
+                if (!ended) commit();
+              },
+              () => undefined,
+            );
+          }
+        },
       };
       try {
         const result = await work(session);
         await begun;
-        ended = true;
-        const commit = connection.unsafe('COMMIT').execute();
-        if (mode === 'write') await commit;
-        else commit.catch(() => undefined);
+        if (!ended) commit();
+        if (mode === 'read') return result;
+        // A statement sent before a COMMIT that failed has rolled the transaction back: PostgreSQL
+        // then answers the COMMIT with ROLLBACK, not with an error.
+        if ((await committed!).command === 'ROLLBACK') throw new Error('the write was rolled back: a statement of it failed');
         return result;
       } catch (error) {
         ended = true;

@@ -92,6 +92,14 @@ function parameterKey(value: unknown, after: string): string | null {
 /** One open transaction: statements run one after the other. */
 export interface SqlSession {
   query<Row = Record<string, unknown>>(query: Query): Promise<Row[]>;
+  /**
+   * Where present (PostgreSQL's, in a write): sends COMMIT behind every statement sent so far,
+   * without waiting for their answers; the work sends nothing after it, and the transaction
+   * waits for the COMMIT as for its own. A write's flush calls it with its last statements
+   * (transaction.ts), a round trip less while the write holds its rows. A statement before it
+   * that fails aborts the transaction, and the COMMIT then rolls it back.
+   */
+  commit?(): void;
 }
 
 export type TransactionMode = 'read' | 'write';
@@ -150,6 +158,7 @@ const escapeValue = (value: unknown): unknown =>
 
 export function textSafe(session: SqlSession): SqlSession {
   return {
+    commit: () => session.commit?.(),
     async query<Row>({ text, values }: Query) {
       const rows = await session.query<Record<string, unknown>>({ text, values: values.map(escapeValue) });
       for (const row of rows) {

@@ -244,7 +244,8 @@ export class SqlTransaction implements Transaction {
    * Writes what waits: the records, each kind in one statement, the logs and the board counts.
    * The statements go out together (postgres.js pipelines them on the transaction's connection),
    * so a write holds its app's rows a few round trips less. They touch different tables, and the
-   * database runs them in the order sent: the first to fail is the first to answer.
+   * database runs them in the order sent: the first to fail is the first to answer. The last of
+   * them take the transaction's COMMIT with them (SqlSession.commit): flush is a write's end.
    */
   async flush(): Promise<void> {
     const byKind = new Map<string, { kind: RecordKind; values: unknown[]; insert: boolean }>();
@@ -259,7 +260,7 @@ export class SqlTransaction implements Transaction {
     await Promise.all([
       ...[...byKind.values()].map(({ kind, values, insert }) => this.writeRecords(kind, values, insert)),
       this.writeLogs(),
-      moveOnBoards(this.session, written),
+      moveOnBoards(this.session, written, () => this.session.commit?.()),
     ]);
     this.rowsWritten += this.dirty.size;
     this.dirty.clear();

@@ -97,6 +97,48 @@ describe('transaction modes', () => {
       }
     });
 
+    // A write's COMMIT may go out with its last statements (SqlSession.commit), before they are answered.
+    it('with a COMMIT sent behind the last statements: kept when they succeed, rolled back when one fails', async (t) => {
+      const driver = await driverOrSkip(t);
+      if (!driver) return;
+      const statement = (text) => ({ text, values: [] });
+      const ids = async () =>
+        (await driver.transaction('read', (session) => session.query(statement('SELECT id FROM sent ORDER BY id')))).map(
+          (row) => row.id,
+        );
+      try {
+        await driver.transaction('write', (session) => session.query(statement('CREATE TABLE sent (id integer PRIMARY KEY)')));
+        await driver.transaction('write', async (session) => {
+          const inserted = session.query(statement('INSERT INTO sent VALUES (1)'));
+          session.commit();
+          await inserted;
+          await assert.rejects(session.query(statement('INSERT INTO sent VALUES (2)')), /after its transaction ended/);
+        });
+        assert.deepEqual(await ids(), [1], 'committed, and nothing after its COMMIT');
+        await assert.rejects(
+          driver.transaction('write', async (session) => {
+            const first = session.query(statement('INSERT INTO sent VALUES (3)'));
+            const duplicate = session.query(statement('INSERT INTO sent VALUES (1)'));
+            session.commit();
+            await Promise.all([first, duplicate]);
+          }),
+          /duplicate key/,
+        );
+        await assert.rejects(
+          driver.transaction('write', async (session) => {
+            void session.query(statement('INSERT INTO sent VALUES (4)'));
+            // Failed and not awaited: the COMMIT, answered ROLLBACK, fails the write all the same.
+            session.query(statement('INSERT INTO sent VALUES (1)')).catch(() => undefined);
+            session.commit();
+          }),
+          /rolled back/,
+        );
+        assert.deepEqual(await ids(), [1], 'neither write kept a row');
+      } finally {
+        await driver.close();
+      }
+    });
+
     // As libpq names a socket's directory: the URL's host (and port) parameters, or the host percent-encoded.
     it('through a Unix socket where the URL names its directory', async (t) => {
       const database = await shared.orSkip(t);
