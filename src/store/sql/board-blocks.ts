@@ -254,7 +254,7 @@ const nameListPlace = (app_id: string, name: string): Place => ({ app_id, board:
 type CountedBlock = Block & { count: number };
 
 /** Adds to each block's members, as counted in board_blocks. */
-const addToBlocks = addingTo<CountedBlock, CountedBlock>({
+const addToBlocks = addingTo<CountedBlock>({
   table: 'board_blocks',
   key: positionKeyOf('board_blocks'),
   counters: [{ name: 'count', of: (block) => block.count }],

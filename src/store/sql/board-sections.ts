@@ -94,11 +94,8 @@ interface SectionRow extends BoardKey, Position {
   blocks: number;
 }
 
-/** A section as board_sections holds it: its start's value negated, as the board's order sorts. */
-type StoredSection = Omit<SectionRow, 'value'> & { negated_value: number };
-
 /** Adds to each section's members and blocks, as counted in board_sections. */
-const addToSections = addingTo<SectionRow, StoredSection>({
+const addToSections = addingTo<SectionRow>({
   table: 'board_sections',
   key: positionKeyOf('board_sections'),
   counters: [

@@ -20,31 +20,29 @@ export interface CountedTable<Row> {
 
 /**
  * What adds rows to the counts of a table: each row's counters to the stored row of its key
- * (inserted where there is none). It returns the rows as they stand now (`Stored`: the key's
- * columns and the counters, by name), the emptied ones among them, which it deletes. A row that
- * adds nothing is not sent. The rows go in key order, so that two writes adding to the same
+ * (inserted where there is none), and deletes the rows it empties. A row that adds nothing is
+ * not sent. The rows go in key order, so that two writes adding to the same
  * counts lock them in one order, and neither waits for the other in a circle. The delete goes
  * out with the add, for the rows it lowers: the database runs them in the order sent, so it
  * finds the counts as added, and an emptied row costs no round trip of its own.
  */
-export function addingTo<Row, Stored extends object>({ table, key, counters }: CountedTable<Row>) {
+export function addingTo<Row>({ table, key, counters }: CountedTable<Row>) {
   const columns = [...key, ...counters.map(({ name, of }) => ({ name, type: 'integer', of }))];
   const names = columns.map(({ name }) => name).join(', ');
   const keyNames = key.map(({ name }) => name).join(', ');
   const arrays = (list: { type: string }[]) => list.map(({ type }, index) => `$${index + 1}::${type}[]`).join(', ');
   const add = `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays(columns)})
-    ON CONFLICT (${keyNames}) DO UPDATE SET ${counters.map(({ name }) => `${name} = ${table}.${name} + excluded.${name}`).join(', ')}
-    RETURNING ${names}`;
+    ON CONFLICT (${keyNames}) DO UPDATE SET ${counters.map(({ name }) => `${name} = ${table}.${name} + excluded.${name}`).join(', ')}`;
   const count = counters[0]!;
   const remove = `DELETE FROM ${table} WHERE (${keyNames}) IN (SELECT * FROM unnest(${arrays(key)})) AND ${count.name} <= 0`;
 
-  return async (session: SqlSession, rows: Row[]): Promise<Stored[]> => {
+  return async (session: SqlSession, rows: Row[]): Promise<void> => {
     const changed = rows
       .filter((row) => counters.some(({ of }) => of(row) !== 0))
       .map((row) => ({ row, key: key.map(({ of }) => of(row)) }))
       .sort((a, b) => compareKeys(a.key, b.key));
-    if (changed.length === 0) return [];
-    const added = session.query<Stored>({
+    if (changed.length === 0) return;
+    const added = session.query({
       text: add,
       values: columns.map(({ of }) => changed.map(({ row }) => of(row))),
     });
@@ -53,8 +51,7 @@ export function addingTo<Row, Stored extends object>({ table, key, counters }: C
       lowered.length > 0
         ? session.query({ text: remove, values: key.map((_, index) => lowered.map((entry) => entry.key[index])) })
         : undefined;
-    const [stored] = await Promise.all([added, removed]);
-    return stored;
+    await Promise.all([added, removed]);
   };
 }
 

@@ -68,7 +68,7 @@ interface CountRow {
 }
 
 /** Adds to each block's and each section's members with points in a period, as counted in name_periods. */
-const addToPeriods = addingTo<CountRow, Record<string, unknown>>({
+const addToPeriods = addingTo<CountRow>({
   table: 'name_periods',
   key: [
     { name: 'app_id', type: 'text', of: (row) => row.app_id },
