@@ -194,8 +194,8 @@ export async function moveOnBoards(
   // What every count will be is known before any is written: a write holds its app's row
   // (transaction.ts), so no other moves a member of these boards between the reads above and
   // the adds. The blocks', the sections' and the periods' counts then go out together, with
-  // the transaction's COMMIT, unless a block or a section grows past its split and is cut
-  // once counted.
+  // the transaction's COMMIT, unless a block grows past its split (its cut follows the blocks'
+  // answer, the sections' counts the cut) or a section does (cut after its count).
   const changed = [...deltas.values()].filter(({ delta }) => delta !== 0);
   // The members moved added to their blocks' counts (emptied blocks deleted), and the period moves.
   const added = Promise.all([
@@ -212,23 +212,18 @@ export async function moveOnBoards(
     members: delta,
     blocks: (before === 0 ? 1 : 0) - (before + delta <= 0 ? 1 : 0),
   }));
-  const cutting = changed.filter(({ before, delta }) => before + delta > BLOCK_SPLIT);
-  if (cutting.length === 0) {
-    const counted = countInSections(session, sections, changes);
-    if (counted.last) sentAll();
-    await Promise.all([added, counted.done]);
-    if (!counted.last) sentAll();
-    return;
-  }
   // A block grown past BLOCK_SPLIT is cut once it is counted, and its cuts change sections too.
-  await added;
+  const cutting = changed.filter(({ before, delta }) => before + delta > BLOCK_SPLIT);
+  if (cutting.length > 0) await added;
   for (const { block } of cutting) {
     const cutChanges = await cut(session, block);
     changes.push(...cutChanges);
     if (block.board === 'names') await countNameSectionsAcross(session, startsOf(sections, boardOf(block)), block, cutChanges);
   }
-  await countInSections(session, sections, changes).done;
-  sentAll();
+  const counted = countInSections(session, sections, changes);
+  if (counted.last) sentAll();
+  await Promise.all([added, counted.done]);
+  if (!counted.last) sentAll();
 }
 
 /**
