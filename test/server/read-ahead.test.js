@@ -251,6 +251,7 @@ it('reads what admin/log_task reads after its task at once, once its key is know
         `${account_name}: all four sent before any is answered`,
       );
       assert.ok(sentAt(ahead.events, 'SELECT record FROM tasks ')[0] > keyAnsweredAt(ahead.events), 'the task after the key');
+      assert.equal(sentAt(ahead.events, 'SELECT value FROM meta ').length, 1, 'the admin keys read once');
       assert.deepEqual(
         logged.body,
         (await plain.call('POST', '/v1/admin/log_task', ADMIN, body)).body,

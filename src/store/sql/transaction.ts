@@ -50,6 +50,11 @@ export class SqlTransaction implements Transaction {
   /** Reads on their way, by cache key. */
   private readonly reading = new Map<string, Promise<void>>();
   private pendingLogs: LogRecord[] = [];
+  /**
+   * Meta entries as read or written here, by key (their JSON text; undefined: absent), each read
+   * once: a key's lookup asks for the admin keys, and so do a write's read-ahead and an import.
+   */
+  private readonly meta = new Map<string, Promise<string | undefined>>();
   private readonly boards;
   /** Rows of records and logs written so far (open-store.ts keeps statistics by them). */
   rowsWritten = 0;
@@ -144,13 +149,22 @@ export class SqlTransaction implements Transaction {
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {
-    const [row] = await this.session.query<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${key}::text`);
-    return row ? (JSON.parse(row.value) as T) : undefined;
+    let text = this.meta.get(key);
+    if (text === undefined) {
+      text = this.session
+        .query<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${key}::text`)
+        .then(([row]) => row?.value);
+      this.meta.set(key, text);
+    }
+    const value = await text;
+    return value === undefined ? undefined : (JSON.parse(value) as T);
   }
 
   async putMeta(key: string, value: unknown): Promise<void> {
+    const text = JSON.stringify(value);
+    this.meta.set(key, Promise.resolve(text));
     await this.session.query(sql`
-      INSERT INTO meta (key, value) VALUES (${key}::text, ${JSON.stringify(value)}::text)
+      INSERT INTO meta (key, value) VALUES (${key}::text, ${text}::text)
       ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
   }
 
