@@ -1,6 +1,7 @@
 // Statements as the sql tag writes them (src/store/sql/sql.ts): a text cast alike where it
 // recurs is one parameter, anything else a parameter of its own, and the database reads the
-// statement back with every value where it was written.
+// statement back with every value where it was written. Text goes through textSafe and back
+// unchanged, though PostgreSQL's text cannot hold U+0000.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importSource } from '../../source-module.js';
@@ -39,5 +40,22 @@ describe('the sql tag', () => {
         uncast: '7',
       },
     );
+  });
+});
+
+describe('text through textSafe', () => {
+  it('comes back as it went in, U+0000 and U+0001 too, in code point order', async () => {
+    const names = ['b\u0001', 'a', 'a\u0000b', '\u0001\u0002', '\u0000', 'a\u0001', '', 'a\u0000'];
+    const rows = await driver.transaction('read', (session) =>
+      source.textSafe(session).query({
+        text: 'SELECT name, $2::text AS single FROM unnest($1::text[]) AS n(name) ORDER BY name COLLATE "C"',
+        values: [names, '\u0000\u0001'],
+      }),
+    );
+    assert.deepEqual(
+      rows.map((row) => row.name),
+      [...names].sort(),
+    );
+    assert.ok(rows.every((row) => row.single === '\u0000\u0001'));
   });
 });
