@@ -250,8 +250,10 @@ ${outcome}
   ${100 - settings.writeShare * 100}% reads and ${settings.writeShare * 100}% writes drawn at random from the
   same operations (writes with targets of their own). Any answer but 2xx or any network error fails the run.
   Each run opens its connections first, with one health request each, not timed (a connection opened while
-  the server is busy waits behind those already open). The client runs on the same machine and takes some
-  of its CPU.
+  the server is busy waits behind those already open). Health and most reads ask for one URL each, as many
+  members opening a community's page do, so the server answers those that arrive together once (its shared
+  reads, \`src/node/shared-reads.ts\`); get_userinfo and get_task_progress name a member of their own each
+  time. The client runs on the same machine and takes some of its CPU.
 - "statements": those the store ran for one request of the operation, sent once after the rounds, and
   their summed time (each is a round trip to the database; a write sends the statements of its flush
   together, and each of those is timed from when the one before it was answered, so no wait counts

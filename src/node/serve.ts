@@ -10,6 +10,7 @@ import { createRateLimiter } from '../server/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
+import { sharingReads, transactionBegins } from './shared-reads.js';
 import { loadDataset } from './load-dataset.js';
 import { createLogger, type Logger } from './logger.js';
 import { parseServeOptions, USAGE, UsageError, type ServeOptions } from './options.js';
@@ -56,7 +57,7 @@ export interface Running {
 
 /** What `npm run bench:server` changes in the server it measures; nothing else does. */
 export interface Instrumented {
-  /** The store, opened by the caller over a driver that times each statement. */
+  /** The store, opened by the caller over a driver that times each statement (with transactionBegins as its onTransaction). */
   store: Store;
   /** Wraps the handler the host serves (the benchmark adds its statement report). */
   wrapHandle: (handle: Handle) => Handle;
@@ -65,7 +66,7 @@ export interface Instrumented {
 /** Starts the server as configured: its store, admin keys, dataset, change feed, limits and host. */
 export async function start(options: ServeOptions, logger: Logger, instrumented?: Instrumented): Promise<Running> {
   const installationKeys = await readInstallationKeys(options);
-  const store = instrumented?.store ?? (await openServerStore(options.storage));
+  const store = instrumented?.store ?? (await openServerStore(options.storage, transactionBegins));
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');
@@ -86,15 +87,17 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     // On PostgreSQL several processes may serve one community: each hears the others' writes.
     const changes =
       'databaseUrl' in options.storage ? await postgresChangeFeed(options.storage.databaseUrl, logger) : inProcessChangeFeed();
-    const handle = createHandler({
-      store,
-      changes,
-      onChange: changes.publish,
-      limiter: createRateLimiter(sqlRateCounters),
-      readAhead: createReadAhead(),
-      allowBootstrap: options.allowBootstrap,
-      onUnexpectedError,
-    });
+    const handle = sharingReads(
+      createHandler({
+        store,
+        changes,
+        onChange: changes.publish,
+        limiter: createRateLimiter(sqlRateCounters),
+        readAhead: createReadAhead(),
+        allowBootstrap: options.allowBootstrap,
+        onUnexpectedError,
+      }),
+    );
     const served = instrumented?.wrapHandle(handle) ?? handle;
     const host = await startHttpHost(options.testHooks ? withTestHooks(served, changes) : served, { ...options, logger });
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);

@@ -10,14 +10,17 @@ import { reasonOf, StartupError } from './startup-error.js';
 
 const DATABASE_URL_SHAPE = 'postgres://user:password@host:5432/database';
 
-/** Opens where the data lives, or throws a StartupError saying what could not be opened and why. */
-export async function openServerStore(storage: StorageOptions): Promise<Store> {
+/**
+ * Opens where the data lives, or throws a StartupError saying what could not be opened and why.
+ * `onTransaction` is openSqlStore's.
+ */
+export async function openServerStore(storage: StorageOptions, onTransaction?: () => void): Promise<Store> {
   const what = describeStorage(storage);
   let unlock = async () => {};
   try {
     await checkStorage(storage);
     if ('dataDir' in storage) unlock = await lockDataDir(storage.dataDir);
-    const store = await openSqlStore(storage);
+    const store = await openSqlStore({ ...storage, onTransaction });
     return { ...store, close: () => store.close().finally(unlock) };
   } catch (error) {
     await unlock();

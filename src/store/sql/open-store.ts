@@ -20,6 +20,11 @@ export type SqlStoreOptions = (
 ) & {
   /** A schema of its own in the database (tests give each store one); created when missing. */
   schema?: string;
+  /**
+   * Called as each transaction's work begins, its connection held: the snapshot is taken by its
+   * first statement, after this (the server's shared reads, src/node/shared-reads.ts).
+   */
+  onTransaction?: () => void;
 };
 
 /** SQLSTATEs after which the same work may succeed when run again. */
@@ -61,6 +66,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
         const result = await driver.transaction(
           mode,
           async (session) => {
+            options.onTransaction?.();
             const ending = endsWithWork(session);
             try {
               const tx = new SqlTransaction(textSafe(ending), mode);

@@ -1,0 +1,109 @@
+// Identical reads that arrive together are answered by one run of the handler:
+// a community page opened by many members at once asks for the same leaderboard
+// page over and over, and under load each such read waits for a database
+// connection before it runs. A read that comes while an identical one still
+// waits, before that one's transaction has begun, takes its answer instead of
+// running again. Its answer is then read from a snapshot taken after it came,
+// so it is as fresh as its own would be: every write answered before it came is
+// in it. Once the transaction begins, later reads run on their own.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { operationOf } from '../api/api-path.js';
+import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
+import type { Handle } from '../server/handler.js';
+import { operations } from '../server/operations.js';
+import type { RequestContext } from '../server/request-guards.js';
+
+/**
+ * The request headers a read's answer depends on, beside its URL: two reads alike in these
+ * have the same answer. The Origin is also the CORS check's (RequestContext.checkOrigin).
+ * A header the handler comes to read for a GET belongs here (test/node/shared-reads.test.js
+ * checks the handler's reads against this list).
+ */
+export const ANSWER_HEADERS = ['authorization', 'origin', 'accept-language', MEMBER_TOKEN_HEADER.toLowerCase()];
+
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  body: ArrayBuffer;
+  /** What the handler gave the CORS check, for each reader's own host to answer CORS by. */
+  checkedOrigins: { allowed: readonly string[] | undefined } | null;
+}
+
+/** Closes the running read's flight to others: the store calls it through transactionBegins. */
+const joining = new AsyncLocalStorage<() => void>();
+
+/**
+ * Called as a transaction's work begins, its connection held (openSqlStore's onTransaction):
+ * its snapshot is taken by its first statement, after this, so a read that comes from now on
+ * must not take the answer of the read running.
+ */
+export function transactionBegins(): void {
+  joining.getStore()?.();
+}
+
+/** `handle`, with identical reads that arrive while one waits answered once. */
+export function sharingReads(handle: Handle): Handle {
+  /** The answers others may still take, by key. */
+  const open = new Map<string, Promise<Answer>>();
+
+  function fly(key: string, request: Request, context: RequestContext | undefined): Promise<Answer> {
+    let checkedOrigins: Answer['checkedOrigins'] = null;
+    const checkOrigin = context?.checkOrigin;
+    const own: RequestContext | undefined = checkOrigin && {
+      ...context,
+      checkOrigin: (allowed) => {
+        checkedOrigins = { allowed };
+        checkOrigin(allowed);
+      },
+    };
+    let answer: Promise<Answer> | undefined;
+    let closed = false;
+    const close = () => {
+      closed = true;
+      if (answer !== undefined && open.get(key) === answer) open.delete(key);
+    };
+    answer = joining.run(close, async () => {
+      try {
+        const response = await handle(request, own ?? context);
+        const body = await response.arrayBuffer();
+        return { status: response.status, headers: [...response.headers], body, checkedOrigins };
+      } finally {
+        close();
+      }
+    });
+    if (!closed) open.set(key, answer);
+    return answer;
+  }
+
+  return async (request, context) => {
+    const key = keyOf(request);
+    if (key === null) return handle(request, context);
+    const joined = open.get(key);
+    const { status, headers, body, checkedOrigins } = await (joined ?? fly(key, request, context));
+    // The reader's own host hears the allowed origins too (its CORS headers); the outcome of
+    // the check is in the answer already, as the Origin is part of the key.
+    if (joined && checkedOrigins && context?.checkOrigin) {
+      try {
+        context.checkOrigin(checkedOrigins.allowed);
+      } catch {
+        // Refused alike in the shared answer.
+      }
+    }
+    return new Response(body.byteLength > 0 ? body : null, { status, headers });
+  };
+}
+
+/** What makes two requests the same read, or null for a request that never shares. */
+function keyOf(request: Request): string | null {
+  if (request.method !== 'GET') return null;
+  const url = new URL(request.url);
+  if (!onlyReads(url)) return null;
+  return JSON.stringify([url.href, ...ANSWER_HEADERS.map((name) => request.headers.get(name))]);
+}
+
+/** Whether the operation a GET names only reads: a GET airdrop writes, and an event stream is a connection of its own. */
+function onlyReads(url: URL): boolean {
+  const name = operationOf(url);
+  const operation = name !== null && Object.hasOwn(operations, name) ? operations[name] : undefined;
+  return operation !== undefined && operation.transaction !== 'write' && !operation.streamsChanges;
+}

@@ -1,0 +1,239 @@
+// The server answers identical reads that arrive together once (src/node/shared-reads.ts):
+// a read that comes while an identical one waits for its transaction takes that one's
+// answer; one that comes once the transaction has begun runs on its own, so it sees every
+// write answered before it came. Reads that differ in what their answer depends on, and
+// writes (a GET airdrop among them), never share.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sharedDatabase } from '../postgres-or-skip.js';
+import { importSource } from '../source-module.js';
+
+const ADMIN = 'sk_shared_reads_admin';
+const KEY = 'pk_shared_reads';
+let source;
+
+before(async () => {
+  source = await importSource('src/node/shared-reads.ts', 'src/server/handler.ts', 'src/store/sql/index.ts');
+});
+
+/**
+ * The server's handler, reads shared, over a SQL store of `storeOptions` with one app; `begun`
+ * counts transactions begun, and `onBegin` (settable) runs as each begins.
+ */
+async function server(storeOptions) {
+  const counted = { begun: 0, onBegin: () => {} };
+  const store = await source.openSqlStore({
+    ...storeOptions,
+    onTransaction: () => {
+      counted.begun += 1;
+      source.transactionBegins();
+      counted.onBegin();
+    },
+  });
+  const handle = source.sharingReads(source.createHandler({ store }));
+  const request = (method, path, { key = KEY, headers = {}, body }) =>
+    new Request(`http://q.test${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const answered = async (response) => ({ status: (await response).status, body: await (await response).json() });
+  const call = (method, path, options = {}) => answered(handle(request(method, path, options), options.context));
+  const imported = await call('POST', '/v1/admin/import', {
+    key: ADMIN,
+    body: {
+      admin_keys: [ADMIN],
+      apps: [
+        {
+          app_id: 'guild',
+          api_keys: [{ key: KEY, scopes: ['read', 'write', 'ledger'] }],
+          treasury: { account_id: '0.0.1001', balance: '10' },
+          users: [{ account_name: 'alice' }, { account_name: 'bob' }],
+        },
+      ],
+    },
+  });
+  assert.equal(imported.status, 200, JSON.stringify(imported.body));
+  counted.begun = 0;
+  return { call, counted, close: () => store.close() };
+}
+
+const ALICE = '/v1/get_userinfo?app_id=guild&account_name=alice';
+
+describe('on PGlite', () => {
+  let shared;
+  before(async () => {
+    shared = await server({ memory: true });
+  });
+  after(() => shared.close());
+
+  it('answers identical reads that come together with one transaction', async () => {
+    const { call, counted } = shared;
+    counted.begun = 0;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call('GET', ALICE)));
+    assert.equal(counted.begun, 1);
+    for (const answer of answers) assert.deepEqual(answer, answers[0]);
+    assert.equal(answers[0].status, 200, JSON.stringify(answers[0].body));
+    assert.equal(answers[0].body.account_name, 'alice');
+  });
+
+  it('runs a read that comes once the transaction has begun on its own', async () => {
+    const { call, counted } = shared;
+    counted.begun = 0;
+    let late = Promise.resolve('no second read was sent');
+    counted.onBegin = () => {
+      counted.onBegin = () => {};
+      late = call('GET', ALICE);
+    };
+    const first = await call('GET', ALICE);
+    assert.deepEqual(await late, first);
+    assert.equal(counted.begun, 2);
+  });
+
+  it('tells each reader’s host what the CORS check was given, the readers who joined too', async () => {
+    const { call, counted } = shared;
+    counted.begun = 0;
+    const checked = [];
+    const reader = (index) => ({
+      headers: { origin: 'https://forum.example.org' },
+      context: { checkOrigin: (allowed) => checked.push({ index, allowed }) },
+    });
+    const answers = await Promise.all([call('GET', ALICE, reader(0)), call('GET', ALICE, reader(1))]);
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200],
+    );
+    assert.equal(counted.begun, 1);
+    assert.deepEqual(
+      checked.map(({ index }) => index).sort((a, b) => a - b),
+      [0, 1],
+    );
+    assert.deepEqual(checked[0].allowed, checked[1].allowed);
+  });
+
+  it('never shares between reads whose answers may differ, nor between writes', async () => {
+    const { call, counted } = shared;
+    counted.begun = 0;
+    const [good, wrongKey, otherLanguage, otherOrigin] = await Promise.all([
+      call('GET', ALICE),
+      call('GET', ALICE, { key: 'pk_nobody' }),
+      call('GET', ALICE, { headers: { 'accept-language': 'de' } }),
+      call('GET', ALICE, { headers: { origin: 'https://elsewhere.test' } }),
+    ]);
+    assert.equal(good.status, 200);
+    assert.equal(wrongKey.status, 401);
+    assert.equal(otherLanguage.status, 200);
+    assert.equal(otherOrigin.status, 200);
+    assert.equal(counted.begun, 4);
+
+    counted.begun = 0;
+    const social = (twitter_name) => ({ body: { app_id: 'guild', account_name: 'bob', twitter_name } });
+    const writes = await Promise.all([
+      call('POST', '/v1/connect_social', social('bob_a')),
+      call('POST', '/v1/connect_social', social('bob_a')),
+    ]);
+    for (const write of writes) assert.equal(write.status, 200, JSON.stringify(write.body));
+    assert.equal(counted.begun, 2);
+
+    // A GET that writes: each pays.
+    counted.begun = 0;
+    const airdrop = '/v1/airdrop_token_ledger?to_address=0.0.2002&quantity=1';
+    const paid = await Promise.all([call('GET', airdrop), call('GET', airdrop)]);
+    for (const payment of paid) assert.equal(payment.status, 200, JSON.stringify(payment.body));
+    assert.notEqual(paid[0].body.tx_id, paid[1].body.tx_id);
+    assert.equal(counted.begun, 2);
+  });
+});
+
+describe('on PostgreSQL', () => {
+  const database = sharedDatabase('questboard_shared_reads');
+  after(() => database.drop());
+
+  it('gives a read that comes after a write the write, while an identical earlier read is under way', async (t) => {
+    const found = await database.orSkip(t);
+    if (!found) return;
+    // The first read's transaction is held once its first statement is answered: its snapshot
+    // is taken, and the write and the second read happen meanwhile.
+    const base = source.postgresDriver({ url: found.url, max: 4 });
+    let holdNextRead = false;
+    let snapshotTaken;
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    const driver = {
+      ...base,
+      transaction: (mode, work, durability) => {
+        const hold = mode === 'read' && holdNextRead;
+        if (hold) holdNextRead = false;
+        return base.transaction(
+          mode,
+          (session) =>
+            work({
+              ...session,
+              query: async (query) => {
+                const rows = await session.query(query);
+                if (hold) {
+                  snapshotTaken();
+                  await held;
+                }
+                return rows;
+              },
+            }),
+          durability,
+        );
+      },
+    };
+    const { call, close } = await server({ driver });
+    try {
+      const CAROL = '/v1/get_userinfo?app_id=guild&account_name=carol';
+      assert.equal((await call('GET', CAROL)).status, 404);
+
+      holdNextRead = true;
+      const taken = new Promise((resolve) => (snapshotTaken = resolve));
+      const first = call('GET', CAROL);
+      await taken;
+      const joins = await call('POST', '/v1/admin/import', {
+        key: ADMIN,
+        body: { apps: [{ app_id: 'guild', users: [{ account_name: 'carol' }] }] },
+      });
+      assert.equal(joins.status, 200, JSON.stringify(joins.body));
+      const second = call('GET', CAROL);
+      release();
+      assert.equal((await first).status, 404, 'the first read’s snapshot was taken before carol joined');
+      const after = await second;
+      assert.equal(after.status, 200, `the second read came after carol joined: ${JSON.stringify(after.body)}`);
+      assert.equal(after.body.account_name, 'carol');
+    } finally {
+      await close();
+    }
+  });
+});
+
+it('shares on every request header a GET’s answer depends on', async () => {
+  // Headers the handler reads that no shared read's answer depends on, and why.
+  const notInAnswer = {
+    'content-type': 'a body’s, and a GET has none',
+    'content-length': 'a body’s, and a GET has none',
+    'idempotency-key': 'read by writes only',
+    'last-event-id': 'read by the event stream, which never shares',
+    'x-request-id': 'the log’s, not the answer’s',
+  };
+  const read = new Set();
+  for (const folder of ['src/server', 'src/core']) {
+    for (const file of await readdir(folder)) {
+      const text = await readFile(join(folder, file), 'utf8');
+      for (const [, name] of text.matchAll(/headers\.(?:get|has)\(([^)]*)\)/g)) read.add(name);
+    }
+  }
+  const names = [...read].map((name) =>
+    name === 'MEMBER_TOKEN_HEADER' ? 'x-questboard-member' : name.replace(/^['"]|['"]$/g, '').toLowerCase(),
+  );
+  assert.ok(names.includes('authorization'), `the handler's reads were found: ${names.join(', ')}`);
+  for (const name of names) {
+    assert.ok(
+      source.ANSWER_HEADERS.includes(name) || name in notInAnswer,
+      `the handler reads ${name}, which ANSWER_HEADERS lacks`,
+    );
+  }
+});
