@@ -1,4 +1,4 @@
-import type { EventEmitter } from 'node:events';
+import { setMaxListeners, type EventEmitter } from 'node:events';
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -67,6 +67,9 @@ export async function startHttpHost(handle: Handle, options: HostOptions): Promi
   const cors = createCors(options.corsOrigins);
   /** Aborted on close: answers still streaming (event streams, which never end by themselves) end then. */
   const closing = new AbortController();
+  // Every answer being sent listens to it (an event stream for its whole life), so more than
+  // Node's default of 10 at once is the usual, not a leak.
+  setMaxListeners(0, closing.signal);
   let ownOrigin = '';
   /** Each connection's latest response, so a parser error is never written into the middle of one. */
   const responses = new WeakMap<Duplex, ServerResponse>();

@@ -89,6 +89,15 @@ describe('the Node host streams GET /v1/events', () => {
     await until(async () => (await subscriptions(server.port)) === 0, 'the feed to let go of the disconnected client');
   });
 
+  it('keeps many streams open at once, as many pages follow an app, without a warning', async () => {
+    const streams = await Promise.all(Array.from({ length: 12 }, () => openStream(server.port)));
+    await Promise.all(streams.map((stream) => stream.next('id: ')));
+    assert.equal(await subscriptions(server.port), 12);
+    for (const stream of streams) stream.request.destroy();
+    await until(async () => (await subscriptions(server.port)) === 0, 'the feed to let go of the streams');
+    assert.doesNotMatch(server.stderr(), /MaxListenersExceededWarning/);
+  });
+
   it('ends its open streams when it stops, so it stops at once', async () => {
     const stream = await openStream(server.port);
     await stream.next('id: ');

@@ -38,7 +38,12 @@ export async function startServer(args = [], { env = {} } = {}) {
   const child = spawn(process.execPath, ['scripts/serve.js', '--port', '0', ...storage, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    process.stderr.write(chunk);
   });
   // 'close': the process has exited and its stdout has ended, so `log` holds every line it wrote.
   const exit = once(child, 'close').then(([code]) => code);
@@ -58,6 +63,8 @@ export async function startServer(args = [], { env = {} } = {}) {
   return {
     port,
     log,
+    /** What it has written to stderr so far (passed on to this process's too). */
+    stderr: () => stderr,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
     peakMemory: () => Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
     /** Kills the process outright (SIGKILL), as a crash or a power cut would. */
