@@ -39,8 +39,10 @@ async function server(storeOptions) {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const answered = async (response) => ({ status: (await response).status, body: await (await response).json() });
-  const call = (method, path, options = {}) => answered(handle(request(method, path, options), options.context));
+  const call = async (method, path, options = {}) => {
+    const response = await handle(request(method, path, options), options.context);
+    return { status: response.status, body: await response.json() };
+  };
   const imported = await call('POST', '/v1/admin/import', {
     key: ADMIN,
     body: {
