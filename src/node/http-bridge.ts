@@ -65,6 +65,7 @@ export function toFetchRequest(incoming: IncomingMessage, origin: string): Bridg
 function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Array>; detach(): void } {
   let detach = () => {};
   let stopReading = () => {};
+  let ended = false;
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -73,6 +74,7 @@ function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Arra
           controller.enqueue(chunk);
         };
         const onEnd = () => {
+          ended = true;
           detach();
           controller.close();
         };
@@ -86,8 +88,9 @@ function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Arra
         };
         stopReading = () => {
           detach();
-          // Does nothing to a stream that has ended already.
-          controller.error(new ApiError(503, 'The request was answered before its body was read.'));
+          // Every request that sent a body ends here once answered, most of them read to the end:
+          // an error made for those (its stack captured) took 1.5% of a write's time.
+          if (!ended) controller.error(new ApiError(503, 'The request was answered before its body was read.'));
         };
         incoming.on('data', onData).on('end', onEnd).on('error', onError);
         // A 'data' listener starts the flow; nothing flows until the handler reads.
