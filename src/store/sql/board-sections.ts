@@ -89,10 +89,8 @@ export const startsOf = (sections: Map<string, Section[]>, board: BoardKey) => s
 export const holding = (starts: Section[], at: Position): Section =>
   lastAtOrBefore(starts, (start) => comparePositions(start, at) <= 0) ?? { ...BOARD_START, count: 0, blocks: 0 };
 
-interface SectionRow extends BoardKey, Position {
-  count: number;
-  blocks: number;
-}
+/** A section of a board, as board_sections holds it (its value as it is). */
+type SectionRow = BoardKey & Section;
 
 /** Adds to each section's members and blocks, as counted in board_sections. */
 const addToSections = addingTo<SectionRow>({
