@@ -117,23 +117,33 @@ export function boardQueries(session: SqlSession) {
    */
   async function readTail(board: BoardRef, span: Query): Promise<Tail> {
     const names = nameListOf(board.app_id);
-    /** Members of a row of board_sections or board_blocks (alias, its level) less those ranked in the period. */
-    const unranked = (alias: string, level: 'section' | 'block') => sql`${new Identifier(alias)}.count - coalesce((
-      SELECT ranked.count FROM ${periodCountsOf(board, level)} AND ${placeOf('ranked')} = ${placeOf(alias)}), 0)`;
     /**
-     * The rows of a level in order, from `from` on, with their unranked members and those before
-     * them (`before`: from `earlier` on). Unranked counted once per row, in a subquery of its own
+     * The rows of a level in order, from `from` on, with their unranked members (the row's count
+     * less its members with points in the period) and those before them (`before`: from `earlier`
+     * on). Where the rows are a bounded run (`run`: a range of the level's counts in name_periods
+     * that holds theirs), the run's counts are read as one range of name_periods_by_period and
+     * merged with the rows; a walk with no end known looks up each row's count as it goes, and
+     * stops where the caller's LIMIT does. Unranked counted once per row, in a subquery of its own
      * (OFFSET 0): pulled up, its count ran again for each use.
      */
-    const counted = (table: 'board_sections' | 'board_blocks', alias: string, earlier: Query, from: Query) => {
+    const counted = (table: 'board_sections' | 'board_blocks', alias: string, earlier: Query, from: Query, run?: Query) => {
+      const level = table === 'board_sections' ? 'section' : 'block';
       const row = (column: string) => new Identifier(`${alias}.${column}`);
+      const rows = run
+        ? sql`(SELECT * FROM ${rowsOf(table, alias, names)} ${from}) AS ${new Identifier(alias)} LEFT JOIN (
+            SELECT * FROM ${periodCountsOf(board, level)} AND ${run} OFFSET 0
+          ) AS ranked ON ${placeOf('ranked')} = ${placeOf(alias)}`
+        : sql`${rowsOf(table, alias, names)} ${from}`;
+      const ranked = run
+        ? sql`ranked.count`
+        : sql`(SELECT ranked.count FROM ${periodCountsOf(board, level)} AND ${placeOf('ranked')} = ${placeOf(alias)})`;
       return sql`
         SELECT *, (${earlier} + sum(unranked) OVER w - unranked)::float8 AS before,
           lead(negated_value) OVER w AS next_value, lead(start_at) OVER w AS next_at, lead(start_name) OVER w AS next_name
         FROM (
           SELECT ${row('negated_value')}, ${row('start_at')}, ${row('start_name')},
-            ${unranked(alias, table === 'board_sections' ? 'section' : 'block')} AS unranked
-          FROM ${rowsOf(table, alias, names)} ${from}
+            ${row('count')} - coalesce(${ranked}, 0) AS unranked
+          FROM ${rows}
           ORDER BY ${row('negated_value')}, ${row('start_at')}, ${row('start_name')} OFFSET 0
         ) AS rows WINDOW w AS (ORDER BY negated_value, start_at, start_name)`;
     };
@@ -145,18 +155,13 @@ export function boardQueries(session: SqlSession) {
      * The block of all names holding the skip-th unranked member: its section, then its block among
      * the section's (up to the next section's start, or past every block: all are of value 0).
      */
+    const sectionEnd = sql`(coalesce(section.next_value, 'Infinity'), coalesce(section.next_at, 0), coalesce(section.next_name, ''))`;
+    /** The rows of an alias inside the section found, by their start. */
+    const inSection = (alias: string) => sql`${placeOf(alias)} >= ${placeOf('section')} AND ${placeOf(alias)} < ${sectionEnd}`;
     const holding = sql`
-      SELECT found.* FROM (${holdingOf(counted('board_sections', 'section', sql`0`, sql``))}) AS section
+      SELECT found.* FROM (${holdingOf(counted('board_sections', 'section', sql`0`, sql``, sql`TRUE`))}) AS section
       CROSS JOIN LATERAL (
-        ${holdingOf(
-          counted(
-            'board_blocks',
-            'block',
-            sql`section.before`,
-            sql`AND ${placeOf('block')} >= ${placeOf('section')} AND ${placeOf('block')} <
-              (coalesce(section.next_value, 'Infinity'), coalesce(section.next_at, 0), coalesce(section.next_name, ''))`,
-          ),
-        )}
+        ${holdingOf(counted('board_blocks', 'block', sql`section.before`, sql`AND ${inSection('block')}`, inSection('ranked')))}
       ) AS found`;
     // From the skip-th unranked member, `take` of them (0: nothing else is read, as a CTE runs only
     // once read). The walk ends where the first block after the page starts: found from the first

@@ -228,6 +228,16 @@ export const MIGRATIONS: Migration[] = [
       `DROP INDEX users_by_month_name`,
     ],
   },
+  {
+    version: 9,
+    name: 'name periods by period',
+    statements: [
+      // One period's counts over a run of blocks or sections, as one range (boards.ts, readTail): by
+      // the primary key, either a lookup per block (64 for a section's) or every period's counts of
+      // the run read and filtered. count stays out of it, so a count's change remains a HOT update.
+      `CREATE INDEX name_periods_by_period ON name_periods (app_id, board, period, level, negated_value, start_at, start_name)`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */
