@@ -204,13 +204,14 @@ export function boardQueries(session: SqlSession) {
     if (limit === 0) return [];
     // Past a period board's first page, the tail at the same positions goes out with the page, in
     // case its ranked members leave the page short (readLeaderboard then asks for the rest): in the
-    // same round trip, its skip and take computed from the ranked members' count in its statement.
+    // same round trip, its skip and take computed from the ranked members' count in its statement
+    // (counted once, OFFSET 0: pulled up, the count ran again for each use of n).
     if (board.period !== null && offset > 0) {
       const tail = readTail(
         board,
         sql`
         SELECT greatest(0, ${offset}::float8 - n) AS skip, ${limit}::float8 - least(${limit}::float8, greatest(0, n - ${offset}::float8)) AS take
-        FROM (SELECT ${membersOn(board)} AS n) AS ranked`,
+        FROM (SELECT ${membersOn(board)} AS n OFFSET 0) AS ranked`,
       );
       // Not always asked for: its failure fails the request only where it is.
       tail.catch(() => undefined);
