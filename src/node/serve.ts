@@ -87,13 +87,15 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     // On PostgreSQL several processes may serve one community: each hears the others' writes.
     const changes =
       'databaseUrl' in options.storage ? await postgresChangeFeed(options.storage.databaseUrl, logger) : inProcessChangeFeed();
+    // One limiter for both: the read-ahead counts a write ahead as the limiter last limited its key.
+    const limiter = createRateLimiter(sqlRateCounters);
     const handle = sharingReads(
       createHandler({
         store,
         changes,
         onChange: changes.publish,
-        limiter: createRateLimiter(sqlRateCounters),
-        readAhead: createReadAhead(),
+        limiter,
+        readAhead: createReadAhead(undefined, limiter),
         allowBootstrap: options.allowBootstrap,
         onUnexpectedError,
       }),

@@ -46,11 +46,19 @@ export interface HandlerOptions {
   limiter?: RateLimiter;
   /**
    * Reads a transaction starts before it needs them (read-ahead.ts), told the key the request
-   * sends: a read's beside its key's, a write's once its key is known good. A server's, where
-   * each read is a round trip to the database. The service worker and the in-page handler read
-   * IndexedDB, where a read costs no round trip.
+   * sends, what the host knows of it and the member its token names: a read's beside its key's,
+   * a write's right behind its key's lock. A server's, where each read is a round trip to the
+   * database. The service worker and the in-page handler read IndexedDB, where a read costs no
+   * round trip.
    */
-  readAhead?: (tx: Transaction, input: Record<string, unknown>, operation: Operation, key: string | null) => void;
+  readAhead?: (
+    tx: Transaction,
+    input: Record<string, unknown>,
+    operation: Operation,
+    key: string | null,
+    context: RequestContext | undefined,
+    member: string | null,
+  ) => void;
 }
 
 /** `context` comes from a host that knows more of the request (the Node server: the client's address, its CORS policy). */
@@ -140,7 +148,7 @@ export function createHandler({
     const idempotencyKey = operation.idempotent ? request.headers.get('idempotency-key') : null;
 
     const work = async (tx: Transaction) => {
-      readAhead?.(tx, raw as Record<string, unknown>, operation, keyText);
+      readAhead?.(tx, raw as Record<string, unknown>, operation, keyText, context, member);
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
       const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
       // A member's key was admitted with its token; any other needs the operation's scope.

@@ -15,7 +15,7 @@
 import { ApiError } from '../api/errors.js';
 import type { RateLimit, RateLimits } from '../api/schemas.js';
 import { sha256Hex } from '../core/key-hash.js';
-import type { RateCounters, Transaction } from '../store/index.js';
+import { StaleReadAhead, type RateCount, type RateCounters, type Transaction } from '../store/index.js';
 
 export const DEFAULT_RATE_LIMITS: Required<{ [K in keyof RateLimits]: RateLimit }> = {
   per_key: { writes: 600, window_seconds: 60 },
@@ -26,6 +26,8 @@ export const DEFAULT_RATE_LIMITS: Required<{ [K in keyof RateLimits]: RateLimit 
 /** Expired counters are deleted at most this often per process, a batch at a time, by a write's transaction. */
 const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 1_000;
+/** Keys whose app and limits a process remembers for counting ahead (countAhead): the least recently limited go first. */
+const KNOWN_KEYS = 1_000;
 
 /** One write to count. */
 export interface LimitedWrite {
@@ -43,37 +45,77 @@ export interface LimitedWrite {
 }
 
 export interface RateLimiter {
-  /** Counts the write in the request's transaction, or throws a 429 saying which limit and when to retry. */
+  /**
+   * Counts the write in the request's transaction, or throws a 429 saying which limit and when to
+   * retry. Where the transaction counted ahead for other limits than the write's, it throws
+   * StaleReadAhead: the store runs the write again, counted as limited now.
+   */
   limit(tx: Transaction, write: LimitedWrite): Promise<void>;
+  /**
+   * Counts a write before its key is answered, so that the counts go to the database with the
+   * key's read (server/read-ahead.ts) rather than a round trip after it, under the app's lock: as
+   * the key's last write was limited here (its app, and that app's limits), which limit() then
+   * checks. Returns that app, or null for a key not limited here yet, which is not counted.
+   */
+  countAhead(tx: Transaction, write: Omit<LimitedWrite, 'app_id' | 'limits'>): string | null;
 }
 
 export function createRateLimiter(counters: RateCounters): RateLimiter {
   let sweepAt = 0;
+  /** Each key's app and limits as its last write was limited, the least recent first. */
+  const known = new Map<string, Pick<LimitedWrite, 'app_id' | 'limits'>>();
+  /** What a transaction counted ahead: its write's app and limits, and the counts. */
+  const countedAhead = new WeakMap<Transaction, { app_id: string; limits: string; counts: Promise<RateCount[]> }>();
+
+  // Counted together, in one round trip.
+  const count = (tx: Transaction, write: LimitedWrite, limits: Limit[]) =>
+    Promise.all(
+      limits.map(({ kind, subject, limit }) =>
+        counters.count(tx, {
+          bucket: `${kind} ${sha256Hex(`${write.app_id}\n${subject}`)}`,
+          limit: limit.writes,
+          windowMs: limit.window_seconds * 1000,
+          now: write.now,
+        }),
+      ),
+    );
+
   return {
+    countAhead(tx, write) {
+      const last = known.get(write.key);
+      if (!last) return null;
+      const limited = { ...write, ...last };
+      const limits = limitsOf(limited);
+      const counts = count(tx, limited, limits);
+      // Taken by limit(); a transaction that fails before it fails with what it met first.
+      counts.catch(() => undefined);
+      countedAhead.set(tx, { app_id: last.app_id, limits: JSON.stringify(limits), counts });
+      return last.app_id;
+    },
+
     async limit(tx, write) {
-      if (write.now >= sweepAt) {
-        sweepAt = write.now + SWEEP_EVERY_MS;
-        await counters.forgetExpired(tx, write.now, SWEEP_BATCH);
-      }
-      // Counted together, in one round trip; told narrowest first: an address or member over its own
-      // limit hears of that one, not of the key's, which the whole community shares. A refusal rolls
-      // back every count, so the key's is not used up by writes that were refused.
+      known.delete(write.key);
+      known.set(write.key, { app_id: write.app_id, limits: write.limits });
+      if (known.size > KNOWN_KEYS) known.delete(known.keys().next().value!);
       const limits = limitsOf(write);
-      const counts = await Promise.all(
-        limits.map(({ kind, subject, limit }) =>
-          counters.count(tx, {
-            bucket: `${kind} ${sha256Hex(`${write.app_id}\n${subject}`)}`,
-            limit: limit.writes,
-            windowMs: limit.window_seconds * 1000,
-            now: write.now,
-          }),
-        ),
-      );
+      const ahead = countedAhead.get(tx);
+      if (ahead && (ahead.app_id !== write.app_id || ahead.limits !== JSON.stringify(limits))) throw new StaleReadAhead();
+      const sweep =
+        write.now >= sweepAt
+          ? ((sweepAt = write.now + SWEEP_EVERY_MS), counters.forgetExpired(tx, write.now, SWEEP_BATCH))
+          : undefined;
+      const [counts] = await Promise.all([ahead?.counts ?? count(tx, write, limits), sweep]);
+      // Told narrowest first: an address or member over its own limit hears of that one, not of the
+      // key's, which the whole community shares. A refusal rolls back every count, so the key's is
+      // not used up by writes that were refused.
       const refused = limits.findIndex((_, index) => !counts[index]!.admitted);
       if (refused !== -1) throw tooManyWrites(limits[refused]!.who, limits[refused]!.limit, counts[refused]!.retryAfterMs);
     },
   };
 }
+
+/** One limit a write is counted against: who, and by which setting. */
+type Limit = ReturnType<typeof limitsOf>[number];
 
 function limitsOf({ key, member, clientAddress, limits = {} }: LimitedWrite) {
   const setting = (name: keyof RateLimits) => (limits[name] === undefined ? DEFAULT_RATE_LIMITS[name] : limits[name]);

@@ -5,15 +5,22 @@
 //   for a leaderboard's page by offset, the page and a period board's count, as readLeaderboard
 //   asks for them first; a challenge it names, and its tasks once the challenge is there (in one
 //   statement, where the operation asks for each); a task it names, and the member's progress in it.
-// - A write's, once its key is known good: a write locks what it reads, so nothing is locked for
-//   a caller turned away, and what it reads ahead it reads in the order the operation does (a
-//   write locks its key, then its app: store/sql/transaction.ts). Only admin/log_task's, whose
-//   reads after its task were a round trip each.
+// - A write's right behind its key's read, which locks the key and its app (store/sql/transaction.ts):
+//   its write limits' counts and the records endorse_account and connect_social read, for a key
+//   this process has limited before, counted by the app and limits of its last write
+//   (RateLimiter.countAhead). Each round trip of a write after its key's lock is one more that
+//   every other write of the app waits for (docs/performance.md). A write locks what it reads, so
+//   nothing is read ahead for a key not seen good before, nor for a key of another app than the
+//   one named; a key taken away since locks what it names until its request is turned away.
+// - admin/log_task's, once its key is known good (an installation admin key, which no write
+//   limit counts): what it reads after its task, a round trip each before.
 import { getLeaderboardQuery } from '../api/schemas.js';
 import { boardOf, DEFAULT_LIMIT } from '../core/leaderboard.js';
 import { authenticate } from '../core/access.js';
 import type { Transaction } from '../store/index.js';
 import { operations, type Operation } from './operations.js';
+import type { RateLimiter } from './rate-limits.js';
+import type { RequestContext } from './request-guards.js';
 
 /**
  * The read-ahead of a server whose clock is `now` (the handler's). A read that fails here is the
@@ -21,10 +28,22 @@ import { operations, type Operation } from './operations.js';
  * operation (another page, another week at its turn) is a statement spent, never a wrong answer:
  * the store answers only the same question from it (store/sql/boards.ts).
  */
-export function createReadAhead(now: () => Date = () => new Date()) {
-  return (tx: Transaction, input: Record<string, unknown>, operation: Operation, key: string | null) => {
+export function createReadAhead(now: () => Date = () => new Date(), limiter?: RateLimiter) {
+  return (
+    tx: Transaction,
+    input: Record<string, unknown>,
+    operation: Operation,
+    key: string | null,
+    context?: RequestContext,
+    member: string | null = null,
+  ) => {
     if (operation.transaction === 'write') {
-      if (operation === operations['admin/log_task'] && key !== null) readLogAhead(tx, input, key);
+      if (key === null) return;
+      if (operation === operations['admin/log_task']) readLogAhead(tx, input, key);
+      else if (limiter) {
+        const write = { key, member: member ?? undefined, clientAddress: context?.clientAddress, now: now().getTime() };
+        readWriteAhead(tx, input, operation, limiter, write);
+      }
       return;
     }
     const { app_id, around, account_name, challenge_id, task_id } = input;
@@ -35,8 +54,8 @@ export function createReadAhead(now: () => Date = () => new Date()) {
     }
     if (typeof app_id !== 'string') return;
     void tx.get('apps', app_id).catch(() => undefined);
-    const member = around ?? account_name;
-    if (typeof member === 'string') void tx.get('users', [app_id, member]).catch(() => undefined);
+    const named = around ?? account_name;
+    if (typeof named === 'string') void tx.get('users', [app_id, named]).catch(() => undefined);
     else if (operation === operations['get_leaderboard']) readPageAhead(tx, input, now().getTime());
   };
 }
@@ -57,6 +76,41 @@ function readChallengeAhead(tx: Transaction, challenge_id: string): void {
     .get('challenges', challenge_id)
     .then((challenge) => challenge && tx.getMany('tasks', challenge.task_ids))
     .catch(() => undefined);
+}
+
+/**
+ * A write's limits counted and its records read right behind its key's read (from the next turn
+ * on, as readLogAhead's), where the limiter knows the key and its app is the one named.
+ */
+function readWriteAhead(
+  tx: Transaction,
+  input: Record<string, unknown>,
+  operation: Operation,
+  limiter: RateLimiter,
+  write: Parameters<RateLimiter['countAhead']>[1],
+): void {
+  void Promise.resolve().then(() => {
+    const app_id = limiter.countAhead(tx, write);
+    if (app_id === null || input.app_id !== app_id) return;
+    const { from_account, to_account, endorsement_id, account_name } = input;
+    if (operation === operations['connect_social'] && typeof account_name === 'string') {
+      void tx.get('users', [app_id, account_name]).catch(() => undefined);
+    }
+    if (
+      operation === operations['endorse_account'] &&
+      typeof from_account === 'string' &&
+      typeof to_account === 'string' &&
+      typeof endorsement_id === 'string'
+    ) {
+      // As endorse reads them (core/endorsements.ts), so that its reads take these.
+      const members: [string, string][] = [
+        [app_id, from_account],
+        [app_id, to_account],
+      ];
+      void tx.getMany('users', members).catch(() => undefined);
+      void tx.get('endorsements', [app_id, from_account, to_account, endorsement_id]).catch(() => undefined);
+    }
+  });
 }
 
 /**

@@ -169,6 +169,13 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * Thrown by a write's work when what it started before its key was answered rested on what no
+ * longer holds (a server's write limits, counted ahead: server/rate-limits.ts): nothing of that
+ * attempt may commit, and the store runs the work again, as after a conflict.
+ */
+export class StaleReadAhead extends Error {}
+
 /** Whether the member is ranked on the board: has points in its period, or it has none. */
 export const isRanked = (board: BoardRef, member: { week: string; month: string }) =>
   board.period === null || (board.type === 'weekly' ? member.week : member.month) === board.period;

@@ -2,8 +2,10 @@
 // through the handler itself with a pinned clock, on PGlite and on PostgreSQL: a write past a
 // limit is answered 429 with Retry-After, and fits again exactly when Retry-After says; the
 // defaults, an app's own limits and a limit turned off; a refused write changes nothing; a
-// write refused for another reason is not counted. And the client's address as the host
-// takes it (src/node/client-address.ts).
+// write refused for another reason is not counted. The handler reads ahead as the server's does
+// (src/server/read-ahead.ts), so a key's writes after its first are counted ahead, with its key's
+// read: each of these holds for them too. And the client's address as the host takes it
+// (src/node/client-address.ts).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -24,6 +26,7 @@ before(async () => {
   source = await importSource(
     'src/server/handler.ts',
     'src/server/rate-limits.ts',
+    'src/server/read-ahead.ts',
     'src/store/sql/index.ts',
     'src/node/client-address.ts',
   );
@@ -33,11 +36,9 @@ before(async () => {
 async function limitedServer(storeOptions) {
   const store = await source.openSqlStore(storeOptions);
   const clock = { now: START };
-  const handle = source.createHandler({
-    store,
-    now: () => new Date(clock.now),
-    limiter: source.createRateLimiter(source.sqlRateCounters),
-  });
+  const now = () => new Date(clock.now);
+  const limiter = source.createRateLimiter(source.sqlRateCounters);
+  const handle = source.createHandler({ store, now, limiter, readAhead: source.createReadAhead(now, limiter) });
   const { publicKey, privateKey } = await generateKeyPair('ES256');
   /** A member token for `sub`, issued now by the handler's clock. */
   const tokenFor = (sub) => {
@@ -208,6 +209,22 @@ for (const [engine, open] of Object.entries(engines)) {
       assert.match(refused.body.message, new RegExp(`at most ${per_ip.writes} every ${per_ip.window_seconds} s`));
       await s.setLimits({ per_ip: null });
       assert.equal((await s.endorse()).status, 200);
+    });
+
+    test('counts a write ahead by the limits its key was last limited by, and anew when they changed since', async (s) => {
+      await s.setLimits({ per_key: { writes: 3, window_seconds: 3600 } });
+      for (let i = 0; i < 3; i++) assert.equal((await s.endorse()).status, 200, `write ${i + 1}`);
+      assert.equal((await s.endorse()).status, 429);
+      // Counted ahead by the limit of 3 the key's last write was limited by, the next would be refused.
+      await s.setLimits({ per_key: { writes: 5, window_seconds: 3600 } });
+      assert.equal((await s.endorse()).status, 200, 'counted by the new limit');
+      assert.equal((await s.endorse()).status, 200, 'counted once');
+      assert.equal((await s.endorse()).status, 429);
+      await s.setLimits({ per_key: { writes: 10, window_seconds: 3600 } });
+      assert.equal((await s.endorse()).status, 200, 'the 6th write, by a limit of 10');
+      // Lowered: counted ahead by the limit of 10, the 7th would be taken.
+      await s.setLimits({ per_key: { writes: 6, window_seconds: 3600 } });
+      assert.equal((await s.endorse()).status, 429, 'counted by the lowered limit');
     });
 
     test('changes nothing for a refused write: the export is the same', async (s) => {

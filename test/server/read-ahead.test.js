@@ -19,7 +19,12 @@ const KEY = 'pk_read_ahead';
 let source;
 
 before(async () => {
-  source = await importSource('src/server/handler.ts', 'src/server/read-ahead.ts', 'src/store/sql/index.ts');
+  source = await importSource(
+    'src/server/handler.ts',
+    'src/server/rate-limits.ts',
+    'src/server/read-ahead.ts',
+    'src/store/sql/index.ts',
+  );
 });
 
 /** A handler on PGlite whose statements are recorded as `sent` and `answered`, in order. */
@@ -274,6 +279,62 @@ it('reads what admin/log_task reads after its task at once, once its key is know
     });
     assert.equal(refused.status, 401, JSON.stringify(refused.body));
     assert.equal(sentAt(ahead.events, 'SELECT record FROM tasks ').length, 0, 'no task read for a key turned away');
+  } finally {
+    await ahead.close();
+    await plain.close();
+  }
+});
+
+it("counts a write's limits and reads its members with its key once its key was limited before, and answers as without", async () => {
+  const limiterOf = () => source.createRateLimiter(source.sqlRateCounters);
+  const limiter = limiterOf();
+  const ahead = await server({ limiter, readAhead: source.createReadAhead(() => NOW, limiter), now: () => NOW });
+  const plain = await server({ limiter: limiterOf(), now: () => NOW });
+  const COUNT = 'INSERT INTO rate_counters ';
+  const withKey = (start) => {
+    const sent = sentAt(ahead.events, start);
+    assert.ok(sent.length > 0, `${start} is sent`);
+    return sent.every((at) => at < keyAnsweredAt(ahead.events));
+  };
+  const endorse = (from_account, to_account, endorsement_id) => ({
+    path: '/v1/endorse_account',
+    body: { app_id: 'guild', from_account, to_account, endorsement_id },
+  });
+  const connect = (account_name, app_id = 'guild') => ({
+    path: '/v1/connect_social',
+    body: { app_id, account_name, twitter_name: `${account_name}_x` },
+  });
+  const writes = [
+    endorse('alice', 'bob', 'e1'),
+    endorse('cat', 'dan', 'e2'),
+    connect('cat'),
+    connect('newcomer'),
+    endorse('alice', 'nobody', 'e3'),
+  ];
+  try {
+    for (const [index, { path, body }] of writes.entries()) {
+      const written = await ahead.call('POST', path, KEY, body);
+      assert.deepEqual(written, await plain.call('POST', path, KEY, body), `${path} ${index}: the same answer`);
+      // The key's first write tells the limiter its app and limits; from the next on, they go with the key.
+      const first = index === 0;
+      assert.equal(withKey(COUNT), !first, `${path} ${index}: counted with the key`);
+      assert.equal(withKey('SELECT record FROM users '), !first, `${path} ${index}: its members read with the key`);
+      if (path === '/v1/endorse_account') assert.equal(withKey('SELECT record FROM endorsements '), !first);
+    }
+    // Each member's id is drawn at random: the rest is the same.
+    const exported = async (s) =>
+      JSON.stringify((await s.call('GET', '/v1/admin/export?app_id=guild', ADMIN)).body, (name, value) =>
+        name === 'id' ? undefined : value,
+      );
+    assert.equal(await exported(ahead), await exported(plain), 'the same records');
+    // A key not limited before reads nothing ahead, nor a key of another app than the one named.
+    const refused = await ahead.call('POST', '/v1/connect_social', 'pk_nobody', connect('cat').body);
+    assert.equal(refused.status, 401, JSON.stringify(refused.body));
+    assert.equal(sentAt(ahead.events, COUNT).length, 0, 'no count for a key turned away');
+    assert.equal(sentAt(ahead.events, 'SELECT record FROM users ').length, 0, 'no member read for a key turned away');
+    const elsewhere = await ahead.call('POST', '/v1/connect_social', KEY, connect('cat', 'other').body);
+    assert.equal(elsewhere.status, 404, JSON.stringify(elsewhere.body));
+    assert.equal(sentAt(ahead.events, 'SELECT record FROM users ').length, 0, "no member of an app not the key's");
   } finally {
     await ahead.close();
     await plain.close();

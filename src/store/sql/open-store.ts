@@ -3,7 +3,7 @@
 // with a concurrent one (a serialization failure, a deadlock, a row inserted
 // first elsewhere) is run again, a few times, before the request is refused.
 import { ApiError } from '../../api/errors.js';
-import type { Store } from '../port.js';
+import { StaleReadAhead, type Store } from '../port.js';
 import { migrate, MIGRATIONS } from './migrations.js';
 import { pgliteDriver } from './pglite-driver.js';
 import { postgresDriver } from './postgres-driver.js';
@@ -30,6 +30,7 @@ export type SqlStoreOptions = (
 /** SQLSTATEs after which the same work may succeed when run again. */
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const ATTEMPTS = 8;
+const mayRunAgain = (error: unknown, code: string) => RETRYABLE.has(code) || error instanceof StaleReadAhead;
 
 /** Errors of a database that cannot be reached, from either driver (ENOENT: no socket file, a stopped server's). */
 const UNREACHABLE =
@@ -84,7 +85,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
         return result;
       } catch (error) {
         const code = codeOf(error);
-        if (RETRYABLE.has(code) && attempt < ATTEMPTS) {
+        if (mayRunAgain(error, code) && attempt < ATTEMPTS) {
           // A short random wait, so that two conflicting requests do not meet again.
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
           continue;
@@ -219,7 +220,7 @@ const codeOf = (error: unknown) => {
 /** What the caller is told when the database, not the request, failed. */
 function asApiError(error: unknown, code: string): unknown {
   if (error instanceof ApiError) return error;
-  if (RETRYABLE.has(code)) return new ApiError(503, 'The server is busy with conflicting writes; try again.');
+  if (mayRunAgain(error, code)) return new ApiError(503, 'The server is busy with conflicting writes; try again.');
   if (UNREACHABLE.test(code) || UNREACHABLE.test(String((error as Error | null)?.message))) {
     return new ApiError(503, 'The database does not answer; try again shortly.');
   }

@@ -69,11 +69,14 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
      * A transaction on a connection of its own, its round trips cut to the statements' own:
      * - BEGIN (with its modes: a SET TRANSACTION after it would cost a round trip) goes out
      *   with the first statements, as postgres.js pipelines a reserved connection's statements
-     *   and PostgreSQL runs them in the order sent. In a write, statements after the first
-     *   wait for BEGIN's answer, so if it failed nothing more runs outside the transaction
-     *   (BEGIN of fixed text fails only with its connection, and then so does the statement
-     *   sent with it). A read's statements never wait: they write nothing, and the reads a
-     *   request starts together (its key and its app) travel in one round trip.
+     *   and PostgreSQL runs them in the order sent. In a write, the statements of the work's
+     *   first turn go with it in one socket write (postgres.js sends what a turn wrote at its
+     *   end), later ones wait for BEGIN's answer, so that if it failed nothing more runs outside
+     *   the transaction: BEGIN of fixed text fails only with its connection, and then so does
+     *   every statement sent behind it. That turn is a write's key, its app's lock and what
+     *   the server reads ahead (server/read-ahead.ts): one round trip, where each statement
+     *   after it made the app's other writes wait one more. A read's statements never wait:
+     *   they write nothing, and the reads a request starts together travel in one round trip.
      * - A read's COMMIT is sent, not waited for: it ends a snapshot and writes nothing, and the
      *   connection's next transaction queues behind it. A write waits: its answer is the
      *   write's durability (a relaxed write's, once committed; its setting travels with BEGIN).
@@ -99,13 +102,13 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
         ended
           ? Promise.reject(new Error('a statement after its transaction ended'))
           : statement<Row>(connection, query).execute();
-      let first = true;
+      let opening = true;
+      setImmediate(() => {
+        opening = false;
+      });
       const session: SqlSession = {
         query: async <Row>(query: Query) => {
-          if (first || mode === 'read') {
-            first = false;
-            return send<Row>(query);
-          }
+          if (opening || mode === 'read') return send<Row>(query);
           await begun;
           return send<Row>(query);
         },

@@ -97,6 +97,38 @@ describe('transaction modes', () => {
       }
     });
 
+    // A write's statements of its first turn go out with BEGIN, not behind its answer (a write's key,
+    // its app's lock and what the server reads ahead): they are still the transaction's own.
+    it("with a write's first turn sent with BEGIN, inside the transaction", async (t) => {
+      const driver = await driverOrSkip(t);
+      if (!driver) return;
+      const statement = (text) => ({ text, values: [] });
+      const transactionOf = (session) =>
+        session.query(statement('SELECT pg_current_xact_id()::text AS id')).then(([row]) => row.id);
+      try {
+        await driver.transaction('write', (session) => session.query(statement('CREATE TABLE turned (id integer)')));
+        await assert.rejects(
+          driver.transaction('write', async (session) => {
+            const first = session.query(statement('INSERT INTO turned VALUES (1)'));
+            const opened = transactionOf(session);
+            // Later in the same turn, as the server's read-ahead sends its statements.
+            await Promise.resolve();
+            const second = session.query(statement('INSERT INTO turned VALUES (2)'));
+            const alsoOpened = transactionOf(session);
+            await Promise.all([first, second]);
+            assert.equal(await alsoOpened, await opened, 'one transaction');
+            assert.equal(await transactionOf(session), await opened, 'the same after its answers');
+            await session.query(statement('SELECT no_such_column FROM turned'));
+          }),
+          /no_such_column/,
+        );
+        const count = async (session) => (await session.query(statement('SELECT count(*)::integer AS n FROM turned')))[0].n;
+        assert.equal(await driver.transaction('read', count), 0, 'rolled back with the rest');
+      } finally {
+        await driver.close();
+      }
+    });
+
     // A write's COMMIT may go out with its last statements (SqlSession.commit), before they are answered.
     it('with a COMMIT sent behind the last statements: kept when they succeed, rolled back when one fails', async (t) => {
       const driver = await driverOrSkip(t);
