@@ -102,14 +102,17 @@ export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDri
         ended
           ? Promise.reject(new Error('a statement after its transaction ended'))
           : statement<Row>(connection, query).execute();
-      let opening = true;
-      setImmediate(() => {
-        opening = false;
-      });
+      // Past a write's first turn, its statements wait for BEGIN's answer; a read's never do, so
+      // a read sets no timer.
+      let behindBegin = false;
+      if (mode === 'write') {
+        setImmediate(() => {
+          behindBegin = true;
+        });
+      }
       const session: SqlSession = {
         query: async <Row>(query: Query) => {
-          if (opening || mode === 'read') return send<Row>(query);
-          await begun;
+          if (behindBegin) await begun;
           return send<Row>(query);
         },
         commit: () => {
