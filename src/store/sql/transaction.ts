@@ -271,11 +271,21 @@ export class SqlTransaction implements Transaction {
     const written = [...this.usersAtRead]
       .filter(([cacheKey]) => this.dirty.has(cacheKey))
       .map(([cacheKey, before]) => ({ before, after: this.dirty.get(cacheKey)!.value as UserRecord }));
-    await Promise.all([
+    // The boards' reads are sent before the records: small, sent behind them they went out in a
+    // write of their own (postgres.js writes what it holds once it passes 1 KB), a system call
+    // more per write. The COMMIT still goes last: asked for before the records are sent (a write
+    // that moves no one), it waits for them.
+    let recordsSent = false;
+    let commitAsked = false;
+    const commit = () => (recordsSent ? this.session.commit?.() : (commitAsked = true));
+    const moved = moveOnBoards(this.session, written, commit);
+    const recorded = [
       ...[...byKind.values()].map(({ kind, values, insert }) => this.writeRecords(kind, values, insert)),
       this.writeLogs(),
-      moveOnBoards(this.session, written, () => this.session.commit?.()),
-    ]);
+    ];
+    recordsSent = true;
+    if (commitAsked) this.session.commit?.();
+    await Promise.all([moved, ...recorded]);
     this.rowsWritten += this.dirty.size;
     this.dirty.clear();
   }
