@@ -3,7 +3,7 @@
 // `npm run serve` (scripts/serve.js).
 import { isEmpty } from '../core/dataset.js';
 import { inProcessChangeFeed } from '../server/change-feed.js';
-import { postgresChangeFeed } from './postgres-change-feed.js';
+import { postgresChangeFeed, type SharedChangeFeed } from './postgres-change-feed.js';
 import { createHandler, type Handle } from '../server/handler.js';
 import { createReadAhead } from '../server/read-ahead.js';
 import { createRateLimiter } from '../server/rate-limits.js';
@@ -53,6 +53,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
 export interface Running {
   host: HttpHost;
   store: Store;
+  /** Where the processes share PostgreSQL, its change notices, some waiting to be sent. */
+  sharedChanges: SharedChangeFeed | null;
 }
 
 /** What `npm run bench:server` changes in the server it measures; nothing else does. */
@@ -85,8 +87,8 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     if (options.testHooks)
       logger.warn('--test-hooks: whoever reaches this server may slow it down or make it fail (/_test/…): for tests only.');
     // On PostgreSQL several processes may serve one community: each hears the others' writes.
-    const changes =
-      'databaseUrl' in options.storage ? await postgresChangeFeed(options.storage.databaseUrl, logger) : inProcessChangeFeed();
+    const sharedChanges = 'databaseUrl' in options.storage ? await postgresChangeFeed(options.storage.databaseUrl, logger) : null;
+    const changes = sharedChanges ?? inProcessChangeFeed();
     // One limiter for both: the read-ahead counts a write ahead as the limiter last limited its key.
     const limiter = createRateLimiter(sqlRateCounters);
     const handle = sharingReads(
@@ -103,7 +105,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     const served = instrumented?.wrapHandle(handle) ?? handle;
     const host = await startHttpHost(options.testHooks ? withTestHooks(served, changes) : served, { ...options, logger });
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
-    return { host, store };
+    return { host, store, sharedChanges };
   } catch (error) {
     await store.close();
     throw error;
@@ -112,10 +114,11 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
 
 /**
  * The first signal stops the server gracefully: no new connections, the
- * requests under way finish (within the host's grace), then the store
- * closes. A second signal ends the process at once.
+ * requests under way finish (within the host's grace), then the change
+ * notices they made are sent and the store closes. A second signal ends the
+ * process at once.
  */
-export function stopOnSignals({ host, store }: Running, logger: Logger): void {
+export function stopOnSignals({ host, store, sharedChanges }: Running, logger: Logger): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -126,6 +129,7 @@ export function stopOnSignals({ host, store }: Running, logger: Logger): void {
     logger.info({ signal }, 'stopping: no new connections, finishing the requests under way');
     await host.close();
     try {
+      await sharedChanges?.close();
       await store.close();
     } catch (error) {
       logger.error({ err: error }, 'the store did not close cleanly');
