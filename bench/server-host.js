@@ -17,7 +17,7 @@ const options = parseServeOptions(process.argv.slice(2), process.env);
 const { storage } = options;
 const driver =
   'databaseUrl' in storage
-    ? postgresDriver({ url: storage.databaseUrl })
+    ? postgresDriver({ url: storage.databaseUrl, max: storage.connections })
     : await pgliteDriver('dataDir' in storage ? storage.dataDir : undefined);
 const statements = new Map();
 

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import type { RateLimit } from '../api/schemas.js';
 import { DEFAULT_RATE_LIMITS } from '../server/rate-limits.js';
+import { DEFAULT_CONNECTIONS } from '../store/sql/sql.js';
 
 /** Where the data lives, in the shape the SQL store opens it. */
-export type StorageOptions = { databaseUrl: string } | { dataDir: string } | { memory: true };
+export type StorageOptions = { databaseUrl: string; connections?: number } | { dataDir: string } | { memory: true };
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -52,6 +53,8 @@ Where the data lives (one of):
                             or by its socket, postgresql:///database?host=/var/run/postgresql
                             (or the environment's DATABASE_URL, when none of these is given)
   --memory                  in memory, lost when the server stops: for tests
+  --database-connections N  connections to the PostgreSQL server this process keeps (default ${DEFAULT_CONNECTIONS});
+                            more where the database has cores to spare
 Keys:
   --admin-keys-file FILE    installation admin keys, one a line (# starts a comment); also
                             QUESTBOARD_ADMIN_KEYS=key1,key2 in the environment. Kept hashed;
@@ -89,6 +92,7 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
         port: { type: 'string' },
         'data-dir': { type: 'string' },
         'database-url': { type: 'string' },
+        'database-connections': { type: 'string' },
         memory: { type: 'boolean' },
         'admin-keys-file': { type: 'string' },
         'allow-bootstrap': { type: 'boolean' },
@@ -136,7 +140,7 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
  * a test or a one-off run does not control, so an option given overrides it.
  */
 function storage(
-  values: { memory?: boolean; 'data-dir'?: string; 'database-url'?: string },
+  values: { memory?: boolean; 'data-dir'?: string; 'database-url'?: string; 'database-connections'?: string },
   env: Record<string, string | undefined>,
 ): StorageOptions {
   const given = [
@@ -147,11 +151,17 @@ function storage(
   if (given.length > 1) {
     throw new UsageError(`${given.join(' and ')} each say where the data lives: give one of them.`);
   }
-  if (values.memory) return { memory: true };
+  const connections = values['database-connections'];
+  const onDisk = (where: Exclude<StorageOptions, { databaseUrl: string }>): StorageOptions => {
+    if (connections !== undefined) throw new UsageError('--database-connections needs a PostgreSQL server (--database-url).');
+    return where;
+  };
+  if (values.memory) return onDisk({ memory: true });
   const dataDir = nonEmpty('--data-dir', values['data-dir']);
-  if (dataDir !== undefined) return { dataDir };
+  if (dataDir !== undefined) return onDisk({ dataDir });
   const databaseUrl = nonEmpty('--database-url', values['database-url']) ?? (env.DATABASE_URL || undefined);
-  return databaseUrl === undefined ? { dataDir: DEFAULT_DATA_DIR } : { databaseUrl };
+  if (databaseUrl === undefined) return onDisk({ dataDir: DEFAULT_DATA_DIR });
+  return { databaseUrl, connections: integer('--database-connections', connections, DEFAULT_CONNECTIONS, 1, 1000) };
 }
 
 function nonEmpty(option: string, value: string | undefined): string | undefined {

@@ -62,14 +62,39 @@ describe('the server options', () => {
 
   it('take the database from --database-url, or from DATABASE_URL when no option says where the data lives', () => {
     const url = 'postgres://questboard:secret@db:5432/questboard';
-    assert.deepEqual(parseServeOptions(['--database-url', url]).storage, { databaseUrl: url });
-    assert.deepEqual(parseServeOptions([], { DATABASE_URL: url }).storage, { databaseUrl: url });
+    assert.deepEqual(parseServeOptions(['--database-url', url]).storage, { databaseUrl: url, connections: 4 });
+    assert.deepEqual(parseServeOptions([], { DATABASE_URL: url }).storage, { databaseUrl: url, connections: 4 });
     assert.deepEqual(parseServeOptions(['--database-url', url], { DATABASE_URL: 'postgres://other/db' }).storage, {
       databaseUrl: url,
+      connections: 4,
     });
     assert.deepEqual(parseServeOptions(['--memory'], { DATABASE_URL: url }).storage, { memory: true });
     assert.deepEqual(parseServeOptions(['--data-dir', 'here'], { DATABASE_URL: url }).storage, { dataDir: 'here' });
     assert.deepEqual(parseServeOptions([], { DATABASE_URL: '' }).storage, { dataDir: './questboard-data' });
+  });
+
+  it('keep as many connections to a PostgreSQL server as --database-connections says, and none to anything else', () => {
+    const url = 'postgres://questboard:secret@db:5432/questboard';
+    assert.deepEqual(parseServeOptions(['--database-url', url, '--database-connections', '12']).storage, {
+      databaseUrl: url,
+      connections: 12,
+    });
+    assert.deepEqual(parseServeOptions(['--database-connections=1'], { DATABASE_URL: url }).storage, {
+      databaseUrl: url,
+      connections: 1,
+    });
+    for (const count of ['0', '-2', '2.5', 'many', '', '1001']) {
+      refused(
+        ['--database-url', url, `--database-connections=${count}`],
+        /^--database-connections must be a whole number from 1 to 1000/,
+      );
+    }
+    for (const elsewhere of [['--memory'], ['--data-dir', 'here'], []]) {
+      refused(
+        [...elsewhere, '--database-connections', '8'],
+        /^--database-connections needs a PostgreSQL server \(--database-url\)/,
+      );
+    }
   });
 
   it('refuse two options that each say where the data lives', () => {

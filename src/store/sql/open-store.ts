@@ -11,7 +11,11 @@ import { textSafe, type Durability, type SqlDriver, type SqlSession, type Transa
 import { SqlTransaction } from './transaction.js';
 
 export type SqlStoreOptions = (
-  | { databaseUrl: string }
+  | {
+      databaseUrl: string;
+      /** Connections in the pool (DEFAULT_CONNECTIONS unless given). */
+      connections?: number;
+    }
   /** PGlite kept in this directory. */
   | { dataDir: string }
   /** PGlite in memory: everything is gone when the process ends. */
@@ -41,7 +45,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     'driver' in options
       ? options.driver
       : 'databaseUrl' in options
-        ? postgresDriver({ url: options.databaseUrl })
+        ? postgresDriver({ url: options.databaseUrl, max: options.connections })
         : await pgliteDriver('dataDir' in options ? options.dataDir : undefined);
   const quoted = options.schema === undefined ? undefined : quoteIdentifier(options.schema);
   const driver = quoted === undefined ? base : inSchema(base, quoted);

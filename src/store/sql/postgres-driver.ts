@@ -1,12 +1,12 @@
 // PostgreSQL through postgres.js: a pool of connections, so requests from
 // many members run side by side; several server processes may share one database.
 import postgres from 'postgres';
-import { RELAXED_COMMIT, TRANSACTION_MODES, type Query, type SqlDriver, type SqlSession } from './sql.js';
+import { DEFAULT_CONNECTIONS, RELAXED_COMMIT, TRANSACTION_MODES, type Query, type SqlDriver, type SqlSession } from './sql.js';
 
 export interface PostgresDriverOptions {
   /** postgres://user:password@host:port/database */
   url: string;
-  /** Connections in the pool. */
+  /** Connections in the pool (DEFAULT_CONNECTIONS). */
   max?: number;
 }
 
@@ -42,7 +42,7 @@ export function postgresClient(url: string, options: postgres.Options<Record<str
   return postgres(target, { ...options, ...where });
 }
 
-export function postgresDriver({ url, max = 10 }: PostgresDriverOptions): SqlDriver {
+export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDriverOptions): SqlDriver {
   const client = postgresClient(url, {
     max,
     // A database that does not answer is reported, not waited on for ever.

@@ -114,6 +114,17 @@ export type TransactionMode = 'read' | 'write';
  */
 export type Durability = 'strict' | 'relaxed';
 
+/**
+ * The connections a PostgreSQL driver keeps (postgres-driver.ts) unless told otherwise: few. A
+ * server process is one thread, which a few transactions in flight keep busy; identical reads
+ * that arrive while one waits for a connection are answered once (src/node/shared-reads.ts); and
+ * each connection more is one more backend for the database's cores to switch between. On a
+ * 2-core machine serving a million members, 4 connections served 40% more reads a second than
+ * 10, and 20 a third fewer (docs/performance.md). A database with cores to spare may take more
+ * (the server's --database-connections).
+ */
+export const DEFAULT_CONNECTIONS = 4;
+
 /** Sent after BEGIN in a relaxed write: its COMMIT does not wait for the disk. */
 export const RELAXED_COMMIT = 'SET LOCAL synchronous_commit TO off';
 
