@@ -62,6 +62,12 @@ export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDrive
       plan_cache_mode: 'force_generic_plan',
     },
   });
+  /**
+   * Maintenance's connection, beside the pool, opened when first needed and let go after a
+   * minute unused: a VACUUM of a million members takes seconds, and the requests' few
+   * connections (DEFAULT_CONNECTIONS) cannot spare one for that long.
+   */
+  let maintenance: postgres.Sql | undefined;
   const statement = <Row>(connection: postgres.ReservedSql, { text, values }: Query) =>
     connection.unsafe<Row[]>(text, values as postgres.ParameterOrJSON<never>[], { prepare: true });
   return {
@@ -144,13 +150,11 @@ export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDrive
       }
     },
     maintain: async (statements) => {
-      const connection = await client.reserve();
-      try {
-        for (const text of statements) await connection.unsafe(text);
-      } finally {
-        connection.release();
-      }
+      maintenance ??= postgresClient(url, { max: 1, connect_timeout: 10, idle_timeout: 60, onnotice: () => undefined });
+      for (const text of statements) await maintenance.unsafe(text);
     },
-    close: () => client.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), maintenance?.end({ timeout: 5 })]);
+    },
   };
 }

@@ -139,9 +139,9 @@ export interface SqlDriver {
   /**
    * Present where each statement is planned once on its connection and the plan kept
    * (PostgreSQL, postgres-driver.ts): runs statements refused inside a transaction (VACUUM)
-   * one after the other on one connection. The store keeps the tables' statistics and
-   * visibility current with it as they grow (open-store.ts), so that no plan made for small
-   * tables goes on reading large ones.
+   * one after the other on one connection, beside the pool. The store keeps the tables'
+   * statistics and visibility current with it as they grow (open-store.ts), so that no plan
+   * made for small tables goes on reading large ones.
    */
   maintain?(statements: string[]): Promise<void>;
   close(): Promise<void>;

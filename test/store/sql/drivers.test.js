@@ -171,6 +171,38 @@ describe('transaction modes', () => {
       }
     });
 
+    // A VACUUM takes seconds at a million members: the requests keep every connection of their pool meanwhile.
+    it('with maintenance on a connection beside the pool', async (t) => {
+      const driver = await driverOrSkip(t);
+      if (!driver) return;
+      try {
+        let maintained = false;
+        const maintaining = driver.maintain(['SELECT pg_sleep(3)']).then(() => {
+          maintained = true;
+        });
+        // The pool's one connection asks after maintenance until it sleeps: it was never taken.
+        const asleep = async () => {
+          const [row] = await driver.transaction('read', (session) =>
+            session.query({
+              text: "SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(3)' AND pid <> pg_backend_pid()",
+              values: [],
+            }),
+          );
+          return row.n;
+        };
+        let sleeping = 0;
+        for (let look = 0; sleeping === 0 && look < 100; look++) {
+          sleeping = await asleep();
+          if (sleeping === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.equal(sleeping, 1, 'maintenance sleeps on a connection of its own');
+        assert.equal(maintained, false, 'the pool served while maintenance went on');
+        await maintaining;
+      } finally {
+        await driver.close();
+      }
+    });
+
     // As libpq names a socket's directory: the URL's host (and port) parameters, or the host percent-encoded.
     it('through a Unix socket where the URL names its directory', async (t) => {
       const database = await shared.orSkip(t);
