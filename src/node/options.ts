@@ -152,15 +152,15 @@ function storage(
     throw new UsageError(`${given.join(' and ')} each say where the data lives: give one of them.`);
   }
   const connections = values['database-connections'];
-  const onDisk = (where: Exclude<StorageOptions, { databaseUrl: string }>): StorageOptions => {
+  const embedded = (where: Exclude<StorageOptions, { databaseUrl: string }>): StorageOptions => {
     if (connections !== undefined) throw new UsageError('--database-connections needs a PostgreSQL server (--database-url).');
     return where;
   };
-  if (values.memory) return onDisk({ memory: true });
+  if (values.memory) return embedded({ memory: true });
   const dataDir = nonEmpty('--data-dir', values['data-dir']);
-  if (dataDir !== undefined) return onDisk({ dataDir });
+  if (dataDir !== undefined) return embedded({ dataDir });
   const databaseUrl = nonEmpty('--database-url', values['database-url']) ?? (env.DATABASE_URL || undefined);
-  if (databaseUrl === undefined) return onDisk({ dataDir: DEFAULT_DATA_DIR });
+  if (databaseUrl === undefined) return embedded({ dataDir: DEFAULT_DATA_DIR });
   return { databaseUrl, connections: integer('--database-connections', connections, DEFAULT_CONNECTIONS, 1, 1000) };
 }
 
