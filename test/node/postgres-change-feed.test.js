@@ -50,13 +50,26 @@ async function subscribed(feed, app_id) {
   return changes;
 }
 
+/**
+ * Runs `work(feed, other)`: a feed of this process, and `other` hearing the channel as another
+ * process would, on the suite's database (skipped where PostgreSQL does not answer).
+ */
+async function withFeed(t, work) {
+  const db = await database.orSkip(t);
+  if (!db) return;
+  const other = await listener(db.url);
+  const feed = await source.postgresChangeFeed(db.url, silentLogger);
+  try {
+    await work(feed, other);
+  } finally {
+    await feed.close();
+    await other.end();
+  }
+}
+
 describe('change notices through PostgreSQL', () => {
-  it("sends a turn's notices together: one per app and scope, the members' names merged", async (t) => {
-    const db = await database.orSkip(t);
-    if (!db) return;
-    const other = await listener(db.url);
-    const feed = await source.postgresChangeFeed(db.url, silentLogger);
-    try {
+  it("sends a turn's notices together: one per app and scope, the members' names merged", (t) =>
+    withFeed(t, async (feed, other) => {
       const own = await subscribed(feed, 'guild');
       feed.publish(members('guild', 'ann', 'bob'));
       feed.publish(members('guild', 'bob', 'cy'));
@@ -83,41 +96,22 @@ describe('change notices through PostgreSQL', () => {
       feed.publish(members('guild', 'ann'));
       await other.until(4);
       assert.deepEqual(other.heard[3], members('guild', 'ann'));
-    } finally {
-      await feed.close();
-      await other.end();
-    }
-  });
+    }));
 
-  it('says the whole app changed where the names would not fit in one notice', async (t) => {
-    const db = await database.orSkip(t);
-    if (!db) return;
-    const other = await listener(db.url);
-    const feed = await source.postgresChangeFeed(db.url, silentLogger);
-    try {
+  it('says the whole app changed where the names would not fit in one notice', (t) =>
+    withFeed(t, async (feed, other) => {
       // Each notice fits alone; merged, 500 names of 20 characters do not (PostgreSQL takes under 8000 bytes).
       for (let index = 0; index < 500; index++) feed.publish(members('guild', `member-${String(index).padStart(13, '0')}`));
       await other.until(1);
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.deepEqual(other.heard, [{ type: 'questboard:change', app_id: 'guild', scope: 'app' }]);
-    } finally {
-      await feed.close();
-      await other.end();
-    }
-  });
+    }));
 
-  it('sends what waits when it closes', async (t) => {
-    const db = await database.orSkip(t);
-    if (!db) return;
-    const other = await listener(db.url);
-    const feed = await source.postgresChangeFeed(db.url, silentLogger);
-    try {
+  it('sends what waits when it closes', (t) =>
+    withFeed(t, async (feed, other) => {
       feed.publish(members('guild', 'ann'));
       await feed.close();
       await other.until(1);
       assert.deepEqual(other.heard, [members('guild', 'ann')]);
-    } finally {
-      await other.end();
-    }
-  });
+    }));
 });
