@@ -53,8 +53,8 @@ Where the data lives (one of):
                             or by its socket, postgresql:///database?host=/var/run/postgresql
                             (or the environment's DATABASE_URL, when none of these is given)
   --memory                  in memory, lost when the server stops: for tests
-  --database-connections N  connections to the PostgreSQL server this process keeps (default ${DEFAULT_CONNECTIONS});
-                            more where the database has cores to spare
+  --database-connections N  with a PostgreSQL server, the connections this process keeps to it
+                            (default ${DEFAULT_CONNECTIONS}; more where the database has cores to spare)
 Keys:
   --admin-keys-file FILE    installation admin keys, one a line (# starts a comment); also
                             QUESTBOARD_ADMIN_KEYS=key1,key2 in the environment. Kept hashed;
