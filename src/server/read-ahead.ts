@@ -14,9 +14,11 @@
 //   one named; a key taken away since locks what it names until its request is turned away.
 // - admin/log_task's, once its key is known good (an installation admin key, which no write
 //   limit counts): what it reads after its task, a round trip each before.
+// - An admin operation's, beside its key's: the installation admin keys' hashes, which its key
+//   is looked up in once it is no app's (a meta entry, which locks nothing).
 import { getLeaderboardQuery } from '../api/schemas.js';
 import { boardOf, DEFAULT_LIMIT } from '../core/leaderboard.js';
-import { authenticate } from '../core/access.js';
+import { adminKeyHashes, authenticate } from '../core/access.js';
 import type { Transaction } from '../store/index.js';
 import { operations, type Operation } from './operations.js';
 import type { RateLimiter } from './rate-limits.js';
@@ -37,6 +39,7 @@ export function createReadAhead(now: () => Date = () => new Date(), limiter?: Ra
     context?: RequestContext,
     member: string | null = null,
   ) => {
+    if (operation.scope === 'admin' && key !== null) void adminKeyHashes(tx).catch(() => undefined);
     if (operation.transaction === 'write') {
       if (key === null) return;
       if (operation === operations['admin/log_task']) readLogAhead(tx, input, key);

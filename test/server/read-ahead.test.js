@@ -257,6 +257,7 @@ it('reads what admin/log_task reads after its task at once, once its key is know
       );
       assert.ok(sentAt(ahead.events, 'SELECT record FROM tasks ')[0] > keyAnsweredAt(ahead.events), 'the task after the key');
       assert.equal(sentAt(ahead.events, 'SELECT value FROM meta ').length, 1, 'the admin keys read once');
+      assert.ok(sentAt(ahead.events, 'SELECT value FROM meta ')[0] < keyAnsweredAt(ahead.events), 'the admin keys with the key');
       assert.deepEqual(
         logged.body,
         (await plain.call('POST', '/v1/admin/log_task', ADMIN, body)).body,
