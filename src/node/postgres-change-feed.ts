@@ -20,7 +20,7 @@ export interface SharedChangeFeed extends InProcessChangeFeed {
 
 export async function postgresChangeFeed(url: string, logger: Logger): Promise<SharedChangeFeed> {
   const local = inProcessChangeFeed();
-  const sql = postgresClient(url, { max: 1, connect_timeout: 10, onnotice: () => undefined });
+  const sql = postgresClient(url, { max: 1 });
   await sql.listen(CHANNEL, (payload) => {
     let notice: unknown = null;
     try {

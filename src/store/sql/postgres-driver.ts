@@ -36,18 +36,19 @@ function connectionOf(url: string): { url: string; host?: string; port?: number 
   return { url: parsed.href, ...(host !== null && { host }), ...(port !== null && { port: Number(port) }) };
 }
 
-/** postgres.js's client for a database URL (connectionOf) with these options. */
+/**
+ * postgres.js's client for a database URL (connectionOf) with these options, and with what every
+ * client of the server has: a database that does not answer is reported after 10 s, not waited
+ * on for ever, and the database's notices are not printed.
+ */
 export function postgresClient(url: string, options: postgres.Options<Record<string, postgres.PostgresType>>) {
   const { url: target, ...where } = connectionOf(url);
-  return postgres(target, { ...options, ...where });
+  return postgres(target, { connect_timeout: 10, onnotice: () => undefined, ...options, ...where });
 }
 
 export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDriverOptions): SqlDriver {
   const client = postgresClient(url, {
     max,
-    // A database that does not answer is reported, not waited on for ever.
-    connect_timeout: 10,
-    onnotice: () => undefined,
     // Our statements are few and fixed: prepared once per connection.
     prepare: true,
     connection: {
@@ -150,7 +151,7 @@ export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDrive
       }
     },
     maintain: async (statements) => {
-      maintenance ??= postgresClient(url, { max: 1, connect_timeout: 10, idle_timeout: 60, onnotice: () => undefined });
+      maintenance ??= postgresClient(url, { max: 1, idle_timeout: 60 });
       for (const text of statements) await maintenance.unsafe(text);
     },
     close: async () => {
