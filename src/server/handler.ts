@@ -51,15 +51,17 @@ export interface HandlerOptions {
    * database. The service worker and the in-page handler read IndexedDB, where a read costs no
    * round trip.
    */
-  readAhead?: (
-    tx: Transaction,
-    input: Record<string, unknown>,
-    operation: Operation,
-    key: string | null,
-    context: RequestContext | undefined,
-    member: string | null,
-  ) => void;
+  readAhead?: ReadAhead;
 }
+
+export type ReadAhead = (
+  tx: Transaction,
+  input: Record<string, unknown>,
+  operation: Operation,
+  key: string | null,
+  context: RequestContext | undefined,
+  member: string | null,
+) => void;
 
 /** `context` comes from a host that knows more of the request (the Node server: the client's address, its CORS policy). */
 export type Handle = (request: Request, context?: RequestContext) => Promise<Response>;

@@ -22,7 +22,7 @@ import { adminKeyHashes, authenticate } from '../core/access.js';
 import type { Transaction } from '../store/index.js';
 import { operations, type Operation } from './operations.js';
 import type { RateLimiter } from './rate-limits.js';
-import type { RequestContext } from './request-guards.js';
+import type { ReadAhead } from './handler.js';
 
 /**
  * The read-ahead of a server whose clock is `now` (the handler's). A read that fails here is the
@@ -30,15 +30,8 @@ import type { RequestContext } from './request-guards.js';
  * operation (another page, another week at its turn) is a statement spent, never a wrong answer:
  * the store answers only the same question from it (store/sql/boards.ts).
  */
-export function createReadAhead(now: () => Date = () => new Date(), limiter?: RateLimiter) {
-  return (
-    tx: Transaction,
-    input: Record<string, unknown>,
-    operation: Operation,
-    key: string | null,
-    context?: RequestContext,
-    member: string | null = null,
-  ) => {
+export function createReadAhead(now: () => Date = () => new Date(), limiter?: RateLimiter): ReadAhead {
+  return (tx, input, operation, key, context, member) => {
     if (operation.scope === 'admin' && key !== null) void adminKeyHashes(tx).catch(() => undefined);
     if (operation.transaction === 'write') {
       if (key === null) return;
