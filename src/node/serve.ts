@@ -15,7 +15,7 @@ import { loadDataset } from './load-dataset.js';
 import { createLogger, type Logger } from './logger.js';
 import { parseServeOptions, USAGE, UsageError, type ServeOptions } from './options.js';
 import type { Store } from '../store/index.js';
-import { describeStorage, openServerStore } from './server-store.js';
+import { describeStorage, openServerStore, sharesChanges } from './server-store.js';
 import { reasonOf, StartupError } from './startup-error.js';
 import { withTestHooks } from './test-hooks.js';
 
@@ -53,7 +53,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
 export interface Running {
   host: HttpHost;
   store: Store;
-  /** Where the processes share PostgreSQL, its change notices, some waiting to be sent. */
+  /** Where the processes share PostgreSQL, the feed that hears every process's change notices. */
   sharedChanges: SharedChangeFeed | null;
 }
 
@@ -86,8 +86,9 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     }
     if (options.testHooks)
       logger.warn('--test-hooks: whoever reaches this server may slow it down or make it fail (/_test/…): for tests only.');
-    // On PostgreSQL several processes may serve one community: each hears the others' writes.
-    const sharedChanges = 'databaseUrl' in options.storage ? await postgresChangeFeed(options.storage.databaseUrl, logger) : null;
+    // On PostgreSQL several processes may serve one community: each hears the others' writes,
+    // and its own, from the database (the store announces them); elsewhere the handler publishes.
+    const sharedChanges = sharesChanges(options.storage) ? await postgresChangeFeed(options.storage.databaseUrl, logger) : null;
     const changes = sharedChanges ?? inProcessChangeFeed();
     // One limiter for both: the read-ahead counts a write ahead as the limiter last limited its key.
     const limiter = createRateLimiter(sqlRateCounters);
@@ -95,7 +96,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
       createHandler({
         store,
         changes,
-        onChange: changes.publish,
+        onChange: sharedChanges ? undefined : changes.publish,
         limiter,
         readAhead: createReadAhead(undefined, limiter),
         allowBootstrap: options.allowBootstrap,
@@ -114,9 +115,8 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
 
 /**
  * The first signal stops the server gracefully: no new connections, the
- * requests under way finish (within the host's grace), then the change
- * notices they made are sent and the store closes. A second signal ends the
- * process at once.
+ * requests under way finish (within the host's grace), then the change feed's
+ * connection and the store close. A second signal ends the process at once.
  */
 export function stopOnSignals({ host, store, sharedChanges }: Running, logger: Logger): void {
   let stopping = false;

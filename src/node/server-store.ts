@@ -11,6 +11,14 @@ import { reasonOf, StartupError } from './startup-error.js';
 const DATABASE_URL_SHAPE = 'postgres://user:password@host:5432/database';
 
 /**
+ * Whether the store is one that several server processes may share (PostgreSQL): each write then
+ * announces its changes to every process (openSqlStore's announceChanges), which each hears
+ * through its feed (postgres-change-feed.ts). Otherwise one process's feed is in the process.
+ */
+export const sharesChanges = (storage: StorageOptions): storage is Extract<StorageOptions, { databaseUrl: string }> =>
+  'databaseUrl' in storage;
+
+/**
  * Opens where the data lives, or throws a StartupError saying what could not be opened and why.
  * `onTransaction` is openSqlStore's.
  */
@@ -20,7 +28,7 @@ export async function openServerStore(storage: StorageOptions, onTransaction?: (
   try {
     await checkStorage(storage);
     if ('dataDir' in storage) unlock = await lockDataDir(storage.dataDir);
-    const store = await openSqlStore({ ...storage, onTransaction });
+    const store = await openSqlStore({ ...storage, onTransaction, announceChanges: sharesChanges(storage) });
     return { ...store, close: () => store.close().finally(unlock) };
   } catch (error) {
     await unlock();

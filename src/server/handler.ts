@@ -23,7 +23,10 @@ export interface HandlerOptions {
   store: Store;
   /** The clock; tests pin it. */
   now?: () => Date;
-  /** Called after every write that committed. */
+  /**
+   * Called after every write that committed, with each of its change notices. A store that sends
+   * them itself, with the write's commit (Transaction.announce), needs no host to publish them.
+   */
   onChange?: (change: ChangeNotice) => void;
   /**
    * Whether an empty store takes an import authorised by a key the dataset
@@ -182,20 +185,19 @@ export function createHandler({
       const [outcome] = await Promise.allSettled([run(), guarded]);
       await guarded;
       if (outcome.status === 'rejected') throw outcome.reason;
+      // A write's notices, where its store sends them with its commit (a server on PostgreSQL).
+      tx.announce?.(outcome.value.changed);
       return outcome.value;
     };
     const outcome =
       operation.transaction === 'write'
-        ? await store.write(work, operation.durability ? { durability: operation.durability } : {})
+        ? await store.write(work, { durability: operation.durability })
         : operation.transaction === 'read'
           ? await store.read(work)
           : await work(NO_TRANSACTION);
 
     if (outcome.changesOf !== undefined) return changeStream(feed!, outcome.changesOf, request);
-    if (onChange && outcome.changed) {
-      const changes = Array.isArray(outcome.changed) ? outcome.changed : [outcome.changed];
-      for (const change of changes) onChange({ type: 'questboard:change', ...change });
-    }
+    for (const change of [outcome.changed ?? []].flat()) onChange?.({ type: 'questboard:change', ...change });
     return jsonResponse(outcome.status ?? 200, outcome.body);
   }
 }
@@ -205,12 +207,11 @@ const NO_CHANGE_FEED = new ApiError(
   'Live updates (GET /v1/events) are not served here: only a Questboard server has a feed of changes to stream.',
 );
 
-/** What an operation without a transaction gets: any use of it is a bug. */
-const NO_TRANSACTION = new Proxy({} as Transaction, {
-  get() {
-    throw new Error('This operation runs without a transaction.');
-  },
-});
+/**
+ * What an operation without a transaction gets: none of a transaction's methods, so that using
+ * one fails, while asking for an optional one (announce) finds none.
+ */
+const NO_TRANSACTION = {} as Transaction;
 
 /** Who calls an operation that needs no key. */
 const PUBLIC: ApiKeyRecord = { key: '', app_id: null, scopes: [] };

@@ -3,6 +3,7 @@
 // (indexeddb/, in the worker and the page) and SQL (sql/, PostgreSQL or PGlite,
 // in the Node server). Both keep boards countable without walking them, so a
 // deep page or a rank costs about what the first page costs.
+import type { Changed } from '../api/broadcast.js';
 import type { LeaderboardType } from '../api/schemas.js';
 import type {
   ApiKeyRecord,
@@ -149,6 +150,11 @@ export interface Transaction {
   challengeMembers(challenge_id: string): Promise<string[]>;
   /** Takes the members' progress away, logs included, and returns their history, to be replayed anew. */
   takeMemberHistory(app_id: string, names: Set<string>): Promise<MemberHistory>;
+  /**
+   * Where present (a store several server processes share), sends what the write changed as
+   * change notices with its commit, to every process: called once the write's work is done.
+   */
+  announce?(changed: Changed | Changed[] | undefined): void;
 }
 
 export interface WriteOptions {

@@ -1,7 +1,8 @@
-// The change feed of server processes sharing one PostgreSQL database
-// (src/node/postgres-change-feed.ts): the notices of one turn of the event loop
-// go out together, one per app and scope, and each reaches every process
-// listening, this one included; closing sends what still waits.
+// The change notices of server processes sharing one PostgreSQL database: a write
+// sends its own by NOTIFY with its commit (src/store/sql/change-notices.ts), so
+// every process listening hears them once it commits and never for a write
+// rolled back; each process's feed (src/node/postgres-change-feed.ts) hands
+// what it hears, its own writes' included, to its subscribers.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
@@ -10,14 +11,20 @@ import { importSource } from '../source-module.js';
 
 const CHANNEL = 'questboard_changes';
 const database = sharedDatabase('questboard_feed');
-let source;
+let feedSource;
+let storeSource;
 before(async () => {
-  source = await importSource('src/node/postgres-change-feed.ts');
+  [feedSource, storeSource] = await Promise.all([
+    importSource('src/node/postgres-change-feed.ts'),
+    importSource('src/store/sql/index.ts'),
+  ]);
 });
 after(() => database.drop());
 
-const members = (app_id, ...account_names) => ({ type: 'questboard:change', app_id, scope: 'members', account_names });
+const members = (app_id, ...account_names) => ({ app_id, scope: 'members', account_names });
+const notice = (changed) => ({ type: 'questboard:change', ...changed });
 const silentLogger = { error: (fields, message) => assert.fail(`${message}: ${JSON.stringify(fields)}`) };
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What another process hears on the channel, as parsed notices, until `count` have come. */
 async function listener(url) {
@@ -43,75 +50,96 @@ async function listener(url) {
   };
 }
 
-/** The notices of this feed's own subscribers of `app_id`, as they are handed over. */
-async function subscribed(feed, app_id) {
-  const changes = [];
-  await feed.subscribe(app_id, null, (event) => changes.push(event.change));
-  return changes;
-}
-
 /**
- * Runs `work(feed, other)`: a feed of this process, and `other` hearing the channel as another
- * process would, on the suite's database (skipped where PostgreSQL does not answer).
+ * Runs `work(store, other)`: a store announcing its writes' changes, in a schema of its own of the
+ * suite's database, and `other` hearing the channel as another process would (skipped where
+ * PostgreSQL does not answer).
  */
-async function withFeed(t, work) {
+async function withStore(t, work) {
   const db = await database.orSkip(t);
   if (!db) return;
   const other = await listener(db.url);
-  const feed = await source.postgresChangeFeed(db.url, silentLogger);
+  const store = await storeSource.openSqlStore({ databaseUrl: db.url, schema: 'feed', announceChanges: true });
   try {
-    await work(feed, other);
+    await work(store, other, db);
   } finally {
-    await feed.close();
+    await store.close();
     await other.end();
   }
 }
 
 describe('change notices through PostgreSQL', () => {
-  it("sends a turn's notices together: one per app and scope, the members' names merged", (t) =>
-    withFeed(t, async (feed, other) => {
-      const own = await subscribed(feed, 'guild');
-      feed.publish(members('guild', 'ann', 'bob'));
-      feed.publish(members('guild', 'bob', 'cy'));
-      feed.publish({ type: 'questboard:change', app_id: 'guild', scope: 'treasury' });
-      feed.publish(members('club', 'dee'));
+  it('sends what a write announces once it commits, each change a notice', (t) =>
+    withStore(t, async (store, other) => {
+      await store.write(async (tx) => {
+        tx.announce([members('guild', 'ann', 'bob'), { app_id: 'guild', scope: 'treasury' }]);
+        tx.announce(members('club', 'dee'));
+        // Not before the commit.
+        await pause(200);
+        assert.deepEqual(other.heard, []);
+      });
       await other.until(3);
-      // Nothing more comes for the four.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const byKey = (notice) => `${notice.app_id} ${notice.scope}`;
-      assert.deepEqual(
-        [...other.heard].sort((a, b) => byKey(a).localeCompare(byKey(b))),
-        [
-          members('club', 'dee'),
-          members('guild', 'ann', 'bob', 'cy'),
-          { type: 'questboard:change', app_id: 'guild', scope: 'treasury' },
-        ],
+      await pause(200);
+      assert.deepEqual(other.heard, [
+        notice(members('guild', 'ann', 'bob')),
+        notice({ app_id: 'guild', scope: 'treasury' }),
+        notice(members('club', 'dee')),
+      ]);
+    }));
+
+  it('sends nothing for a write rolled back, nor for one that announces nothing', (t) =>
+    withStore(t, async (store, other) => {
+      await assert.rejects(
+        store.write(async (tx) => {
+          tx.announce(members('guild', 'ann'));
+          throw new Error('refused');
+        }),
+        /refused/,
       );
-      assert.deepEqual(
-        own.map(byKey).sort(),
-        ['guild members', 'guild treasury'],
-        "this process's own subscribers hear its notices, of their app only",
-      );
-      // A later turn's notices are sent on their own.
-      feed.publish(members('guild', 'ann'));
-      await other.until(4);
-      assert.deepEqual(other.heard[3], members('guild', 'ann'));
+      await store.write(async (tx) => tx.announce(undefined));
+      await store.write(async (tx) => tx.announce(members('guild', 'bob')));
+      await other.until(1);
+      await pause(200);
+      assert.deepEqual(other.heard, [notice(members('guild', 'bob'))]);
     }));
 
   it('says the whole app changed where the names would not fit in one notice', (t) =>
-    withFeed(t, async (feed, other) => {
-      // Each notice fits alone; merged, 500 names of 20 characters do not (PostgreSQL takes under 8000 bytes).
-      for (let index = 0; index < 500; index++) feed.publish(members('guild', `member-${String(index).padStart(13, '0')}`));
+    withStore(t, async (store, other) => {
+      // 500 names of 20 characters: PostgreSQL takes a payload of under 8000 bytes.
+      const names = Array.from({ length: 500 }, (_, index) => `member-${String(index).padStart(13, '0')}`);
+      await store.write(async (tx) => tx.announce(members('guild', ...names)));
       await other.until(1);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.deepEqual(other.heard, [{ type: 'questboard:change', app_id: 'guild', scope: 'app' }]);
+      assert.deepEqual(other.heard, [notice({ app_id: 'guild', scope: 'app' })]);
     }));
 
-  it('sends what waits when it closes', (t) =>
-    withFeed(t, async (feed, other) => {
-      feed.publish(members('guild', 'ann'));
-      await feed.close();
-      await other.until(1);
-      assert.deepEqual(other.heard, [members('guild', 'ann')]);
+  it('announces only from writes of a store that shares its changes', (t) =>
+    withStore(t, async (store, other, db) => {
+      assert.equal(await store.read(async (tx) => tx.announce), undefined, 'a read has nothing to announce');
+      const own = await storeSource.openSqlStore({ databaseUrl: db.url, schema: 'feed' });
+      try {
+        assert.equal(await own.write(async (tx) => tx.announce), undefined, 'its host publishes them');
+      } finally {
+        await own.close();
+      }
+    }));
+
+  it("hands every process's notices to this process's subscribers of their app", (t) =>
+    withStore(t, async (store, other, db) => {
+      const feed = await feedSource.postgresChangeFeed(db.url, silentLogger);
+      try {
+        const guild = [];
+        await feed.subscribe('guild', null, (event) => guild.push(event.change));
+        // This process's write, and another process's NOTIFY.
+        await store.write(async (tx) => tx.announce(members('guild', 'ann')));
+        const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
+        await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(notice(members('club', 'dee')))})`;
+        await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(notice({ app_id: 'guild', scope: 'treasury' }))})`;
+        await sql.end();
+        await other.until(3);
+        await pause(200);
+        assert.deepEqual(guild, [notice(members('guild', 'ann')), notice({ app_id: 'guild', scope: 'treasury' })]);
+      } finally {
+        await feed.close();
+      }
     }));
 });

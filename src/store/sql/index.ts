@@ -5,3 +5,4 @@ export { migrate, MIGRATIONS } from './migrations.js';
 export { pgliteDriver } from './pglite-driver.js';
 export { postgresClient, postgresDriver } from './postgres-driver.js';
 export { sqlRateCounters } from './rate-counters.js';
+export { CHANGE_CHANNEL } from './change-notices.js';

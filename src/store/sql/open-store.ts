@@ -29,6 +29,12 @@ export type SqlStoreOptions = (
    * first statement, after this (the server's shared reads, src/node/shared-reads.ts).
    */
   onTransaction?: () => void;
+  /**
+   * Whether each write sends the change notices announced to it (Transaction.announce) by
+   * NOTIFY, with its commit (change-notices.ts): for server processes sharing a PostgreSQL
+   * database, each LISTENing. Otherwise writes have no announce, and their host publishes.
+   */
+  announceChanges?: boolean;
 };
 
 /** SQLSTATEs after which the same work may succeed when run again. */
@@ -74,7 +80,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
             options.onTransaction?.();
             const ending = endsWithWork(session);
             try {
-              const tx = new SqlTransaction(textSafe(ending), mode);
+              const tx = new SqlTransaction(textSafe(ending), mode, mode === 'write' && options.announceChanges);
               const result = await work(tx);
               if (mode === 'write') await tx.flush();
               rows = tx.rowsWritten;

@@ -20,8 +20,10 @@ import {
 } from '../port.js';
 import type { Transaction } from '../port.js';
 import type { LogRecord, UserRecord } from '../records.js';
+import type { Changed } from '../../api/broadcast.js';
 import { moveOnBoards } from './board-blocks.js';
 import { boardQueries } from './boards.js';
+import { notifying } from './change-notices.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
 
@@ -58,13 +60,18 @@ export class SqlTransaction implements Transaction {
   private readonly boards;
   /** Rows of records and logs written so far (open-store.ts keeps statistics by them). */
   rowsWritten = 0;
+  /** The change notices the flush sends, where the store announces them (SqlStoreOptions.announceChanges). */
+  private readonly notices: Changed[] = [];
+  readonly announce?: (changed: Changed | Changed[] | undefined) => void;
 
   constructor(
     /** The transaction's SQL session: statements of other modules (rate-counters.ts) run in it too. */
     readonly session: SqlSession,
     private readonly mode: TransactionMode,
+    announces = false,
   ) {
     this.boards = boardQueries(session);
+    if (announces) this.announce = (changed = []) => this.notices.push(...[changed].flat());
   }
 
   async get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined> {
@@ -255,7 +262,8 @@ export class SqlTransaction implements Transaction {
   }
 
   /**
-   * Writes what waits: the records, each kind in one statement, the logs and the board counts.
+   * Writes what waits: the records, each kind in one statement, the logs, the change notices
+   * announced and the board counts.
    * The statements go out together (postgres.js pipelines them on the transaction's connection),
    * so a write holds its app's rows a few round trips less. They touch different tables, and the
    * database runs them in the order sent: the first to fail is the first to answer. The last of
@@ -273,19 +281,29 @@ export class SqlTransaction implements Transaction {
       .map(([cacheKey, before]) => ({ before, after: this.dirty.get(cacheKey)!.value as UserRecord }));
     // The boards' reads are sent before the records: small, sent behind them they went out in a
     // write of their own (postgres.js writes what it holds once it passes 1 KB), a system call
-    // more per write. The COMMIT still goes last: asked for before the records are sent (a write
-    // that moves no one), it waits for them.
+    // more per write. The change notices and the COMMIT go last, together: asked for before the
+    // records are sent (a write that moves no one), they wait for them. (Sent with the records,
+    // the notices went out in a write of their own when the records passed 1 KB.)
     let recordsSent = false;
-    let commitAsked = false;
-    const commit = () => (recordsSent ? this.session.commit?.() : (commitAsked = true));
-    const moved = moveOnBoards(this.session, written, commit);
+    let endAsked = false;
+    let notified: Promise<unknown> | undefined;
+    const end = () => {
+      if (this.notices.length === 0) return this.session.commit?.();
+      notified = this.session.query(notifying(this.notices));
+      // Awaited below, unless a statement before it fails first: then its failure is that one's.
+      notified.catch(() => undefined);
+      this.session.commit?.();
+    };
+    const moved = moveOnBoards(this.session, written, () => (recordsSent ? end() : (endAsked = true)));
     const recorded = [
       ...[...byKind.values()].map(({ kind, values, insert }) => this.writeRecords(kind, values, insert)),
       this.writeLogs(),
     ];
     recordsSent = true;
-    if (commitAsked) this.session.commit?.();
+    if (endAsked) end();
     await Promise.all([moved, ...recorded]);
+    // Asked for once the boards' last statements were sent, before they were answered.
+    await notified;
     this.rowsWritten += this.dirty.size;
     this.dirty.clear();
   }

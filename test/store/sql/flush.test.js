@@ -1,6 +1,7 @@
 // A write's flush (src/store/sql/transaction.ts) sends the boards' reads first, then its
 // records, and asks for its COMMIT once every statement is sent: also when no one moves on a
-// board, where the boards ask for it before the records are sent.
+// board, where the boards ask for it before the records are sent. The change notices it was
+// told to announce go with the COMMIT, after every other statement.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importSource } from '../../source-module.js';
@@ -12,11 +13,11 @@ before(async () => {
 });
 
 /** A statement as the tests name it: its verb and the first of the store's tables it names. */
-const TABLE = /\b(users|board_blocks|board_sections|name_periods|logs|endorsements|apps|api_keys)\b/;
+const TABLE = /\b(users|board_blocks|board_sections|name_periods|logs|endorsements|apps|api_keys|pg_notify)\b/;
 const labelOf = (text) => `${text.trim().split(/\s+/)[0]} ${TABLE.exec(text)?.[1] ?? '?'}`;
 
 /** A store over PGlite whose driver records, in order, each statement (labelOf) and each COMMIT asked for. */
-async function recordingStore() {
+async function recordingStore({ announceChanges = false } = {}) {
   const driver = await source.pgliteDriver();
   const sent = [];
   const store = await source.openSqlStore({
@@ -37,6 +38,7 @@ async function recordingStore() {
         ),
       close: () => driver.close(),
     },
+    announceChanges,
   });
   return { store, sent };
 }
@@ -45,7 +47,7 @@ describe("a write's flush", () => {
   let store;
   let sent;
   before(async () => {
-    ({ store, sent } = await recordingStore());
+    ({ store, sent } = await recordingStore({ announceChanges: true }));
     await store.write(async (tx) => {
       tx.put('users', userRecord({ app_id: 'guild', account_name: 'ann', total_score: 10, score_at: 1 }));
     });
@@ -81,5 +83,25 @@ describe("a write's flush", () => {
     assert.deepEqual(sent, ['SELECT users', 'INSERT users', 'COMMIT']);
     const kept = await store.read((tx) => tx.get('users', ['guild', 'ann']));
     assert.equal(kept.twitter_name, 'ann_on_x');
+  });
+
+  it('sends the change notices announced with COMMIT, after the board counts', async () => {
+    const sent = await statementsOf(async (tx) => {
+      const ann = await tx.get('users', ['guild', 'ann']);
+      tx.put('users', { ...ann, total_score: 30, score_at: 3 });
+      tx.announce({ app_id: 'guild', scope: 'members', account_names: ['ann'] });
+    });
+    assert.deepEqual(sent.slice(-2), ['SELECT pg_notify', 'COMMIT'], JSON.stringify(sent));
+    assert.ok(sent.indexOf('INSERT board_blocks') < sent.indexOf('SELECT pg_notify'), JSON.stringify(sent));
+    assert.equal(sent.filter((label) => label === 'SELECT pg_notify').length, 1);
+  });
+
+  it('sends them after the records where no one moves on a board', async () => {
+    const sent = await statementsOf(async (tx) => {
+      const ann = await tx.get('users', ['guild', 'ann']);
+      tx.put('users', { ...ann, twitter_name: 'ann_elsewhere' });
+      tx.announce({ app_id: 'guild', scope: 'members', account_names: ['ann'] });
+    });
+    assert.deepEqual(sent, ['SELECT users', 'INSERT users', 'SELECT pg_notify', 'COMMIT']);
   });
 });
