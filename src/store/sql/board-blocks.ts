@@ -6,7 +6,9 @@
 // value in board order, from its start tie (reached_at, name) up to the next
 // block's; the first block of a value starts at FIRST_START, before any tie.
 // board_blocks holds each block's start and how many members it has; the
-// members themselves are found in the board's index from the start.
+// members themselves are found in the board's index from the start. A
+// request's few moves go as statements that find their blocks themselves
+// (board-moves.ts); many (an import's), and a write that cuts, go here.
 import { placements } from '../placements.js';
 import type { UserRecord } from '../records.js';
 import {
@@ -26,15 +28,15 @@ import {
 } from './board-order.js';
 import { countInSections, holding, sectionsOf, startsOf, type Section, type SectionChange } from './board-sections.js';
 import { addingTo } from './counts.js';
-import { countCutBlocks, countPeriodMoves, countSections, periodMovesOf } from './name-periods.js';
-import { sql, type SqlSession } from './sql.js';
+import { countCutBlocks, countPeriodMoves, countSections, periodMovesOf, type PeriodMove } from './name-periods.js';
+import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** Blocks are cut with this many members; one that grows past BLOCK_SPLIT is cut again. */
 export const BLOCK_FILL = 500;
-const BLOCK_SPLIT = 2 * BLOCK_FILL;
+export const BLOCK_SPLIT = 2 * BLOCK_FILL;
 
 /** One member's place on one board. */
-interface Place {
+export interface Place {
   app_id: string;
   board: Board;
   period: string;
@@ -117,38 +119,48 @@ async function locate(session: SqlSession, places: Place[]): Promise<Located[]> 
 /** Where a place falls that no block starts at or before: it opens its value's first block. */
 const OPENS_FIRST_BLOCK: Located = { start_at: FIRST_START, start_name: '', count: 0 };
 
-/** Each place's block by a probe of the index: the last block start of its group at or before it. */
+/**
+ * The block holding each row of `places` (a FROM item with a place's columns app_id, board,
+ * period, value, at and name), as `found` (start_at, start_name, count; null where none does):
+ * the last block start of its group at or before it, one probe of the index.
+ */
+export const blockHolding = (places: Query | Identifier) => sql`
+  LEFT JOIN LATERAL (
+    SELECT block.start_at, block.start_name, block.count FROM board_blocks AS block
+    WHERE block.app_id = ${places}.app_id AND block.board = ${places}.board AND block.period = ${places}.period
+      AND block.value = ${places}.value AND (block.start_at, block.start_name) <= (${places}.at, ${places}.name)
+    ORDER BY block.start_at DESC, block.start_name DESC LIMIT 1
+  ) AS found ON true`;
+
+/** Each place's block by a probe of the index. */
 async function probe(session: SqlSession, places: Place[]): Promise<Located[]> {
   const of = <K extends keyof Place>(key: K) => places.map((place) => place[key]);
   const rows = await session.query<{ start_at: number | null; start_name: string | null; count: number | null }>(sql`
-    SELECT b.start_at, b.start_name, b.count
+    SELECT found.start_at, found.start_name, found.count
     FROM unnest(${of('app_id')}::text[], ${of('board')}::text[], ${of('period')}::text[], ${of('value')}::float8[],
       ${of('at')}::float8[], ${of('name')}::text[]) WITH ORDINALITY AS p(app_id, board, period, value, at, name, i)
-    LEFT JOIN LATERAL (
-      SELECT b.start_at, b.start_name, b.count FROM board_blocks AS b
-      WHERE b.app_id = p.app_id AND b.board = p.board AND b.period = p.period AND b.value = p.value
-        AND (b.start_at, b.start_name) <= (p.at, p.name)
-      ORDER BY b.start_at DESC, b.start_name DESC LIMIT 1
-    ) AS b ON true
+    ${blockHolding(new Identifier('p'))}
     ORDER BY p.i`);
   return rows.map(({ start_at, start_name, count }) =>
     start_at === null ? OPENS_FIRST_BLOCK : { start_at, start_name: start_name!, count: count! },
   );
 }
 
-/**
- * Moves the members written on every board: each leaves the blocks of the
- * places it held and joins those of the places it holds now. A few
- * statements for any number of members (an import's chunk of thousands).
- * `sentAll` is called once its last statement is sent, before it is answered:
- * the transaction's COMMIT may then go out with it (sql.ts, SqlSession.commit).
- */
-export async function moveOnBoards(
-  session: SqlSession,
-  written: { before: UserRecord | null; after: UserRecord }[],
-  sentAll: () => void = () => undefined,
-) {
-  const moves: { place: Place; delta: 1 | -1 }[] = [];
+/** A member leaving (-1) or joining (+1) a place on a board. */
+export interface Move {
+  place: Place;
+  delta: 1 | -1;
+}
+
+/** What the members written do on the boards: their moves, and their moves between periods. */
+export interface BoardMoves {
+  moves: Move[];
+  periodMoves: PeriodMove[];
+}
+
+/** Each member written leaves the places it held and joins those it holds now. */
+export function boardMovesOf(written: { before: UserRecord | null; after: UserRecord }[]): BoardMoves {
+  const moves: Move[] = [];
   for (const { before, after } of written) {
     const held = new Map((before ? placesOf(before) : []).map((place) => [placeText(place), place]));
     const holds = new Map(placesOf(after).map((place) => [placeText(place), place]));
@@ -156,7 +168,21 @@ export async function moveOnBoards(
     for (const [text, place] of holds) if (!held.has(text)) moves.push({ place, delta: 1 });
   }
   // A member's new latest week or month changes the counts of their block of all names (name-periods.ts).
-  const periodMoves = periodMovesOf(written);
+  return { moves, periodMoves: periodMovesOf(written) };
+}
+
+/**
+ * Moves the members on every board, reading first where each place falls among the blocks and
+ * sections, then adding to their counts: a few statements for any number of members (an
+ * import's chunk of thousands), and a block or a section grown past its split cut at once.
+ * `sentAll` is called once its last statement is sent, before it is answered: the
+ * transaction's COMMIT may then go out with it (sql.ts, SqlSession.commit).
+ */
+export async function moveOnBoards(
+  session: SqlSession,
+  { moves, periodMoves }: BoardMoves,
+  sentAll: () => void = () => undefined,
+) {
   if (moves.length === 0 && periodMoves.length === 0) return sentAll();
   // Each member moved in its periods located once on the list of all names, whatever its moves:
   // placeOfMove[k] is where the k-th period move's member is among the places located.
@@ -244,7 +270,14 @@ async function countNameSectionsAcross(session: SqlSession, starts: Section[], b
 }
 
 /** Where the name list of all members holds the member a period move is about. */
-const nameListPlace = (app_id: string, name: string): Place => ({ app_id, board: 'names', period: '', value: 0, at: 0, name });
+const nameListPlace = (app_id: string, name: string): Place => ({
+  app_id,
+  board: 'names',
+  period: '',
+  value: 0,
+  at: 0,
+  name,
+});
 
 type CountedBlock = Block & { count: number };
 

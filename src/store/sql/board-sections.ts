@@ -25,7 +25,7 @@ import { sql, type Query, type Identifier, type SqlSession } from './sql.js';
 
 /** Sections are cut with this many blocks; one holding more than SECTION_SPLIT is cut again. */
 export const SECTION_FILL = 64;
-const SECTION_SPLIT = 2 * SECTION_FILL;
+export const SECTION_SPLIT = 2 * SECTION_FILL;
 
 /** Where a board's first section starts: before the first block of any value (finite, as FIRST_START). */
 export const BOARD_START: Position = { value: Number.MAX_VALUE, start_at: FIRST_START, start_name: '' };

@@ -7,6 +7,7 @@
 // so every adapter lists names in the same order whatever the server's locale.
 import { BLOCK_FILL } from './board-blocks.js';
 import { FIRST_START } from './board-order.js';
+import { SPLIT_DUE } from './board-moves.js';
 import { BOARD_START, SECTION_FILL } from './board-sections.js';
 import type { SqlDriver } from './sql.js';
 
@@ -236,6 +237,18 @@ export const MIGRATIONS: Migration[] = [
       // the primary key, either a lookup per block (64 for a section's) or every period's counts of
       // the run read and filtered. count stays out of it, so a count's change remains a HOT update.
       `CREATE INDEX name_periods_by_period ON name_periods (app_id, board, period, level, negated_value, start_at, start_name)`,
+    ],
+  },
+  {
+    version: 10,
+    name: 'split due',
+    statements: [
+      // What a request's moves on the boards call where they would grow a block or a section
+      // past its split (board-moves.ts): the write fails, and is run again to cut it.
+      `CREATE FUNCTION questboard_split_due() RETURNS integer LANGUAGE plpgsql AS $$
+        BEGIN
+          RAISE EXCEPTION 'a block or a section is due to be cut' USING ERRCODE = '${SPLIT_DUE}';
+        END $$`,
     ],
   },
 ];

@@ -4,6 +4,7 @@
 // first elsewhere) is run again, a few times, before the request is refused.
 import { ApiError } from '../../api/errors.js';
 import { StaleReadAhead, type Store } from '../port.js';
+import { SPLIT_DUE } from './board-moves.js';
 import { migrate, MIGRATIONS } from './migrations.js';
 import { pgliteDriver } from './pglite-driver.js';
 import { postgresDriver } from './postgres-driver.js';
@@ -38,7 +39,7 @@ export type SqlStoreOptions = (
 };
 
 /** SQLSTATEs after which the same work may succeed when run again. */
-const RETRYABLE = new Set(['40001', '40P01', '23505']);
+const RETRYABLE = new Set(['40001', '40P01', '23505', SPLIT_DUE]);
 const ATTEMPTS = 8;
 const mayRunAgain = (error: unknown, code: string) => RETRYABLE.has(code) || error instanceof StaleReadAhead;
 
@@ -71,6 +72,8 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
   if (foundVersion > 0 && foundVersion < MIGRATIONS.length) keeper?.maintainNow();
 
   async function run<T>(mode: TransactionMode, work: (tx: SqlTransaction) => Promise<T>, durability?: Durability): Promise<T> {
+    // Run again after SPLIT_DUE, a write reads where its moves fall first, and cuts (board-moves.ts).
+    let readsBoardsFirst = false;
     for (let attempt = 1; ; attempt++) {
       try {
         let rows = 0;
@@ -80,7 +83,10 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
             options.onTransaction?.();
             const ending = endsWithWork(session);
             try {
-              const tx = new SqlTransaction(textSafe(ending), mode, mode === 'write' && options.announceChanges);
+              const tx = new SqlTransaction(textSafe(ending), mode, {
+                announces: mode === 'write' && options.announceChanges,
+                readsBoardsFirst,
+              });
               const result = await work(tx);
               if (mode === 'write') await tx.flush();
               rows = tx.rowsWritten;
@@ -96,8 +102,10 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
       } catch (error) {
         const code = codeOf(error);
         if (mayRunAgain(error, code) && attempt < ATTEMPTS) {
+          // Nothing conflicted: run again at once, reading the boards first.
+          if (code === SPLIT_DUE) readsBoardsFirst = true;
           // A short random wait, so that two conflicting requests do not meet again.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+          else await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
           continue;
         }
         throw asApiError(error, code);

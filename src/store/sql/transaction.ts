@@ -21,7 +21,8 @@ import {
 import type { Transaction } from '../port.js';
 import type { LogRecord, UserRecord } from '../records.js';
 import type { Changed } from '../../api/broadcast.js';
-import { moveOnBoards } from './board-blocks.js';
+import { boardMovesOf, moveOnBoards } from './board-blocks.js';
+import { moveInStatements, movesInStatements } from './board-moves.js';
 import { boardQueries } from './boards.js';
 import { notifying } from './change-notices.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
@@ -63,15 +64,25 @@ export class SqlTransaction implements Transaction {
   /** The change notices the flush sends, where the store announces them (SqlStoreOptions.announceChanges). */
   private readonly notices: Changed[] = [];
   readonly announce?: (changed: Changed | Changed[] | undefined) => void;
+  private readonly readsBoardsFirst: boolean;
 
   constructor(
     /** The transaction's SQL session: statements of other modules (rate-counters.ts) run in it too. */
     readonly session: SqlSession,
     private readonly mode: TransactionMode,
-    announces = false,
+    {
+      announces = false,
+      readsBoardsFirst = false,
+    }: {
+      /** Whether the write has announce (SqlStoreOptions.announceChanges). */
+      announces?: boolean;
+      /** Whether its moves on the boards read where they fall first, however few (a write run again to cut: SPLIT_DUE). */
+      readsBoardsFirst?: boolean;
+    } = {},
   ) {
     this.boards = boardQueries(session);
     if (announces) this.announce = (changed = []) => this.notices.push(...[changed].flat());
+    this.readsBoardsFirst = readsBoardsFirst;
   }
 
   async get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined> {
@@ -279,11 +290,13 @@ export class SqlTransaction implements Transaction {
     const written = [...this.usersAtRead]
       .filter(([cacheKey]) => this.dirty.has(cacheKey))
       .map(([cacheKey, before]) => ({ before, after: this.dirty.get(cacheKey)!.value as UserRecord }));
-    // The boards' reads are sent before the records: small, sent behind them they went out in a
-    // write of their own (postgres.js writes what it holds once it passes 1 KB), a system call
-    // more per write. The change notices and the COMMIT go last, together: asked for before the
-    // records are sent (a write that moves no one), they wait for them. (Sent with the records,
-    // the notices went out in a write of their own when the records passed 1 KB.)
+    // The boards' statements are sent before the records: a request's few moves as statements
+    // that read nothing first (board-moves.ts), so that all goes out at once; many (an import's)
+    // as the boards' reads, small, which sent behind the records went out in a write of their
+    // own (postgres.js writes what it holds once it passes 1 KB), a system call more. The change
+    // notices and the COMMIT go last, together: asked for before the records are sent (moves as
+    // statements, or none), they wait for them. (Sent with the records, the notices went out in
+    // a write of their own when the records passed 1 KB.)
     let recordsSent = false;
     let endAsked = false;
     let notified: Promise<unknown> | undefined;
@@ -294,7 +307,12 @@ export class SqlTransaction implements Transaction {
       notified.catch(() => undefined);
       this.session.commit?.();
     };
-    const moved = moveOnBoards(this.session, written, () => (recordsSent ? end() : (endAsked = true)));
+    const boardMoves = boardMovesOf(written);
+    const sentAll = () => (recordsSent ? end() : (endAsked = true));
+    const moved =
+      !this.readsBoardsFirst && movesInStatements(boardMoves)
+        ? moveInStatements(this.session, boardMoves, sentAll)
+        : moveOnBoards(this.session, boardMoves, sentAll);
     const recorded = [
       ...[...byKind.values()].map(({ kind, values, insert }) => this.writeRecords(kind, values, insert)),
       this.writeLogs(),
