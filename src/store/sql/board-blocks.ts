@@ -270,14 +270,7 @@ async function countNameSectionsAcross(session: SqlSession, starts: Section[], b
 }
 
 /** Where the name list of all members holds the member a period move is about. */
-const nameListPlace = (app_id: string, name: string): Place => ({
-  app_id,
-  board: 'names',
-  period: '',
-  value: 0,
-  at: 0,
-  name,
-});
+const nameListPlace = (app_id: string, name: string): Place => ({ app_id, board: 'names', period: '', value: 0, at: 0, name });
 
 type CountedBlock = Block & { count: number };
 

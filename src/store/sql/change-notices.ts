@@ -3,8 +3,8 @@
 // (transaction.ts, flush), and PostgreSQL hands them to every process that
 // LISTENs (src/node/postgres-change-feed.ts) once the write commits, never for
 // one rolled back. Sent after the commit on a connection of their own, they
-// cost each write a statement, a transaction and a socket write more, and its
-// writes alone 20% of their throughput (docs/performance.md).
+// cost each write a statement, a transaction and a socket write more, and
+// PostgreSQL a fifth more CPU per write (docs/performance.md).
 import type { ChangeNotice, Changed } from '../../api/broadcast.js';
 import { sql, type Query } from './sql.js';
 
