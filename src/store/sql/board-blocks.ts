@@ -27,7 +27,7 @@ import {
   type Position,
 } from './board-order.js';
 import { countInSections, holding, sectionsOf, startsOf, type Section, type SectionChange } from './board-sections.js';
-import { addingTo } from './counts.js';
+import { addingTo, type CountedTable } from './counts.js';
 import { countCutBlocks, countPeriodMoves, countSections, periodMovesOf, type PeriodMove } from './name-periods.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
@@ -274,12 +274,14 @@ const nameListPlace = (app_id: string, name: string): Place => ({ app_id, board:
 
 type CountedBlock = Block & { count: number };
 
-/** Adds to each block's members, as counted in board_blocks. */
-const addToBlocks = addingTo<CountedBlock>({
+/** Each block's members, as board_blocks counts them. */
+export const BLOCK_COUNTS: CountedTable<CountedBlock> = {
   table: 'board_blocks',
   key: positionKeyOf('board_blocks'),
   counters: [{ name: 'count', of: (block) => block.count }],
-});
+};
+
+const addToBlocks = addingTo(BLOCK_COUNTS);
 
 const boardOf = ({ app_id, board, period }: { app_id: string; board: Board; period: string }): BoardKey => ({
   app_id,

@@ -3,9 +3,9 @@
 // out with the write's records and its COMMIT, and the write holds its app's
 // lock for one round trip less (the reads' answer, then the counts, took two).
 // Each statement finds a place's block (the last block start of its group at or
-// before it) and a block's section as moveOnBoards reads them, and adds to their
-// counts, inserting the rows it is the first to count and deleting those it
-// empties. A write holds its app's row (transaction.ts), so nothing moves on
+// before it) and a block's section as moveOnBoards reads them, and adds to
+// their counts as the read-first path does (counts.ts: addingIn beside
+// addingTo). A write holds its app's row (transaction.ts), so nothing moves on
 // these boards between its statements, which run in the order sent: the period
 // counts and the sections' find the blocks as they stood before the blocks'.
 //
@@ -14,9 +14,11 @@
 // SPLIT_DUE, rolling the write back, and the store runs the write again that
 // way (open-store.ts). That is one write in hundreds: a block is cut to half its
 // split.
-import { BLOCK_SPLIT, blockHolding, type BoardMoves } from './board-blocks.js';
+import { BLOCK_COUNTS, BLOCK_SPLIT, blockHolding, type BoardMoves } from './board-blocks.js';
 import { FIRST_START, negated } from './board-order.js';
-import { BOARD_START, SECTION_SPLIT } from './board-sections.js';
+import { BOARD_START, SECTION_COUNTS, SECTION_SPLIT } from './board-sections.js';
+import { addingIn } from './counts.js';
+import { PERIOD_COUNTS } from './name-periods.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** The SQLSTATE of a write whose moves would grow a block or a section past its split (migrations.ts, version 10). */
@@ -72,9 +74,11 @@ const sectionHolding = (alias: string, board: Query, negatedValue: Query) => sql
 const sectionStart = sql`coalesce(section.negated_value, ${negated(BOARD_START.value)}::float8) AS negated_value,
   coalesce(section.start_at, ${BOARD_START.start_at}::float8) AS start_at, coalesce(section.start_name, '') AS start_name`;
 
-/** Fails the write with SPLIT_DUE where a row of `counts` passed `split` (cut by the write run again). */
-const failingPast = (counts: Query, split: number) =>
-  sql`SELECT questboard_split_due() FROM (${counts}) AS counts WHERE n > ${split}::integer LIMIT 1`;
+/** Fails the write with SPLIT_DUE where a row the adding wrote (addingIn) has `counter` past `split` (cut by the write run again). */
+const failingPast = (counter: string, split: number) => sql`
+  SELECT questboard_split_due() FROM (
+    SELECT ${new Identifier(counter)} AS n FROM updated UNION ALL SELECT ${new Identifier(counter)} FROM inserted
+  ) AS counts WHERE n > ${split}::integer LIMIT 1`;
 
 /**
  * Each block changed counted in its section: its members, and the block itself where it opens
@@ -82,50 +86,26 @@ const failingPast = (counts: Query, split: number) =>
  * SECTION_SPLIT blocks.
  */
 function countingSections(boardMoves: BoardMoves): Query {
-  const key = sql`section.app_id = summed.app_id AND section.board = summed.board AND section.period = summed.period
-    AND section.negated_value = summed.negated_value AND section.start_at = summed.start_at
-    AND section.start_name = summed.start_name`;
   return sql`
     WITH located AS (${locatedBlocks(boardMoves)}),
-    summed AS (
+    ${addingIn(
+      SECTION_COUNTS,
+      sql`
       SELECT located.app_id, located.board, located.period, ${sectionStart},
-        coalesce(section.count, 0) AS before, sum(located.delta)::integer AS members,
+        coalesce(section.count, 0) AS before, sum(located.delta)::integer AS count,
         sum((CASE WHEN located.before = 0 THEN 1 ELSE 0 END) - (CASE WHEN located.before + located.delta <= 0 THEN 1 ELSE 0 END))::integer AS blocks
       FROM located ${sectionHolding('located', sql`(located.board, located.period)`, sql`0 - located.value`)}
-      GROUP BY 1, 2, 3, 4, 5, 6, 7),
-    updated AS (
-      UPDATE board_sections AS section SET count = section.count + summed.members, blocks = section.blocks + summed.blocks
-      FROM summed WHERE summed.before > 0 AND summed.before + summed.members > 0 AND ${key}
-      RETURNING section.blocks AS n),
-    inserted AS (
-      INSERT INTO board_sections (app_id, board, period, negated_value, start_at, start_name, count, blocks)
-      SELECT app_id, board, period, negated_value, start_at, start_name, members, blocks FROM summed
-      WHERE before = 0 AND members > 0
-      RETURNING blocks AS n),
-    deleted AS (
-      DELETE FROM board_sections AS section USING summed
-      WHERE summed.before > 0 AND summed.before + summed.members <= 0 AND ${key})
-    ${failingPast(sql`SELECT n FROM updated UNION ALL SELECT n FROM inserted`, SECTION_SPLIT)}`;
+      GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    )}
+    ${failingPast('blocks', SECTION_SPLIT)}`;
 }
 
 /** The members moved added to their blocks. Fails with SPLIT_DUE where a block would pass BLOCK_SPLIT. */
 function countingBlocks(boardMoves: BoardMoves): Query {
-  const key = sql`block.app_id = located.app_id AND block.board = located.board AND block.period = located.period
-    AND block.value = located.value AND block.start_at = located.start_at AND block.start_name = located.start_name`;
   return sql`
     WITH located AS (${locatedBlocks(boardMoves)}),
-    updated AS (
-      UPDATE board_blocks AS block SET count = block.count + located.delta
-      FROM located WHERE located.before > 0 AND located.before + located.delta > 0 AND ${key}
-      RETURNING block.count AS n),
-    inserted AS (
-      INSERT INTO board_blocks (app_id, board, period, value, start_at, start_name, count)
-      SELECT app_id, board, period, value, start_at, start_name, delta FROM located WHERE before = 0 AND delta > 0
-      RETURNING count AS n),
-    deleted AS (
-      DELETE FROM board_blocks AS block USING located
-      WHERE located.before > 0 AND located.before + located.delta <= 0 AND ${key})
-    ${failingPast(sql`SELECT n FROM updated UNION ALL SELECT n FROM inserted`, BLOCK_SPLIT)}`;
+    ${addingIn(BLOCK_COUNTS, sql`SELECT app_id, board, period, value, start_at, start_name, before, delta AS count FROM located`)}
+    ${failingPast('count', BLOCK_SPLIT)}`;
 }
 
 /**
@@ -135,9 +115,6 @@ function countingBlocks(boardMoves: BoardMoves): Query {
 function countingPeriods({ periodMoves }: BoardMoves): Query {
   const of = <K extends 'app_id' | 'name' | 'board' | 'period' | 'delta'>(key: K) => periodMoves.map((move) => move[key]);
   const names = sql`(${'names'}::text, ${''}::text)`;
-  const key = sql`counted.app_id = summed.app_id AND counted.level = summed.level AND counted.negated_value = summed.negated_value
-    AND counted.start_at = summed.start_at AND counted.start_name = summed.start_name AND counted.board = summed.board
-    AND counted.period = summed.period`;
   return sql`
     WITH moved AS (
       SELECT m.app_id, m.period_board AS board, m.period_name AS period, m.delta,
@@ -154,22 +131,15 @@ function countingPeriods({ periodMoves }: BoardMoves): Query {
       UNION ALL
       SELECT moved.app_id, 'section', ${sectionStart}, moved.board, moved.period, moved.delta
       FROM moved ${sectionHolding('moved', names, sql`0::float8`)}),
-    summed AS (
+    ${addingIn(
+      PERIOD_COUNTS,
+      sql`
       SELECT levels.app_id, levels.level, levels.negated_value, levels.start_at, levels.start_name, levels.board,
-        levels.period, coalesce(counted.count, 0) AS before, sum(levels.delta)::integer AS delta
+        levels.period, coalesce(counted.count, 0) AS before, sum(levels.delta)::integer AS count
       FROM levels LEFT JOIN name_periods AS counted ON counted.app_id = levels.app_id AND counted.level = levels.level
         AND counted.negated_value = levels.negated_value AND counted.start_at = levels.start_at
         AND counted.start_name = levels.start_name AND counted.board = levels.board AND counted.period = levels.period
-      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 HAVING sum(levels.delta) <> 0),
-    updated AS (
-      UPDATE name_periods AS counted SET count = counted.count + summed.delta
-      FROM summed WHERE summed.before > 0 AND summed.before + summed.delta > 0 AND ${key}),
-    inserted AS (
-      INSERT INTO name_periods (app_id, level, negated_value, start_at, start_name, board, period, count)
-      SELECT app_id, level, negated_value, start_at, start_name, board, period, delta FROM summed
-      WHERE before = 0 AND delta > 0),
-    deleted AS (
-      DELETE FROM name_periods AS counted USING summed
-      WHERE summed.before > 0 AND summed.before + summed.delta <= 0 AND ${key})
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 HAVING sum(levels.delta) <> 0`,
+    )}
     SELECT 1 AS counted`;
 }

@@ -19,7 +19,7 @@ import {
   type BoardKey,
   type Position,
 } from './board-order.js';
-import { addingTo } from './counts.js';
+import { addingTo, type CountedTable } from './counts.js';
 import { countSections } from './name-periods.js';
 import { sql, type Query, type Identifier, type SqlSession } from './sql.js';
 
@@ -92,15 +92,17 @@ export const holding = (starts: Section[], at: Position): Section =>
 /** A section of a board, as board_sections holds it (its value as it is). */
 type SectionRow = BoardKey & Section;
 
-/** Adds to each section's members and blocks, as counted in board_sections. */
-const addToSections = addingTo<SectionRow>({
+/** Each section's members and blocks, as board_sections counts them. */
+export const SECTION_COUNTS: CountedTable<SectionRow> = {
   table: 'board_sections',
   key: positionKeyOf('board_sections'),
   counters: [
     { name: 'count', of: (row) => row.count },
     { name: 'blocks', of: (row) => row.blocks },
   ],
-});
+};
+
+const addToSections = addingTo(SECTION_COUNTS);
 
 /**
  * Applies the blocks' changes to the sections holding them, as `sections` (sectionsOf) stood

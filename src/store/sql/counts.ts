@@ -1,7 +1,7 @@
 // Counts kept in rows, as board_blocks, board_sections and name_periods keep
 // them: a write adds what it changed to them in one statement, inserting the
 // rows it is the first to count, and deletes those it leaves empty.
-import type { SqlSession } from './sql.js';
+import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** A column of a counted table's key, read from a row. */
 export interface KeyColumn<Row> {
@@ -53,6 +53,33 @@ export function addingTo<Row>({ table, key, counters }: CountedTable<Row>) {
         : undefined;
     await Promise.all([added, removed]);
   };
+}
+
+/**
+ * The same adding as statements of one WITH, for counts located by the statement itself
+ * (board-moves.ts): `rows` (a query of each row's key columns and counters, by their names, and
+ * `before`, the first counter as stored, 0 where no row has the key) as `adding`, then `updated`
+ * and `inserted`, each returning the rows' counters as they are now, and `deleted`. A key is
+ * written once by one of them: the rows of one write of an app are not written by any other
+ * meanwhile (transaction.ts).
+ */
+export function addingIn<Row>({ table, key, counters }: CountedTable<Row>, rows: Query): Query {
+  const names = (list: { name: string }[], prefix = '') => list.map(({ name }) => `${prefix}${name}`).join(', ');
+  const columns = new Identifier(`${names(key)}, ${names(counters)}`);
+  const sameKey = new Identifier(key.map(({ name }) => `counted.${name} = adding.${name}`).join(' AND '));
+  const first = new Identifier(`adding.${counters[0]!.name}`);
+  return sql`adding AS (${rows}),
+    updated AS (
+      UPDATE ${new Identifier(table)} AS counted
+      SET ${new Identifier(counters.map(({ name }) => `${name} = counted.${name} + adding.${name}`).join(', '))}
+      FROM adding WHERE adding.before > 0 AND adding.before + ${first} > 0 AND ${sameKey}
+      RETURNING ${new Identifier(names(counters, 'counted.'))}),
+    inserted AS (
+      INSERT INTO ${new Identifier(table)} (${columns}) SELECT ${columns} FROM adding WHERE adding.before = 0 AND ${first} > 0
+      RETURNING ${new Identifier(names(counters))}),
+    deleted AS (
+      DELETE FROM ${new Identifier(table)} AS counted USING adding
+      WHERE adding.before > 0 AND adding.before + ${first} <= 0 AND ${sameKey})`;
 }
 
 /** Keys compared column by column: one order, the same in every process (not always the table's). */

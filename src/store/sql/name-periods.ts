@@ -16,7 +16,7 @@
 // block or a section counts the cut ones again.
 import type { UserRecord } from '../records.js';
 import { negated, pastLastName, place, placeOf, type Position } from './board-order.js';
-import { addingTo } from './counts.js';
+import { addingTo, type CountedTable } from './counts.js';
 import { sql, type SqlSession } from './sql.js';
 
 type PeriodBoard = 'weekly' | 'monthly';
@@ -67,8 +67,8 @@ interface CountRow {
   count: number;
 }
 
-/** Adds to each block's and each section's members with points in a period, as counted in name_periods. */
-const addToPeriods = addingTo<CountRow>({
+/** Each block's and each section's members with points in a period, as name_periods counts them. */
+export const PERIOD_COUNTS: CountedTable<CountRow> = {
   table: 'name_periods',
   key: [
     { name: 'app_id', type: 'text', of: (row) => row.app_id },
@@ -80,7 +80,9 @@ const addToPeriods = addingTo<CountRow>({
     { name: 'period', type: 'text', of: (row) => row.period },
   ],
   counters: [{ name: 'count', of: (row) => row.count }],
-});
+};
+
+const addToPeriods = addingTo(PERIOD_COUNTS);
 
 const rowText = ({ app_id, level, start, board, period }: Omit<CountRow, 'count'>) =>
   `${JSON.stringify(app_id)} ${level} ${start.value} ${start.start_at} ${board} ${period} ${start.start_name}`;
