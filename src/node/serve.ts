@@ -3,6 +3,7 @@
 // `npm run serve` (scripts/serve.js).
 import { isEmpty } from '../core/dataset.js';
 import { inProcessChangeFeed } from '../server/change-feed.js';
+import { changeStreams } from '../server/change-stream.js';
 import { postgresChangeFeed, type SharedChangeFeed } from './postgres-change-feed.js';
 import { createHandler, type Handle } from '../server/handler.js';
 import { createReadAhead } from '../server/read-ahead.js';
@@ -95,7 +96,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     const handle = sharingReads(
       createHandler({
         store,
-        changes,
+        changeStreams: changeStreams(changes),
         onChange: sharedChanges ? undefined : changes.publish,
         limiter,
         readAhead: createReadAhead(undefined, limiter),

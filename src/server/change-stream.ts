@@ -7,6 +7,15 @@ import type { ChangeFeed, FeedEvent } from './change-feed.js';
 /** A comment this often keeps proxies and load balancers, which cut idle connections after 30–60 s, from cutting the stream. */
 export const KEEP_ALIVE_MS = 25_000;
 
+/** The answer to GET /v1/events of an app (HandlerOptions.changeStreams). */
+export type ChangeStreams = (app_id: string, request: Request) => Promise<Response>;
+
+/** The streams of the feed's changes, as the handler asks for them. */
+export const changeStreams =
+  (feed: ChangeFeed): ChangeStreams =>
+  (app_id, request) =>
+    changeStream(feed, app_id, request);
+
 /**
  * Subscribes to `app_id`'s changes and answers them as a stream: first what the client missed
  * since its Last-Event-ID (or, without one, the id it stands at), then each change as it

@@ -10,8 +10,7 @@ import { isEmpty } from '../core/dataset.js';
 import { noMemberToken, verifyMemberToken } from '../core/member-token.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { ApiKeyRecord, AppRecord, Store, Transaction } from '../store/index.js';
-import type { ChangeFeed } from './change-feed.js';
-import { changeStream } from './change-stream.js';
+import type { ChangeStreams } from './change-stream.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
 import { callsAsMember, memberBody } from './member-access.js';
@@ -38,10 +37,11 @@ export interface HandlerOptions {
   /** Told of every error the handler did not expect (answered 500) and of a database that does not answer; default console.error. */
   onUnexpectedError?: (error: unknown, request: Request) => void;
   /**
-   * What GET /v1/events streams: a server's feed of committed changes. The service worker and
-   * the in-page handler have none (a page's own writes reach its other tabs on the BroadcastChannel).
+   * What GET /v1/events answers: a server's stream of its feed of committed changes
+   * (change-stream.ts). The service worker and the in-page handler have none (a page's own writes
+   * reach its other tabs on the BroadcastChannel), nor its code in their bundles.
    */
-  changes?: ChangeFeed;
+  changeStreams?: ChangeStreams;
   /**
    * A server's write limits, counted in its database (rate-limits.ts). The service worker and
    * the in-page handler have none: they serve one browser's own store.
@@ -73,7 +73,7 @@ export function createHandler({
   store,
   now = () => new Date(),
   onChange,
-  changes: feed,
+  changeStreams,
   limiter,
   readAhead,
   allowBootstrap = true,
@@ -146,7 +146,7 @@ export function createHandler({
     }
 
     // Said before the key is read: a worker's store may know no key of the remote's.
-    if (operation.streamsChanges && !feed) throw NO_CHANGE_FEED;
+    if (operation.streamsChanges && !changeStreams) throw NO_CHANGE_FEED;
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
     const query = Object.fromEntries(url.searchParams);
     const { member, raw } = method === 'POST' ? await readBody(request, operation, keyText) : { member: null, raw: query };
@@ -196,7 +196,7 @@ export function createHandler({
           ? await store.read(work)
           : await work(NO_TRANSACTION);
 
-    if (outcome.changesOf !== undefined) return changeStream(feed!, outcome.changesOf, request);
+    if (outcome.changesOf !== undefined) return changeStreams!(outcome.changesOf, request);
     for (const change of [outcome.changed ?? []].flat()) onChange?.({ type: 'questboard:change', ...change });
     return jsonResponse(outcome.status ?? 200, outcome.body);
   }
