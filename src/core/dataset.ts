@@ -234,27 +234,34 @@ async function replay(tx: Transaction, app: AppRecord, data: DatasetApp, path: s
 async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp): Promise<void> {
   const progress = data.progress ?? [];
   const endorsements = data.endorsements ?? [];
-  const distinct = <T>(keys: T[]) => [...new Map(keys.map((key) => [JSON.stringify(key), key])).values()];
+  // Keys may repeat (Transaction.getMany reads each record once).
   const names = [...progress.map((item) => item.account_name), ...endorsements.flatMap((e) => [e.from_account, e.to_account])];
-  await tx.getMany('users', distinct(names.map((name): [string, string] => [app.app_id, name])));
-  await tx.getMany('tasks', distinct(progress.map((item) => item.task_id)));
+  await tx.getMany(
+    'users',
+    names.map((name): [string, string] => [app.app_id, name]),
+  );
+  await tx.getMany(
+    'tasks',
+    progress.map((item) => item.task_id),
+  );
   const tasks = new Map<string, string>();
   for (const item of progress) {
     const task = await tx.get('tasks', item.task_id);
     if (task) tasks.set(task.task_id, task.challenge_id);
   }
-  await tx.getMany('challenges', distinct([...tasks.values()]));
+  await tx.getMany('challenges', [...tasks.values()]);
   const logged = progress.filter((item) => tasks.has(item.task_id));
-  await tx.getMany('progress', distinct(logged.map((item): [string, string] => [item.task_id, item.account_name])));
+  await tx.getMany(
+    'progress',
+    logged.map((item): [string, string] => [item.task_id, item.account_name]),
+  );
   await tx.getMany(
     'member_challenges',
-    distinct(logged.map((item): [string, string] => [tasks.get(item.task_id)!, item.account_name])),
+    logged.map((item): [string, string] => [tasks.get(item.task_id)!, item.account_name]),
   );
   await tx.getMany(
     'endorsements',
-    distinct(
-      endorsements.map((e): [string, string, string, string] => [app.app_id, e.from_account, e.to_account, e.endorsement_id]),
-    ),
+    endorsements.map((e): [string, string, string, string] => [app.app_id, e.from_account, e.to_account, e.endorsement_id]),
   );
 }
 

@@ -60,6 +60,24 @@ export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKey
   idempotency: (record) => [record.api_key, record.idempotency_key],
 };
 
+/**
+ * A record's key as one text, to find the record in a transaction's Map: its kind, then each
+ * part of the key but the last after its length (a name may hold any character), then the last.
+ * An import looks records up millions of times; JSON.stringify of the key took 7% of the
+ * server's time seeding a million members.
+ */
+export function keyText<K extends RecordKind>(kind: K, key: RecordKeys[K]): string {
+  if (typeof key === 'string') return `${kind} ${key}`;
+  const parts = key as readonly string[];
+  let text: string = kind;
+  for (let i = 0; i < parts.length - 1; i++) text += ` ${parts[i]!.length} ${parts[i]}`;
+  return `${text} ${parts[parts.length - 1]}`;
+}
+
+/** The key text of a record, read from the record itself. */
+export const keyTextOf = <K extends RecordKind>(kind: K, record: Records[K]): string =>
+  keyText(kind, (PRIMARY_KEY[kind] as (record: Records[K]) => RecordKeys[K])(record));
+
 export interface BoardRef {
   type: LeaderboardType;
   app_id: string;
@@ -109,7 +127,10 @@ export interface MemberHistory {
  */
 export interface Transaction {
   get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined>;
-  /** Reads many records at once (an import's members, their progress): later gets of them cost nothing. */
+  /**
+   * Reads many records at once (an import's members, their progress): later gets of them cost
+   * nothing. Keys may repeat: each record is read once.
+   */
   getMany<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): Promise<void>;
   /** Records the value; it is written when the work is done. */
   put<K extends RecordKind>(kind: K, value: Records[K]): void;

@@ -16,7 +16,8 @@ import {
 import type { RawTransaction } from './schema.js';
 import { isShown, placements, placementText, rowOf, type Placement } from '../placements.js';
 import {
-  PRIMARY_KEY,
+  keyText,
+  keyTextOf,
   type BoardRef,
   type PageWindow,
   type RecordKeys,
@@ -35,7 +36,7 @@ export class IndexedDbTransaction implements Transaction {
   constructor(readonly raw: RawTransaction) {}
 
   async get<K extends RecordKind>(store: K, key: RecordKeys[K]): Promise<Records[K] | undefined> {
-    const cacheKey = `${store} ${JSON.stringify(key)}`;
+    const cacheKey = keyText(store, key);
     if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as Records[K] | undefined;
     const value = (await this.raw.objectStore(store).get(key as never)) as Records[K] | undefined;
     this.cache.set(cacheKey, value);
@@ -48,12 +49,13 @@ export class IndexedDbTransaction implements Transaction {
 
   // IndexedDB reads in parallel within a transaction: one get each costs what a batch would.
   async getMany<K extends RecordKind>(store: K, keys: RecordKeys[K][]): Promise<void> {
-    await Promise.all(keys.map((key) => this.get(store, key)));
+    const unique = new Map(keys.map((key) => [keyText(store, key), key]));
+    await Promise.all([...unique.values()].map((key) => this.get(store, key)));
   }
 
   /** Records the value; it is written when the transaction's work is done. */
   put<K extends RecordKind>(store: K, value: Records[K]): void {
-    const cacheKey = `${store} ${JSON.stringify((PRIMARY_KEY[store] as (record: Records[K]) => unknown)(value))}`;
+    const cacheKey = keyTextOf(store, value);
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, [store, value]);
     // A member put without a read is new: on no board yet.

@@ -10,7 +10,8 @@
 // inserted, never upserted: a concurrent request that inserted it first makes
 // this one fail with a unique violation, and the store runs it again.
 import {
-  PRIMARY_KEY,
+  keyText,
+  keyTextOf,
   type BoardRef,
   type MemberHistory,
   type PageWindow,
@@ -37,11 +38,6 @@ const parse = <T>(row: { record: string }) => JSON.parse(row.record) as T;
  */
 const recordsOf = (param: string) =>
   `ARRAY(SELECT record FROM json_array_elements_text(${param}::json) WITH ORDINALITY AS sent(record, position) ORDER BY position)`;
-/** A record's place in the transaction's cache, by its key. */
-const cacheKeyOf = (kind: RecordKind, key: unknown) => `${kind} ${JSON.stringify(key)}`;
-/** A record's place in the cache, read from the record itself. */
-const cacheKeyOfRecord = <K extends RecordKind>(kind: K, record: Records[K]) =>
-  cacheKeyOf(kind, (PRIMARY_KEY[kind] as (record: Records[K]) => unknown)(record));
 
 export class SqlTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
@@ -86,7 +82,7 @@ export class SqlTransaction implements Transaction {
   }
 
   async get<K extends RecordKind>(kind: K, key: RecordKeys[K]): Promise<Records[K] | undefined> {
-    const cacheKey = cacheKeyOf(kind, key);
+    const cacheKey = keyText(kind, key);
     if (!this.cache.has(cacheKey)) await (this.reading.get(cacheKey) ?? this.getMany(kind, [key]));
     return this.cache.get(cacheKey) as Records[K] | undefined;
   }
@@ -102,7 +98,7 @@ export class SqlTransaction implements Transaction {
     const wanted = new Map<string, unknown[]>();
     const underway = new Set<Promise<void>>();
     for (const key of keys) {
-      const cacheKey = cacheKeyOf(kind, key);
+      const cacheKey = keyText(kind, key);
       const read = this.reading.get(cacheKey);
       if (read) underway.add(read);
       else if (!this.cache.has(cacheKey)) wanted.set(cacheKey, Array.isArray(key) ? key : [key]);
@@ -130,7 +126,7 @@ export class SqlTransaction implements Transaction {
     const found = new Map<string, Records[K]>();
     for (const row of rows) {
       const value = parse<Records[K]>(row);
-      found.set(cacheKeyOfRecord(kind, value), value);
+      found.set(keyTextOf(kind, value), value);
     }
     for (const cacheKey of wanted.keys()) {
       const value = found.get(cacheKey);
@@ -153,13 +149,13 @@ export class SqlTransaction implements Transaction {
       ORDER BY app_id FOR UPDATE`);
     for (const row of rows) {
       const app = parse<Records['apps']>(row);
-      const cacheKey = cacheKeyOfRecord('apps', app);
+      const cacheKey = keyTextOf('apps', app);
       if (!this.cache.has(cacheKey)) this.cache.set(cacheKey, app);
     }
   }
 
   put<K extends RecordKind>(kind: K, value: Records[K]): void {
-    const cacheKey = cacheKeyOfRecord(kind, value);
+    const cacheKey = keyTextOf(kind, value);
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, { kind, value, insert: this.absent.has(cacheKey) });
     // A member put without a read is new: on no board yet.
