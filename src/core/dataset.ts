@@ -9,7 +9,7 @@ import { addAdminKeys, adminKeyHashes } from './access.js';
 import { endorse } from './endorsements.js';
 import { sha256Hex } from './key-hash.js';
 import { earnXp, newMember } from './members.js';
-import { logProgress } from './progress.js';
+import { applyProgress, logProgress } from './progress.js';
 
 const DEFAULT_TASK_POINTS = 10;
 const DEFAULT_CHALLENGE_POINTS = 50;
@@ -80,10 +80,15 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, adminK
     'users',
     (data.users ?? []).map((user): [string, string] => [app.app_id, user.account_name]),
   );
+  // Members this import brings to the app: none of their progress is stored (a member leaves only with the app).
+  const joined = new Set<string>();
   for (const user of data.users ?? []) {
-    const member =
-      (await tx.get('users', [app.app_id, user.account_name])) ??
-      (app.member_count++, newMember(app.app_id, user.account_name, toTime(user.joined_at, now), user.id));
+    let member = await tx.get('users', [app.app_id, user.account_name]);
+    if (!member) {
+      member = newMember(app.app_id, user.account_name, toTime(user.joined_at, now), user.id);
+      app.member_count++;
+      joined.add(user.account_name);
+    }
     if (user.twitter_name !== undefined) member.twitter_name = user.twitter_name?.replace(/^@/, '') ?? null;
     if (user.is_active !== undefined) member.is_active = user.is_active;
     tx.put('users', member);
@@ -97,7 +102,7 @@ async function importApp(tx: Transaction, data: DatasetApp, path: string, adminK
   }
   tx.put('apps', app);
   if (rederive.size > 0) await rethrowAt(`${path}.challenges`, () => replayHistory(tx, app, rederive));
-  await replay(tx, app, data, path, now);
+  await replay(tx, app, data, path, now, joined);
 }
 
 /**
@@ -208,30 +213,70 @@ async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>
   }
 }
 
-/** Replays progress, then endorsements, each in time order as if logged live. */
-async function replay(tx: Transaction, app: AppRecord, data: DatasetApp, path: string, now: number): Promise<void> {
+/**
+ * Members whose replayed records a store may write while the rules run on (Transaction.writeAhead):
+ * a few hundred, so that each write is large and the database inserts them beside the rules.
+ */
+const WRITE_AHEAD_MEMBERS = 500;
+
+type ProgressItem = NonNullable<DatasetApp['progress']>[number];
+
+/**
+ * Replays progress, then endorsements, each in time order as if logged live. The log of
+ * quantities takes the progress in time order as the replay begins (a log the rules refuse fails
+ * the whole import, so only logs applied are kept). The rules then apply it a member at a time,
+ * each member's in time order: no log changes another member's records, so the totals are those
+ * of the whole log in time order, and each member's records are done once their logs are, for the
+ * store to write while the rules apply the next members'.
+ */
+async function replay(
+  tx: Transaction,
+  app: AppRecord,
+  data: DatasetApp,
+  path: string,
+  now: number,
+  joined: Set<string>,
+): Promise<void> {
   const inOrder = <T extends { at?: string | undefined }>(items: T[]) =>
     items.map((item, index) => ({ item, index, at: toTime(item.at, now) })).sort((a, b) => a.at - b.at || a.index - b.index);
 
-  await prefetchReplay(tx, app, data);
-  for (const { item, index, at } of inOrder(data.progress ?? [])) {
-    const where = `${path}.progress[${index}]`;
-    await rethrowAt(where, async () => {
-      const task = await tx.get('tasks', item.task_id);
-      if (!task || task.app_id !== app.app_id) throw new ApiError(400, 'task_id: no such task in this app.');
-      const user = await tx.get('users', [app.app_id, item.account_name]);
-      if (!user) throw new ApiError(400, 'account_name: no such member in this app.');
-      const quantity_e4 = toQuantityE4(item.quantity);
-      await logProgress(tx, { app, task, user, quantity_e4, at });
-    });
+  await prefetchReplay(tx, app, data, joined);
+  const byMember = new Map<string, { item: ProgressItem; index: number; at: number }[]>();
+  for (const entry of inOrder(data.progress ?? [])) {
+    const { task_id, account_name, quantity } = entry.item;
+    await tx.append({ app_id: app.app_id, task_id, account_name, quantity_e4: toQuantityE4(quantity), at: entry.at });
+    const entries = byMember.get(account_name);
+    if (entries) entries.push(entry);
+    else byMember.set(account_name, [entry]);
+  }
+  let done: string[] = [];
+  for (const [account_name, entries] of byMember) {
+    for (const { item, index, at } of entries) {
+      await rethrowAt(`${path}.progress[${index}]`, async () => {
+        const task = await tx.get('tasks', item.task_id);
+        if (!task || task.app_id !== app.app_id) throw new ApiError(400, 'task_id: no such task in this app.');
+        const user = await tx.get('users', [app.app_id, account_name]);
+        if (!user) throw new ApiError(400, 'account_name: no such member in this app.');
+        const quantity_e4 = toQuantityE4(item.quantity);
+        await applyProgress(tx, { app, task, user, quantity_e4, at });
+      });
+    }
+    done.push(account_name);
+    if (done.length === WRITE_AHEAD_MEMBERS) {
+      tx.writeAhead?.(app.app_id, done);
+      done = [];
+    }
   }
   for (const { item, index, at } of inOrder(data.endorsements ?? [])) {
     await rethrowAt(`${path}.endorsements[${index}]`, () => endorse(tx, app, { ...item, at }));
   }
 }
 
-/** What the replay reads, read in a few statements: the records of every member, task and challenge it names. */
-async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp): Promise<void> {
+/**
+ * What the replay reads, read in a few statements: the records of every member, task and challenge
+ * it names. The progress of the members the import brings (`joined`) is known to be absent, not read.
+ */
+async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp, joined: Set<string>): Promise<void> {
   const progress = data.progress ?? [];
   const endorsements = data.endorsements ?? [];
   // Keys may repeat (Transaction.getMany reads each record once).
@@ -251,13 +296,18 @@ async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp)
   }
   await tx.getMany('challenges', [...tasks.values()]);
   const logged = progress.filter((item) => tasks.has(item.task_id));
+  const progressKeys = logged.map((item): [string, string] => [item.task_id, item.account_name]);
+  const challengeKeys = logged.map((item): [string, string] => [tasks.get(item.task_id)!, item.account_name]);
+  const isJoined = ([, account_name]: [string, string]) => joined.has(account_name);
+  tx.knownAbsent('progress', progressKeys.filter(isJoined));
+  tx.knownAbsent('member_challenges', challengeKeys.filter(isJoined));
   await tx.getMany(
     'progress',
-    logged.map((item): [string, string] => [item.task_id, item.account_name]),
+    progressKeys.filter((key) => !isJoined(key)),
   );
   await tx.getMany(
     'member_challenges',
-    logged.map((item): [string, string] => [tasks.get(item.task_id)!, item.account_name]),
+    challengeKeys.filter((key) => !isJoined(key)),
   );
   await tx.getMany(
     'endorsements',

@@ -1,6 +1,6 @@
 // What one log of a task does to a member's progress, totals and challenges.
 import { ApiError } from '../api/errors.js';
-import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
+import type { AppRecord, LogRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
 import { assertStarted } from './catalog.js';
 import { earnPoints } from './members.js';
 
@@ -12,7 +12,27 @@ export interface Log {
   at: number;
 }
 
-export async function logProgress(tx: Transaction, { app, task, user, quantity_e4, at }: Log): Promise<ProgressRecord> {
+/** Logs a quantity: what it does to the member's records, and its line in the log of quantities. */
+export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRecord> {
+  const progress = await applyProgress(tx, log);
+  await tx.append(logLine(log));
+  return progress;
+}
+
+/** A log's line in the log of quantities, which an export lists in order. */
+export const logLine = ({ app, task, user, quantity_e4, at }: Log): LogRecord => ({
+  app_id: app.app_id,
+  task_id: task.task_id,
+  account_name: user.account_name,
+  quantity_e4,
+  at,
+});
+
+/**
+ * What a log does to the member's progress, totals and challenges, without its line in the log:
+ * an import appends its lines in time order itself, and applies them a member at a time (dataset.ts).
+ */
+export async function applyProgress(tx: Transaction, { app, task, user, quantity_e4, at }: Log): Promise<ProgressRecord> {
   const challenge = (await tx.get('challenges', task.challenge_id))!;
   assertStarted(challenge, at);
   // Setting a quantity to 0 is an edit; adding 0 is a mistake.
@@ -27,7 +47,6 @@ export async function logProgress(tx: Transaction, { app, task, user, quantity_e
     times_completed: 0,
   };
   user.tasks_logged++;
-  await tx.append({ app_id: app.app_id, task_id: task.task_id, account_name: user.account_name, quantity_e4, at });
 
   // Without retry a completed task is done: later logs only count as logged.
   const open = progress.times_completed === 0 || task.allowretry;

@@ -132,6 +132,11 @@ export interface Transaction {
    * nothing. Keys may repeat: each record is read once.
    */
   getMany<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): Promise<void>;
+  /**
+   * Records the work knows are not stored (the progress of a member it has just created): later
+   * gets of them answer undefined without reading, and a put of one inserts it.
+   */
+  knownAbsent<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): void;
   /** Records the value; it is written when the work is done. */
   put<K extends RecordKind>(kind: K, value: Records[K]): void;
   getMeta<T>(key: string): Promise<T | undefined>;
@@ -171,6 +176,13 @@ export interface Transaction {
   challengeMembers(challenge_id: string): Promise<string[]>;
   /** Takes the members' progress away, logs included, and returns their history, to be replayed anew. */
   takeMemberHistory(app_id: string, names: Set<string>): Promise<MemberHistory>;
+  /**
+   * Where present (the SQL store), may send the records of these members put so far now, while
+   * the work goes on (an import replays thousands of members: the database then inserts one's
+   * while the rules replay the next); a record put again is written again. Called once their
+   * records are done.
+   */
+  writeAhead?(app_id: string, account_names: string[]): void;
   /**
    * Where present (a store several server processes share), sends what the write changed as
    * change notices with its commit, to every process: called once the write's work is done.

@@ -53,6 +53,15 @@ export class IndexedDbTransaction implements Transaction {
     await Promise.all([...unique.values()].map((key) => this.get(store, key)));
   }
 
+  knownAbsent<K extends RecordKind>(store: K, keys: RecordKeys[K][]): void {
+    for (const key of keys) {
+      const cacheKey = keyText(store, key);
+      if (this.cache.has(cacheKey)) continue;
+      this.cache.set(cacheKey, undefined);
+      if (store === 'users') this.boardsAtRead.set(cacheKey, NOT_ON_BOARDS);
+    }
+  }
+
   /** Records the value; it is written when the transaction's work is done. */
   put<K extends RecordKind>(store: K, value: Records[K]): void {
     const cacheKey = keyTextOf(store, value);

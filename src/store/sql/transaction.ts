@@ -46,6 +46,9 @@ export class SqlTransaction implements Transaction {
   /** Each member's board fields as first read (null: absent), to move them on the boards. */
   private readonly usersAtRead = new Map<string, UserRecord | null>();
   private readonly absent = new Set<string>();
+  /** Records sent ahead of the flush (writeAhead), by cache key, and their statements. */
+  private readonly writtenAhead = new Set<string>();
+  private readonly aheadSent: Promise<void>[] = [];
   /** Reads on their way, by cache key. */
   private readonly reading = new Map<string, Promise<void>>();
   private pendingLogs: LogRecord[] = [];
@@ -154,12 +157,48 @@ export class SqlTransaction implements Transaction {
     }
   }
 
+  knownAbsent<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): void {
+    for (const key of keys) {
+      const cacheKey = keyText(kind, key);
+      if (this.cache.has(cacheKey) || this.reading.has(cacheKey)) continue;
+      this.cache.set(cacheKey, undefined);
+      this.absent.add(cacheKey);
+      if (kind === 'users') this.usersAtRead.set(cacheKey, null);
+    }
+  }
+
   put<K extends RecordKind>(kind: K, value: Records[K]): void {
     const cacheKey = keyTextOf(kind, value);
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, { kind, value, insert: this.absent.has(cacheKey) });
     // A member put without a read is new: on no board yet.
     if (kind === 'users' && !this.usersAtRead.has(cacheKey)) this.usersAtRead.set(cacheKey, null);
+  }
+
+  /**
+   * Sends the members' records put so far (every kind keyed by member: users, progress, member
+   * challenges) and the logs appended so far, as the flush would, without waiting for them: the
+   * database inserts them while the work goes on. One put later writes its record again, as an
+   * update. Their moves on the boards wait for the flush, which compares each member written with
+   * how it was first read, and answers for these statements too.
+   */
+  writeAhead(app_id: string, account_names: string[]): void {
+    const members = new Set(account_names);
+    const ready: { kind: RecordKind; value: unknown; insert: boolean }[] = [];
+    for (const [cacheKey, entry] of this.dirty) {
+      const record = entry.value as { app_id?: unknown; account_name?: unknown };
+      if (record.app_id !== app_id || !members.has(record.account_name as string)) continue;
+      ready.push(entry);
+      this.dirty.delete(cacheKey);
+      this.absent.delete(cacheKey);
+      this.writtenAhead.add(cacheKey);
+    }
+    this.rowsWritten += ready.length;
+    for (const sent of [...this.writeAll(ready), this.writeLogs()]) {
+      // Awaited by the flush; a failure before it ends the work all the same (the write is rolled back).
+      sent.catch(() => undefined);
+      this.aheadSent.push(sent);
+    }
   }
 
   async getMeta<T>(key: string): Promise<T | undefined> {
@@ -277,15 +316,9 @@ export class SqlTransaction implements Transaction {
    * them take the transaction's COMMIT with them (SqlSession.commit): flush is a write's end.
    */
   async flush(): Promise<void> {
-    const byKind = new Map<string, { kind: RecordKind; values: unknown[]; insert: boolean }>();
-    for (const { kind, value, insert } of this.dirty.values()) {
-      const group = `${kind} ${insert}`;
-      if (!byKind.has(group)) byKind.set(group, { kind, values: [], insert });
-      byKind.get(group)!.values.push(value);
-    }
     const written = [...this.usersAtRead]
-      .filter(([cacheKey]) => this.dirty.has(cacheKey))
-      .map(([cacheKey, before]) => ({ before, after: this.dirty.get(cacheKey)!.value as UserRecord }));
+      .filter(([cacheKey]) => this.dirty.has(cacheKey) || this.writtenAhead.has(cacheKey))
+      .map(([cacheKey, before]) => ({ before, after: this.cache.get(cacheKey) as UserRecord }));
     // The boards' statements are sent before the records: a request's few moves as statements
     // that read nothing first (board-moves.ts), so that all goes out at once; many (an import's)
     // as the boards' reads, small, which sent behind the records went out in a write of their
@@ -309,13 +342,10 @@ export class SqlTransaction implements Transaction {
       !this.readsBoardsFirst && movesInStatements(boardMoves)
         ? moveInStatements(this.session, boardMoves, sentAll)
         : moveOnBoards(this.session, boardMoves, sentAll);
-    const recorded = [
-      ...[...byKind.values()].map(({ kind, values, insert }) => this.writeRecords(kind, values, insert)),
-      this.writeLogs(),
-    ];
+    const recorded = [...this.writeAll(this.dirty.values()), this.writeLogs()];
     recordsSent = true;
     if (endAsked) end();
-    await Promise.all([moved, ...recorded]);
+    await Promise.all([moved, ...recorded, ...this.aheadSent]);
     // Asked for once the boards' last statements were sent, before they were answered.
     await notified;
     this.rowsWritten += this.dirty.size;
@@ -326,12 +356,23 @@ export class SqlTransaction implements Transaction {
   private forgetReads(): void {
     this.boards.forget();
     for (const key of this.cache.keys()) {
-      if (!this.dirty.has(key)) {
+      if (!this.dirty.has(key) && !this.writtenAhead.has(key)) {
         this.cache.delete(key);
         this.usersAtRead.delete(key);
         this.absent.delete(key);
       }
     }
+  }
+
+  /** The records, each kind in one statement (two where some were read as absent: inserted, not upserted). */
+  private writeAll(entries: Iterable<{ kind: RecordKind; value: unknown; insert: boolean }>): Promise<void>[] {
+    const byKind = new Map<string, { kind: RecordKind; values: unknown[]; insert: boolean }>();
+    for (const { kind, value, insert } of entries) {
+      const group = `${kind} ${insert}`;
+      if (!byKind.has(group)) byKind.set(group, { kind, values: [], insert });
+      byKind.get(group)!.values.push(value);
+    }
+    return [...byKind.values()].map(({ kind, values, insert }) => this.writeRecords(kind, values, insert));
   }
 
   private async writeRecords(kind: RecordKind, values: unknown[], insert: boolean): Promise<void> {
