@@ -8,7 +8,15 @@ import { SPLIT_DUE } from './board-moves.js';
 import { migrate, MIGRATIONS } from './migrations.js';
 import { pgliteDriver } from './pglite-driver.js';
 import { postgresDriver } from './postgres-driver.js';
-import { textSafe, type Durability, type SqlDriver, type SqlSession, type TransactionMode } from './sql.js';
+import {
+  IN_FAILED_TRANSACTION,
+  textSafe,
+  type Durability,
+  type Query,
+  type SqlDriver,
+  type SqlSession,
+  type TransactionMode,
+} from './sql.js';
 import { SqlTransaction } from './transaction.js';
 
 export type SqlStoreOptions = (
@@ -75,13 +83,14 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     // Run again after SPLIT_DUE, a write reads where its moves fall first, and cuts (board-moves.ts).
     let readsBoardsFirst = false;
     for (let attempt = 1; ; attempt++) {
+      let ending: ReturnType<typeof endsWithWork> | undefined;
       try {
         let rows = 0;
         const result = await driver.transaction(
           mode,
           async (session) => {
             options.onTransaction?.();
-            const ending = endsWithWork(session);
+            ending = endsWithWork(session);
             try {
               const tx = new SqlTransaction(textSafe(ending), mode, {
                 announces: mode === 'write' && options.announceChanges,
@@ -92,14 +101,18 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
               rows = tx.rowsWritten;
               return result;
             } finally {
-              ending.end();
+              ending!.end();
             }
           },
           durability,
         );
         if (rows > 0) keeper?.wrote(rows);
         return result;
-      } catch (error) {
+      } catch (thrown) {
+        // A write's statements go out together (transaction.ts), and those behind one that failed
+        // are refused: whichever refusal the work met first, the first failure is the cause (a
+        // conflict seen as a refusal behind it was answered 500, not run again).
+        const error = codeOf(thrown) === IN_FAILED_TRANSACTION ? (ending?.firstFailure ?? thrown) : thrown;
         const code = codeOf(error);
         if (mayRunAgain(error, code) && attempt < ATTEMPTS) {
           // Nothing conflicted: run again at once, reading the boards first.
@@ -217,15 +230,27 @@ function statisticsKeeper(
  * is still on its way to its next statement, that statement must not reach the connection
  * after the ROLLBACK, where it would run, and commit, on its own.
  */
-function endsWithWork(session: SqlSession): SqlSession & { end(): void } {
+function endsWithWork(session: SqlSession): SqlSession & { end(): void; readonly firstFailure: unknown } {
   let open = true;
+  let firstFailure: unknown;
   return {
-    query: (query) => (open ? session.query(query) : Promise.reject(new Error('a statement after its transaction ended'))),
+    query: <Row>(query: Query) => {
+      if (!open) return Promise.reject(new Error('a statement after its transaction ended'));
+      const answered = session.query<Row>(query);
+      // Noted as it fails, before the work hears of it: statements fail in the order sent.
+      answered.catch((error: unknown) => {
+        firstFailure ??= error;
+      });
+      return answered;
+    },
     commit: () => {
       if (open) session.commit?.();
     },
     end: () => {
       open = false;
+    },
+    get firstFailure() {
+      return firstFailure;
     },
   };
 }

@@ -1,7 +1,15 @@
 // PostgreSQL through postgres.js: a pool of connections, so requests from
 // many members run side by side; several server processes may share one database.
 import postgres from 'postgres';
-import { DEFAULT_CONNECTIONS, RELAXED_COMMIT, TRANSACTION_MODES, type Query, type SqlDriver, type SqlSession } from './sql.js';
+import {
+  DEFAULT_CONNECTIONS,
+  IN_FAILED_TRANSACTION,
+  RELAXED_COMMIT,
+  TRANSACTION_MODES,
+  type Query,
+  type SqlDriver,
+  type SqlSession,
+} from './sql.js';
 
 export interface PostgresDriverOptions {
   /** postgres://user:password@host:port/database */
@@ -140,7 +148,10 @@ export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDrive
         if (mode === 'read') return result;
         // A statement sent before a COMMIT that failed has rolled the transaction back: PostgreSQL
         // then answers the COMMIT with ROLLBACK, not with an error.
-        if ((await committed!).command === 'ROLLBACK') throw new Error('the write was rolled back: a statement of it failed');
+        if ((await committed!).command === 'ROLLBACK') {
+          const rolledBack = new Error('the write was rolled back: a statement of it failed');
+          throw Object.assign(rolledBack, { code: IN_FAILED_TRANSACTION });
+        }
         return result;
       } catch (error) {
         ended = true;

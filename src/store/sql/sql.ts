@@ -125,6 +125,12 @@ export type Durability = 'strict' | 'relaxed';
  */
 export const DEFAULT_CONNECTIONS = 4;
 
+/**
+ * The SQLSTATE of a statement sent behind one that failed in the same transaction, and of a
+ * COMMIT that rolled back for it (postgres-driver.ts): never the cause of the failure.
+ */
+export const IN_FAILED_TRANSACTION = '25P02';
+
 /** Sent after BEGIN in a relaxed write: its COMMIT does not wait for the disk. */
 export const RELAXED_COMMIT = 'SET LOCAL synchronous_commit TO off';
 
