@@ -213,12 +213,6 @@ async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>
   }
 }
 
-/**
- * Members whose replayed records a store may write while the rules run on (Transaction.writeAhead):
- * a few hundred, so that each write is large and the database inserts them beside the rules.
- */
-const WRITE_AHEAD_MEMBERS = 500;
-
 type ProgressItem = NonNullable<DatasetApp['progress']>[number];
 
 /**
@@ -249,7 +243,6 @@ async function replay(
     if (entries) entries.push(entry);
     else byMember.set(account_name, [entry]);
   }
-  let done: string[] = [];
   for (const [account_name, entries] of byMember) {
     for (const { item, index, at } of entries) {
       await rethrowAt(`${path}.progress[${index}]`, async () => {
@@ -261,11 +254,7 @@ async function replay(
         await applyProgress(tx, { app, task, user, quantity_e4, at });
       });
     }
-    done.push(account_name);
-    if (done.length === WRITE_AHEAD_MEMBERS) {
-      tx.writeAhead?.(app.app_id, done);
-      done = [];
-    }
+    tx.writeAhead?.(app.app_id, account_name);
   }
   for (const { item, index, at } of inOrder(data.endorsements ?? [])) {
     await rethrowAt(`${path}.endorsements[${index}]`, () => endorse(tx, app, { ...item, at }));

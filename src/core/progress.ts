@@ -1,6 +1,6 @@
 // What one log of a task does to a member's progress, totals and challenges.
 import { ApiError } from '../api/errors.js';
-import type { AppRecord, LogRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
+import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
 import { assertStarted } from './catalog.js';
 import { earnPoints } from './members.js';
 
@@ -15,18 +15,10 @@ export interface Log {
 /** Logs a quantity: what it does to the member's records, and its line in the log of quantities. */
 export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRecord> {
   const progress = await applyProgress(tx, log);
-  await tx.append(logLine(log));
+  const { app, task, user, quantity_e4, at } = log;
+  await tx.append({ app_id: app.app_id, task_id: task.task_id, account_name: user.account_name, quantity_e4, at });
   return progress;
 }
-
-/** A log's line in the log of quantities, which an export lists in order. */
-export const logLine = ({ app, task, user, quantity_e4, at }: Log): LogRecord => ({
-  app_id: app.app_id,
-  task_id: task.task_id,
-  account_name: user.account_name,
-  quantity_e4,
-  at,
-});
 
 /**
  * What a log does to the member's progress, totals and challenges, without its line in the log:

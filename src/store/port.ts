@@ -177,12 +177,12 @@ export interface Transaction {
   /** Takes the members' progress away, logs included, and returns their history, to be replayed anew. */
   takeMemberHistory(app_id: string, names: Set<string>): Promise<MemberHistory>;
   /**
-   * Where present (the SQL store), may send the records of these members put so far now, while
-   * the work goes on (an import replays thousands of members: the database then inserts one's
-   * while the rules replay the next); a record put again is written again. Called once their
-   * records are done.
+   * Says the member's records are done. Where present (the SQL store), the store may send the
+   * records of members done so far now, while the work goes on (an import replays thousands of
+   * members: the database then inserts some while the rules replay the next); a record put again
+   * is written again.
    */
-  writeAhead?(app_id: string, account_names: string[]): void;
+  writeAhead?(app_id: string, account_name: string): void;
   /**
    * Where present (a store several server processes share), sends what the write changed as
    * change notices with its commit, to every process: called once the write's work is done.

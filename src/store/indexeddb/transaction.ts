@@ -58,7 +58,6 @@ export class IndexedDbTransaction implements Transaction {
       const cacheKey = keyText(store, key);
       if (this.cache.has(cacheKey)) continue;
       this.cache.set(cacheKey, undefined);
-      if (store === 'users') this.boardsAtRead.set(cacheKey, NOT_ON_BOARDS);
     }
   }
 

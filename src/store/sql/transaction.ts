@@ -29,6 +29,11 @@ import { notifying } from './change-notices.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
 
+/**
+ * Members whose records go ahead together (writeAhead): a few hundred, so that each write is
+ * large and the database inserts them beside the rules.
+ */
+const WRITE_AHEAD_MEMBERS = 500;
 const name = (text: string) => new Identifier(text);
 const parse = <T>(row: { record: string }) => JSON.parse(row.record) as T;
 /**
@@ -49,6 +54,8 @@ export class SqlTransaction implements Transaction {
   /** Records sent ahead of the flush (writeAhead), by cache key, and their statements. */
   private readonly writtenAhead = new Set<string>();
   private readonly aheadSent: Promise<void>[] = [];
+  /** The members done (writeAhead) whose records wait to go ahead, all of one app. */
+  private membersDone: { app_id: string; names: Set<string> } | undefined;
   /** Reads on their way, by cache key. */
   private readonly reading = new Map<string, Promise<void>>();
   private pendingLogs: LogRecord[] = [];
@@ -163,7 +170,6 @@ export class SqlTransaction implements Transaction {
       if (this.cache.has(cacheKey) || this.reading.has(cacheKey)) continue;
       this.cache.set(cacheKey, undefined);
       this.absent.add(cacheKey);
-      if (kind === 'users') this.usersAtRead.set(cacheKey, null);
     }
   }
 
@@ -176,18 +182,23 @@ export class SqlTransaction implements Transaction {
   }
 
   /**
-   * Sends the members' records put so far (every kind keyed by member: users, progress, member
-   * challenges) and the logs appended so far, as the flush would, without waiting for them: the
-   * database inserts them while the work goes on. One put later writes its record again, as an
-   * update. Their moves on the boards wait for the flush, which compares each member written with
-   * how it was first read, and answers for these statements too.
+   * Notes the member done; once WRITE_AHEAD_MEMBERS of one app are, sends their records put so
+   * far (every kind keyed by member: users, progress, member challenges) and the logs appended so
+   * far, as the flush would, without waiting for them: the database inserts them while the work
+   * goes on. One put later writes its record again, as an update. Their moves on the boards wait
+   * for the flush, which compares each member written with how it was first read, and answers for
+   * these statements too.
    */
-  writeAhead(app_id: string, account_names: string[]): void {
-    const members = new Set(account_names);
+  writeAhead(app_id: string, account_name: string): void {
+    if (this.membersDone?.app_id !== app_id) this.membersDone = { app_id, names: new Set() };
+    const { names } = this.membersDone;
+    names.add(account_name);
+    if (names.size < WRITE_AHEAD_MEMBERS) return;
+    this.membersDone = undefined;
     const ready: { kind: RecordKind; value: unknown; insert: boolean }[] = [];
     for (const [cacheKey, entry] of this.dirty) {
       const record = entry.value as { app_id?: unknown; account_name?: unknown };
-      if (record.app_id !== app_id || !members.has(record.account_name as string)) continue;
+      if (record.app_id !== app_id || !names.has(record.account_name as string)) continue;
       ready.push(entry);
       this.dirty.delete(cacheKey);
       this.absent.delete(cacheKey);
