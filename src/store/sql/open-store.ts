@@ -83,14 +83,16 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     // Run again after SPLIT_DUE, a write reads where its moves fall first, and cuts (board-moves.ts).
     let readsBoardsFirst = false;
     for (let attempt = 1; ; attempt++) {
-      let ending: ReturnType<typeof endsWithWork> | undefined;
+      /** The attempt's session, which knows its first failed statement. */
+      let attemptSession: ReturnType<typeof endsWithWork> | undefined;
       try {
         let rows = 0;
         const result = await driver.transaction(
           mode,
           async (session) => {
             options.onTransaction?.();
-            ending = endsWithWork(session);
+            const ending = endsWithWork(session);
+            attemptSession = ending;
             try {
               const tx = new SqlTransaction(textSafe(ending), mode, {
                 announces: mode === 'write' && options.announceChanges,
@@ -101,7 +103,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
               rows = tx.rowsWritten;
               return result;
             } finally {
-              ending!.end();
+              ending.end();
             }
           },
           durability,
@@ -112,7 +114,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
         // A write's statements go out together (transaction.ts), and those behind one that failed
         // are refused: whichever refusal the work met first, the first failure is the cause (a
         // conflict seen as a refusal behind it was answered 500, not run again).
-        const error = codeOf(thrown) === IN_FAILED_TRANSACTION ? (ending?.firstFailure ?? thrown) : thrown;
+        const error = codeOf(thrown) === IN_FAILED_TRANSACTION ? (attemptSession?.firstFailure ?? thrown) : thrown;
         const code = codeOf(error);
         if (mayRunAgain(error, code) && attempt < ATTEMPTS) {
           // Nothing conflicted: run again at once, reading the boards first.

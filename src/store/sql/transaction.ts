@@ -44,10 +44,17 @@ const parse = <T>(row: { record: string }) => JSON.parse(row.record) as T;
 const recordsOf = (param: string) =>
   `ARRAY(SELECT record FROM json_array_elements_text(${param}::json) WITH ORDINALITY AS sent(record, position) ORDER BY position)`;
 
+/** A record waiting to be written: inserted where it was read as absent, otherwise upserted. */
+interface Pending {
+  kind: RecordKind;
+  value: unknown;
+  insert: boolean;
+}
+
 export class SqlTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
   /** What waits to be written, by cache key: whether it was read as absent (insert) or not (upsert). */
-  private readonly dirty = new Map<string, { kind: RecordKind; value: unknown; insert: boolean }>();
+  private readonly dirty = new Map<string, Pending>();
   /** Each member's board fields as first read (null: absent), to move them on the boards. */
   private readonly usersAtRead = new Map<string, UserRecord | null>();
   private readonly absent = new Set<string>();
@@ -195,7 +202,7 @@ export class SqlTransaction implements Transaction {
     names.add(account_name);
     if (names.size < WRITE_AHEAD_MEMBERS) return;
     this.membersDone = undefined;
-    const ready: { kind: RecordKind; value: unknown; insert: boolean }[] = [];
+    const ready: Pending[] = [];
     for (const [cacheKey, entry] of this.dirty) {
       const record = entry.value as { app_id?: unknown; account_name?: unknown };
       if (record.app_id !== app_id || !names.has(record.account_name as string)) continue;
@@ -376,7 +383,7 @@ export class SqlTransaction implements Transaction {
   }
 
   /** The records, each kind in one statement (two where some were read as absent: inserted, not upserted). */
-  private writeAll(entries: Iterable<{ kind: RecordKind; value: unknown; insert: boolean }>): Promise<void>[] {
+  private writeAll(entries: Iterable<Pending>): Promise<void>[] {
     const byKind = new Map<string, { kind: RecordKind; values: unknown[]; insert: boolean }>();
     for (const { kind, value, insert } of entries) {
       const group = `${kind} ${insert}`;
