@@ -9,6 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
+import { callHandler } from '../handler-call.js';
 import { skipWithoutPostgres } from '../postgres-or-skip.js';
 import { importSource } from '../source-module.js';
 import { recordingStore } from '../store/sql/recording-store.js';
@@ -75,16 +76,7 @@ function dataset(app) {
 /** A caller of the handler over `store`, as the admin, with JSON. */
 function callerOf(store) {
   const handle = source.createHandler({ store, now: () => new Date(NOW) });
-  return async (method, path, body) => {
-    const response = await handle(
-      new Request(`http://q.test${path}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    return { status: response.status, body: await response.json() };
-  };
+  return (method, path, body) => callHandler(handle, method, path, ADMIN, body);
 }
 
 /** App 1 in one import, written ahead; app 2, the same members and logs under other ids, in parts. */

@@ -8,6 +8,7 @@
 // request's own 404, and every answer is the one given without reading ahead.
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { callHandler } from '../handler-call.js';
 import { importSource } from '../source-module.js';
 
 const ADMIN = 'sk_read_ahead_admin';
@@ -51,16 +52,9 @@ async function server(options) {
     },
   });
   const handle = source.createHandler({ store, ...options });
-  const call = async (method, path, key = KEY, body) => {
+  const call = (method, path, key = KEY, body) => {
     events.length = 0;
-    const response = await handle(
-      new Request(`http://q.test${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    return { status: response.status, body: await response.json() };
+    return callHandler(handle, method, path, key, body);
   };
   const imported = await call('POST', '/v1/admin/import', ADMIN, {
     admin_keys: [ADMIN],

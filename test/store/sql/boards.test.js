@@ -5,6 +5,7 @@
 // and `around` finds each member where the pages put them.
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { callHandler } from '../../handler-call.js';
 import { importSource } from '../../source-module.js';
 
 const MEMBERS = 2600;
@@ -20,16 +21,9 @@ before(async () => {
   const store = await source.openSqlStore({ driver });
   let now = Date.UTC(2026, 10, 18, 12);
   const handle = source.createHandler({ store, now: () => new Date(now) });
-  call = async (method, path, body) => {
+  call = (method, path, body) => {
     now += 1000;
-    const response = await handle(
-      new Request(`http://q.test${path}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    return { status: response.status, body: await response.json() };
+    return callHandler(handle, method, path, ADMIN, body);
   };
   const names = Array.from({ length: MEMBERS }, (_, i) => `m${String((i * 7919) % MEMBERS).padStart(4, '0')}`);
   // In two imports, so the second's members join blocks the first laid out.

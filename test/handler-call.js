@@ -1,0 +1,14 @@
+// A request to the API's handler as the tests of its hosts send one: a key and, where there is
+// one, a JSON body; answered as its status and JSON.
+
+/** Sends `method path` to `handle` with `key`; resolves to `{ status, body }`. */
+export async function callHandler(handle, method, path, key, body) {
+  const response = await handle(
+    new Request(`http://q.test${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  return { status: response.status, body: await response.json() };
+}
