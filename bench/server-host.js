@@ -9,7 +9,6 @@ import { createLogger } from '../src/node/logger.js';
 import { parseServeOptions } from '../src/node/options.js';
 import { start, stopOnSignals } from '../src/node/serve.js';
 import { sharesChanges } from '../src/node/server-store.js';
-import { transactionBegins } from '../src/node/shared-reads.js';
 import { openSqlStore } from '../src/store/sql/index.js';
 import { pgliteDriver } from '../src/store/sql/pglite-driver.js';
 import { postgresDriver } from '../src/store/sql/postgres-driver.js';
@@ -60,7 +59,7 @@ const timed = {
 
 const logger = createLogger(options.logLevel);
 const running = await start(options, logger, {
-  store: await openSqlStore({ driver: timed, onTransaction: transactionBegins, announceChanges: sharesChanges(storage) }),
+  store: await openSqlStore({ driver: timed, announceChanges: sharesChanges(storage) }),
   wrapHandle: (handle) => async (request) => {
     if (new URL(request.url).pathname !== '/_bench/statements') return handle(request);
     // Summed by their text as sent, its spacing tidied only here: tidied as each statement ran,

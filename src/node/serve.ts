@@ -11,7 +11,7 @@ import { createRateLimiter } from '../server/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
-import { sharingReads, transactionBegins } from './shared-reads.js';
+import { sharingReads } from './shared-reads.js';
 import { loadDataset } from './load-dataset.js';
 import { createLogger, type Logger } from './logger.js';
 import { parseServeOptions, USAGE, UsageError, type ServeOptions } from './options.js';
@@ -60,7 +60,7 @@ export interface Running {
 
 /** What `npm run bench:server` changes in the server it measures; nothing else does. */
 export interface Instrumented {
-  /** The store, opened by the caller over a driver that times each statement (with transactionBegins as its onTransaction). */
+  /** The store, opened by the caller over a driver that times each statement. */
   store: Store;
   /** Wraps the handler the host serves (the benchmark adds its statement report). */
   wrapHandle: (handle: Handle) => Handle;
@@ -69,7 +69,7 @@ export interface Instrumented {
 /** Starts the server as configured: its store, admin keys, dataset, change feed, limits and host. */
 export async function start(options: ServeOptions, logger: Logger, instrumented?: Instrumented): Promise<Running> {
   const installationKeys = await readInstallationKeys(options);
-  const store = instrumented?.store ?? (await openServerStore(options.storage, transactionBegins));
+  const store = instrumented?.store ?? (await openServerStore(options.storage));
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');

@@ -18,17 +18,14 @@ const DATABASE_URL_SHAPE = 'postgres://user:password@host:5432/database';
 export const sharesChanges = (storage: StorageOptions): storage is Extract<StorageOptions, { databaseUrl: string }> =>
   'databaseUrl' in storage;
 
-/**
- * Opens where the data lives, or throws a StartupError saying what could not be opened and why.
- * `onTransaction` is openSqlStore's.
- */
-export async function openServerStore(storage: StorageOptions, onTransaction?: () => void): Promise<Store> {
+/** Opens where the data lives, or throws a StartupError saying what could not be opened and why. */
+export async function openServerStore(storage: StorageOptions): Promise<Store> {
   const what = describeStorage(storage);
   let unlock = async () => {};
   try {
     await checkStorage(storage);
     if ('dataDir' in storage) unlock = await lockDataDir(storage.dataDir);
-    const store = await openSqlStore({ ...storage, onTransaction, announceChanges: sharesChanges(storage) });
+    const store = await openSqlStore({ ...storage, announceChanges: sharesChanges(storage) });
     return { ...store, close: () => store.close().finally(unlock) };
   } catch (error) {
     await unlock();

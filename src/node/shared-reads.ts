@@ -6,7 +6,6 @@
 // running again. Its answer is then read from a snapshot taken after it came,
 // so it is as fresh as its own would be: every write answered before it came is
 // in it. Once the transaction begins, later reads run on their own.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { operationOf } from '../api/api-path.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { Handle } from '../server/handler.js';
@@ -29,22 +28,6 @@ interface Answer {
   checkedOrigins: { allowed: readonly string[] | undefined } | null;
 }
 
-/**
- * Closes the running read's flight to others: the store calls it through transactionBegins.
- * Its promise hooks cost every request a little (health 9%, a read 1%: docs/performance.md),
- * far less than the reads it saves under load.
- */
-const joining = new AsyncLocalStorage<() => void>();
-
-/**
- * Called as a transaction's work begins, its connection held (openSqlStore's onTransaction):
- * its snapshot is taken by its first statement, after this, so a read that comes from now on
- * must not take the answer of the read running.
- */
-export function transactionBegins(): void {
-  joining.getStore()?.();
-}
-
 /** `handle`, with identical reads that arrive while one waits answered once. */
 export function sharingReads(handle: Handle): Handle {
   /** The answers others may still take, by key. */
@@ -53,28 +36,37 @@ export function sharingReads(handle: Handle): Handle {
   function fly(key: string, request: Request, context: RequestContext | undefined): Promise<Answer> {
     let checkedOrigins: Answer['checkedOrigins'] = null;
     const checkOrigin = context?.checkOrigin;
-    const own: RequestContext | undefined = checkOrigin && {
-      ...context,
-      checkOrigin: (allowed) => {
-        checkedOrigins = { allowed };
-        checkOrigin(allowed);
-      },
-    };
     let answer: Promise<Answer> | undefined;
     let closed = false;
     const close = () => {
       closed = true;
       if (answer !== undefined && open.get(key) === answer) open.delete(key);
     };
-    answer = joining.run(close, async () => {
+    const own: RequestContext = {
+      ...context,
+      // Its snapshot is taken by its first statement, after this: a read that comes from now on
+      // must not take its answer. Told by the request's context, not by an AsyncLocalStorage
+      // around the store, whose promise hooks slowed every request of the process (docs/performance.md).
+      transactionBegins: () => {
+        close();
+        context?.transactionBegins?.();
+      },
+      ...(checkOrigin && {
+        checkOrigin: (allowed: readonly string[] | undefined) => {
+          checkedOrigins = { allowed };
+          checkOrigin(allowed);
+        },
+      }),
+    };
+    answer = (async () => {
       try {
-        const response = await handle(request, own ?? context);
+        const response = await handle(request, own);
         const body = await response.arrayBuffer();
         return { status: response.status, headers: [...response.headers], body, checkedOrigins };
       } finally {
         close();
       }
-    });
+    })();
     if (!closed) open.set(key, answer);
     return answer;
   }

@@ -91,9 +91,9 @@ export function createHandler({
   };
 
   /** The database's own reason stays in the log: the health check is public. */
-  async function databaseAnswers(request: Request): Promise<void> {
+  async function databaseAnswers(request: Request, context: RequestContext | undefined): Promise<void> {
     try {
-      await store.ping();
+      await store.ping(context?.transactionBegins);
     } catch (error) {
       onUnexpectedError(error, request);
       throw new ApiError(503, "The database does not answer; the server's log says why.");
@@ -170,7 +170,7 @@ export function createHandler({
           key,
           now: time,
           request,
-          databaseAnswers: () => databaseAnswers(request),
+          databaseAnswers: () => databaseAnswers(request, context),
         };
         if (idempotencyKey === null) return operation.run(call);
         const fingerprint = `${method} ${name}${url.search} ${canonical(raw)}`;
@@ -189,11 +189,15 @@ export function createHandler({
       tx.announce?.(outcome.value.changed);
       return outcome.value;
     };
+    const inTransaction = (tx: Transaction) => {
+      context?.transactionBegins?.();
+      return work(tx);
+    };
     const outcome =
       operation.transaction === 'write'
-        ? await store.write(work, { durability: operation.durability })
+        ? await store.write(inTransaction, { durability: operation.durability })
         : operation.transaction === 'read'
-          ? await store.read(work)
+          ? await store.read(inTransaction)
           : await work(NO_TRANSACTION);
 
     if (outcome.changesOf !== undefined) return changeStreams!(outcome.changesOf, request);

@@ -16,6 +16,12 @@ export interface RequestContext {
    * an origin not allowed. The host answers CORS by the same list.
    */
   checkOrigin?(allowedOrigins: readonly string[] | undefined): void;
+  /**
+   * Called as the request's transaction begins (health's, the database's ping), before its first
+   * statement, and again where the store runs it again: a host that answers identical reads once
+   * (src/node/shared-reads.ts) gives this one's answer to no read that comes later.
+   */
+  transactionBegins?(): void;
 }
 
 export interface GuardedRequest {

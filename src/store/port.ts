@@ -203,8 +203,11 @@ export interface Store {
    * must not act outside the transaction.
    */
   write<T>(work: (tx: Transaction) => Promise<T>, options?: WriteOptions): Promise<T>;
-  /** Throws when the database does not answer. */
-  ping(): Promise<void>;
+  /**
+   * Throws when the database does not answer. `begun` is called as its transaction begins, where
+   * it runs one (RequestContext.transactionBegins).
+   */
+  ping(begun?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 

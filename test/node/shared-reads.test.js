@@ -20,18 +20,25 @@ before(async () => {
 
 /**
  * The server's handler, reads shared, over a SQL store of `storeOptions` with one app; `begun`
- * counts transactions begun, and `onBegin` (settable) runs as each begins.
+ * counts transactions begun, and `onBegin` (settable) runs as each begins, once the handler's
+ * work has begun (and told its host).
  */
 async function server(storeOptions) {
   const counted = { begun: 0, onBegin: () => {} };
-  const store = await source.openSqlStore({
-    ...storeOptions,
-    onTransaction: () => {
-      counted.begun += 1;
-      source.transactionBegins();
-      counted.onBegin();
-    },
-  });
+  const opened = await source.openSqlStore(storeOptions);
+  const counting = (work) => (tx) => {
+    const done = work(tx);
+    counted.begun += 1;
+    counted.onBegin();
+    return done;
+  };
+  const store = {
+    ...opened,
+    read: (work) => opened.read(counting(work)),
+    write: (work, options) => opened.write(counting(work), options),
+    // Health's transaction: the database's ping.
+    ping: (begun) => opened.ping(() => counting(() => begun?.())()),
+  };
   const handle = source.sharingReads(source.createHandler({ store }));
   const request = (method, path, { key = KEY, headers = {}, body }) =>
     new Request(`http://q.test${path}`, {
@@ -90,6 +97,25 @@ describe('on PGlite', () => {
       late = call('GET', ALICE);
     };
     const first = await call('GET', ALICE);
+    assert.deepEqual(await late, first);
+    assert.equal(counted.begun, 2);
+  });
+
+  it('answers health checks that come together with one ping, and one that comes once it has begun with its own', async () => {
+    const { call, counted } = shared;
+    counted.begun = 0;
+    const together = await Promise.all(Array.from({ length: 8 }, () => call('GET', '/v1/health')));
+    assert.equal(counted.begun, 1);
+    for (const answer of together) assert.deepEqual(answer, { status: 200, body: together[0].body });
+    assert.equal(together[0].body.is_valid, true);
+
+    counted.begun = 0;
+    let late = Promise.resolve('no second check was sent');
+    counted.onBegin = () => {
+      counted.onBegin = () => {};
+      late = call('GET', '/v1/health');
+    };
+    const first = await call('GET', '/v1/health');
     assert.deepEqual(await late, first);
     assert.equal(counted.begun, 2);
   });

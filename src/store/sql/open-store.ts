@@ -34,11 +34,6 @@ export type SqlStoreOptions = (
   /** A schema of its own in the database (tests give each store one); created when missing. */
   schema?: string;
   /**
-   * Called as each transaction's work begins, its connection held: the snapshot is taken by its
-   * first statement, after this (the server's shared reads, src/node/shared-reads.ts).
-   */
-  onTransaction?: () => void;
-  /**
    * Whether each write sends the change notices announced to it (Transaction.announce) by
    * NOTIFY, with its commit (change-notices.ts): for server processes sharing a PostgreSQL
    * database, each LISTENing. Otherwise writes have no announce, and their host publishes.
@@ -90,7 +85,6 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
         const result = await driver.transaction(
           mode,
           async (session) => {
-            options.onTransaction?.();
             const ending = endsWithWork(session);
             attemptSession = ending;
             try {
@@ -132,7 +126,11 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     read: (work) => run('read', work),
     // The port's default durability is IndexedDB's: answered once committed (sql.ts, Durability).
     write: (work, options) => run('write', work, options?.durability === 'strict' ? 'strict' : 'relaxed'),
-    ping: () => run('read', (tx) => tx.hasApps()).then(() => undefined),
+    ping: (begun) =>
+      run('read', (tx) => {
+        begun?.();
+        return tx.hasApps();
+      }).then(() => undefined),
     close: () => {
       keeper?.stop();
       return base.close();
