@@ -28,19 +28,31 @@ interface Answer {
   checkedOrigins: { allowed: readonly string[] | undefined } | null;
 }
 
+/** A read under way that others may still join: they take its answer, read once for all of them. */
+interface Flight {
+  /** The answer, for one more reader. */
+  join(): Promise<Answer>;
+}
+
 /** `handle`, with identical reads that arrive while one waits answered once. */
 export function sharingReads(handle: Handle): Handle {
-  /** The answers others may still take, by key. */
-  const open = new Map<string, Promise<Answer>>();
+  /** The reads others may still join, by key. */
+  const open = new Map<string, Flight>();
 
-  function fly(key: string, request: Request, context: RequestContext | undefined): Promise<Answer> {
+  async function fly(key: string, request: Request, context: RequestContext | undefined): Promise<Response> {
     let checkedOrigins: Answer['checkedOrigins'] = null;
     const checkOrigin = context?.checkOrigin;
-    let answer: Promise<Answer> | undefined;
-    let closed = false;
+    let joiners = 0;
+    let share: (answer: Promise<Answer>) => void = () => {};
+    const shared = new Promise<Answer>((resolve) => (share = resolve));
+    const flight: Flight = {
+      join: () => {
+        joiners += 1;
+        return shared;
+      },
+    };
     const close = () => {
-      closed = true;
-      if (answer !== undefined && open.get(key) === answer) open.delete(key);
+      if (open.get(key) === flight) open.delete(key);
     };
     const own: RequestContext = {
       ...context,
@@ -58,36 +70,51 @@ export function sharingReads(handle: Handle): Handle {
         },
       }),
     };
-    answer = (async () => {
-      try {
-        const response = await handle(request, own);
-        const body = await response.arrayBuffer();
-        return { status: response.status, headers: [...response.headers], body, checkedOrigins };
-      } finally {
-        close();
-      }
-    })();
-    if (!closed) open.set(key, answer);
-    return answer;
+    open.set(key, flight);
+    let response: Response;
+    try {
+      response = await handle(request, own);
+    } catch (error) {
+      if (joiners > 0) share(Promise.reject(error));
+      throw error;
+    } finally {
+      close();
+    }
+    // No one joins now. With no one joined, its reader has the handler's answer as it is: read
+    // and made again, it cost get_userinfo (which names a member, as most reads do, and rarely
+    // shares) a tenth of its requests a second under load (docs/performance.md).
+    if (joiners === 0) return response;
+    const answer = (async () => ({
+      status: response.status,
+      headers: [...response.headers],
+      body: await response.arrayBuffer(),
+      checkedOrigins,
+    }))();
+    share(answer);
+    return responseOf(await answer);
   }
 
   return async (request, context) => {
     const key = keyOf(request);
     if (key === null) return handle(request, context);
-    const joined = open.get(key);
-    const { status, headers, body, checkedOrigins } = await (joined ?? fly(key, request, context));
+    const flight = open.get(key);
+    if (flight === undefined) return fly(key, request, context);
+    const answer = await flight.join();
     // The reader's own host hears the allowed origins too (its CORS headers); the outcome of
     // the check is in the answer already, as the Origin is part of the key.
-    if (joined && checkedOrigins && context?.checkOrigin) {
+    if (answer.checkedOrigins && context?.checkOrigin) {
       try {
-        context.checkOrigin(checkedOrigins.allowed);
+        context.checkOrigin(answer.checkedOrigins.allowed);
       } catch {
         // Refused alike in the shared answer.
       }
     }
-    return new Response(body.byteLength > 0 ? body : null, { status, headers });
+    return responseOf(answer);
   };
 }
+
+/** A reader's own Response of an answer read once: a body is read only once. */
+const responseOf = ({ status, headers, body }: Answer) => new Response(body.byteLength > 0 ? body : null, { status, headers });
 
 /** What makes two requests the same read, or null for a request that never shares. */
 function keyOf(request: Request): string | null {

@@ -39,7 +39,14 @@ async function server(storeOptions) {
     // Health's transaction: the database's ping.
     ping: (begun) => opened.ping(() => counting(() => begun?.())()),
   };
-  const handle = source.sharingReads(source.createHandler({ store }));
+  // Each answer of the handler, to tell whether a reader has it as it is.
+  const handlerAnswers = [];
+  const handler = source.createHandler({ store });
+  const handle = source.sharingReads(async (request, context) => {
+    const answer = await handler(request, context);
+    handlerAnswers.push(answer);
+    return answer;
+  });
   const request = (method, path, { key = KEY, headers = {}, body }) =>
     new Request(`http://q.test${path}`, {
       method,
@@ -66,7 +73,7 @@ async function server(storeOptions) {
   });
   assert.equal(imported.status, 200, JSON.stringify(imported.body));
   counted.begun = 0;
-  return { call, counted, close: () => store.close() };
+  return { call, counted, handle, request, handlerAnswers, close: () => store.close() };
 }
 
 const ALICE = '/v1/get_userinfo?app_id=guild&account_name=alice';
@@ -86,6 +93,25 @@ describe('on PGlite', () => {
     for (const answer of answers) assert.deepEqual(answer, answers[0]);
     assert.equal(answers[0].status, 200, JSON.stringify(answers[0].body));
     assert.equal(answers[0].body.account_name, 'alice');
+  });
+
+  it('gives a read that no one joined the handler’s answer as it is, and readers who shared answers of their own', async () => {
+    const { handle, request, handlerAnswers } = shared;
+    handlerAnswers.length = 0;
+    const alone = await handle(request('GET', ALICE, {}));
+    assert.equal(handlerAnswers.length, 1);
+    assert.equal(alone, handlerAnswers[0], 'not read and made again');
+    const lone = await alone.json();
+    assert.equal(lone.account_name, 'alice');
+
+    handlerAnswers.length = 0;
+    const together = await Promise.all([handle(request('GET', ALICE, {})), handle(request('GET', ALICE, {}))]);
+    assert.equal(handlerAnswers.length, 1);
+    assert.notEqual(together[0], together[1]);
+    for (const answer of together) {
+      assert.notEqual(answer, handlerAnswers[0], 'each reader has a body of its own to read');
+      assert.deepEqual(await answer.json(), lone);
+    }
   });
 
   it('runs a read that comes once the transaction has begun on its own', async () => {
