@@ -37,12 +37,16 @@ const WRITE_AHEAD_MEMBERS = 500;
 const name = (text: string) => new Identifier(text);
 const parse = <T>(row: { record: string }) => JSON.parse(row.record) as T;
 /**
- * The records' texts sent as the parameter `param`, one JSON array, as a text[] of them in the
- * order sent: postgres.js escapes a text[] element by element in JavaScript, JSON.stringify
- * escapes the whole array natively (an import's chunk sends thousands of records).
+ * Records sent as one text parameter: their JSON texts joined by the record separator (U+001E),
+ * which no JSON text holds (JSON.stringify escapes every control character), and split again by
+ * the database, in the order sent. As a text[], postgres.js escaped each element in JavaScript;
+ * as a JSON array, every quote of the records' JSON was escaped again, and parsed back by the
+ * database (docs/performance.md: "Records joined by a separator").
  */
-const recordsOf = (param: string) =>
-  `ARRAY(SELECT record FROM json_array_elements_text(${param}::json) WITH ORDINALITY AS sent(record, position) ORDER BY position)`;
+const RECORD_SEPARATOR = '\u001e';
+const recordTexts = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join(RECORD_SEPARATOR);
+/** The records' texts of the parameter `param` (recordTexts), as a text[] in the order sent. */
+const recordsOf = (param: string) => `string_to_array(${param}::text, chr(30))`;
 
 /** A record waiting to be written: inserted where it was read as absent, otherwise upserted. */
 interface Pending {
@@ -397,7 +401,7 @@ export class SqlTransaction implements Transaction {
     const table = TABLES[kind] as Table<unknown>;
     const columns = [...table.key, ...table.columns];
     const names = [...columns.map((column) => column.name), 'record'];
-    const arrays = [...columns.map((column) => values.map(column.of)), values.map((value) => JSON.stringify(value))];
+    const arrays = [...columns.map((column) => values.map(column.of)), recordTexts(values)];
     const casts = [...columns.map((column, index) => `$${index + 1}::${column.type}[]`), recordsOf(`$${columns.length + 1}`)];
     const keyNames = table.key.map((column) => column.name).join(', ');
     const update = names
@@ -421,7 +425,7 @@ export class SqlTransaction implements Transaction {
       text: `INSERT INTO logs (app_id, account_name, record)
         SELECT app_id, account_name, record FROM unnest($1::text[], $2::text[], ${recordsOf('$3')})
         WITH ORDINALITY AS log(app_id, account_name, record, position) ORDER BY position`,
-      values: [logs.map((log) => log.app_id), logs.map((log) => log.account_name), logs.map((log) => JSON.stringify(log))],
+      values: [logs.map((log) => log.app_id), logs.map((log) => log.account_name), recordTexts(logs)],
     });
   }
 }

@@ -85,3 +85,37 @@ describe("a write's flush", () => {
     assert.deepEqual(sent, ['SELECT users', 'INSERT users', 'SELECT pg_notify', 'COMMIT']);
   });
 });
+
+describe('records written together', () => {
+  let store;
+  before(async () => {
+    ({ store } = await recordingStore(source));
+  });
+  after(() => store?.close());
+
+  it('come back as they went in, whatever their strings hold, and logs in the order appended', async () => {
+    // Records travel joined by U+001E (transaction.ts): strings holding it, the other control
+    // characters, quotes, backslashes and characters outside the BMP must not split or change them.
+    const strings = ['a\u001eb', '\u001e', '\u0000\u0001\u001f', '"quoted" \\ back\\slash', '🏆 \ud800 lone', ''];
+    const members = strings.map((twitter_name, i) => ({
+      ...userRecord({ app_id: 'guild', account_name: `member\u001e${i}`, total_score: i, score_at: 1 }),
+      twitter_name,
+    }));
+    const logs = strings.map((note, i) => ({
+      app_id: 'guild',
+      account_name: `member\u001e${i}`,
+      task_id: 't',
+      quantity_e4: i,
+      at: 10 - i,
+      note,
+    }));
+    await store.write(async (tx) => {
+      for (const member of members) tx.put('users', member);
+      for (const log of logs) await tx.append(log);
+    });
+    const kept = await store.read((tx) => Promise.all(members.map((member) => tx.get('users', ['guild', member.account_name]))));
+    assert.deepEqual(kept, members);
+    const data = await store.read((tx) => tx.readAppData('guild'));
+    assert.deepEqual(data.logs, logs);
+  });
+});
