@@ -46,7 +46,7 @@ const parse = <T>(row: { record: string }) => JSON.parse(row.record) as T;
 const RECORD_SEPARATOR = '\u001e';
 const recordTexts = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join(RECORD_SEPARATOR);
 /** The records' texts of the parameter `param` (recordTexts), as a text[] in the order sent. */
-const recordsOf = (param: string) => `string_to_array(${param}::text, chr(30))`;
+const recordsOf = (param: string) => `string_to_array(${param}::text, chr(${RECORD_SEPARATOR.charCodeAt(0)}))`;
 
 /** A record waiting to be written: inserted where it was read as absent, otherwise upserted. */
 interface Pending {
