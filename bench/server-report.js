@@ -58,6 +58,14 @@ export function formatSeeding(size, { importSeconds, importRequests, statements 
   return lines.join('\n');
 }
 
+/** What the database alone took to insert the app's seeded rows again (bench/database-floor.js). */
+const floorText = ({ seconds, postgresCpuSeconds }) =>
+  `${fixed(seconds, 1)} s${postgresCpuSeconds === null ? '' : ` (PostgreSQL's CPU ${fixed(postgresCpuSeconds, 1)} s)`}`;
+
+export function formatFloor({ size, importSeconds, floor }) {
+  return `  ${count(size)} members: ${floorText(floor)}, against ${fixed(importSeconds, 1)} s through the server (${times(importSeconds / floor.seconds)})`;
+}
+
 const cpuText = (cpu) =>
   cpu === null ? '' : `server ${percent(cpu.server)}, client ${percent(cpu.client)}, PostgreSQL ${percent(cpu.postgres)}`;
 /** A share in percent, with a decimal below 10% so that a small one does not read as none. */
@@ -95,7 +103,8 @@ export function verdicts(results) {
   const share = load.mixed.perSecond / load.health.perSecond;
   const errors = load.health.errorCount + load.mixed.errorCount;
   const lines = [
-    `seeding ${count(largest.size)} members: ${fixed(importSeconds, 1)} s, ${met(importSeconds <= SERVER_TARGETS.seedSeconds, `≤ ${SERVER_TARGETS.seedSeconds} s`)}`,
+    `seeding ${count(largest.size)} members: ${fixed(importSeconds, 1)} s, ${met(importSeconds <= SERVER_TARGETS.seedSeconds, `≤ ${SERVER_TARGETS.seedSeconds} s`)}` +
+      (largest.floor ? `; the database alone inserts their rows in ${floorText(largest.floor)}` : ''),
     `reads: worst ${worst(reads).name} at ${times(worst(reads).ratio)} health, ${met(worst(reads).ratio <= TARGETS.read, `≤ ${TARGETS.read}×`)}`,
     `writes: worst ${worst(writes).name} at ${times(worst(writes).ratio)} health, ${met(worst(writes).ratio <= TARGETS.write, `≤ ${TARGETS.write}×`)}`,
     ...deep.map(
@@ -109,17 +118,17 @@ export function verdicts(results) {
 
 function seedingTable(results) {
   const lines = [
-    '| engine | members | imports | seconds | members/s | statements | time in statements |',
-    '|---|--:|--:|--:|--:|--:|--:|',
+    '| engine | members | imports | seconds | members/s | statements | time in statements | the database alone, s |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|',
   ];
-  for (const { engine, size, importRequests, importSeconds, statements } of results) {
+  for (const { engine, size, importRequests, importSeconds, statements, floor } of results) {
     const summary = statementSummary(statements);
     const inStatements = summary
       ? `${fixed(summary.ms / 1000, 1)} s (${fixed((100 * summary.ms) / 1000 / importSeconds, 0)}%)`
       : '';
     lines.push(
       `| ${engine} | ${count(size)} | ${importRequests} | ${fixed(importSeconds, 1)} | ${count(Math.round(size / importSeconds))} | ` +
-        `${summary ? count(summary.count) : ''} | ${inStatements} |`,
+        `${summary ? count(summary.count) : ''} | ${inStatements} | ${floor ? fixed(floor.seconds, 1) : ''} |`,
     );
   }
   return lines.join('\n');
@@ -238,6 +247,11 @@ ${outcome}
   each statement's time by its text; the seeding's sums are below. On PostgreSQL the run then waits for the
   server's own maintenance of what the seeding wrote (\`VACUUM (ANALYZE)\` once the writes pause,
   \`src/store/sql/open-store.ts\`), which would be long done before members read a community's boards.
+- "The database alone" (PostgreSQL, \`bench/database-floor.js\`): once the server has stopped, the rows its
+  imports wrote for the members (members, progress, challenges, logs) are copied aside, their tables emptied,
+  and the rows inserted again by PostgreSQL alone, app after app, ${count(settings.chunk)} members a transaction, with
+  no server, no rules and no parameters: the floor under the seeding on this machine with these tables and
+  indexes (lower than the truth: the board counts are left out).
 - Timing: each round sends every operation of \`bench/operations.js\` once, one after the other over one
   keep-alive connection, health among them (\`bench/rounds.js\`). Up to ${settings.warmupRounds} warm-up rounds
   (at most ${settings.warmupBudgetMs / 1000} s) are discarded, then up to ${settings.rounds} rounds are kept,

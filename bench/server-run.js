@@ -5,7 +5,8 @@
 // each size through POST /v1/admin/import, times every operation of
 // bench/operations.js against GET /v1/health of the same server in interleaved
 // rounds, then runs a load of many clients (80% reads, 20% writes) beside a
-// health-only load of the same length. PGlite takes the sizes up to
+// health-only load of the same length; on PostgreSQL, once the server has stopped, the
+// database alone inserts the seeded rows again (bench/database-floor.js). PGlite takes the sizes up to
 // --pglite-max, PostgreSQL (a database of the run's own) all of them. Prints
 // the tables and writes its section of docs/performance.md.
 import { spawn } from 'node:child_process';
@@ -20,6 +21,7 @@ import { bundleForNode } from '../scripts/bundle-node.js';
 import postgres from 'postgres';
 import { createDatabase, postgresAnswers, SERVER_URL } from '../scripts/postgres.js';
 import { cpuSeconds, cpuShares } from './cpu.js';
+import { databaseFloor } from './database-floor.js';
 import { ADMIN_KEY, appFor, importBody } from './dataset.js';
 import { writeSection } from './docs-section.js';
 import { httpClient } from './http-client.js';
@@ -27,10 +29,10 @@ import { loadRun } from './load.js';
 import { describeMachine } from './machine.js';
 import { DEEP_FRACTION, operationsFor } from './operations.js';
 import { redisReference } from './redis-reference.js';
-import { formatTable, summarize } from './report.js';
+import { count, formatTable, summarize } from './report.js';
 import { assertSuccess, measureRounds } from './rounds.js';
 import { seedInChunks } from './seed.js';
-import { formatLoad, formatSeeding, serverMarkdown } from './server-report.js';
+import { formatFloor, formatLoad, formatSeeding, serverMarkdown } from './server-report.js';
 import { readSettings } from './settings.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -282,7 +284,16 @@ async function runEngine(engine, bundle, nowMs) {
 
       const load = await loadRuns(server, operationsFor(app, { deepMember }));
       console.log(formatLoad(load));
-      const result = { engine: ENGINES[engine], size, ...seeded, rounds: timings.rounds, rows, load, deepMember };
+      const result = {
+        engine: ENGINES[engine],
+        size,
+        appId: app.appId,
+        ...seeded,
+        rounds: timings.rounds,
+        rows,
+        load,
+        deepMember,
+      };
       if (engine === 'postgres' && size === Math.max(...engineSizes)) {
         result.redis = await redisReference({ databaseUrl, app, deepMember, rounds: settings.rounds });
         console.log(result.redis.skipped ? `  Redis reference skipped: ${result.redis.skipped}` : '  Redis reference done');
@@ -297,7 +308,18 @@ async function runEngine(engine, bundle, nowMs) {
   } finally {
     await server.stop();
   }
+  if (databaseUrl) await measureFloors(databaseUrl, results);
   return results;
+}
+
+/** The database alone inserting each app's seeded rows again (bench/database-floor.js), once its server has stopped. */
+async function measureFloors(databaseUrl, results) {
+  console.log(`\nThe database alone, inserting the seeded rows again in transactions of ${count(settings.chunk)} members:`);
+  const floors = await databaseFloor({ databaseUrl, appIds: results.map((result) => result.appId), chunk: settings.chunk });
+  for (const result of results) {
+    result.floor = floors.get(result.appId);
+    console.log(formatFloor(result));
+  }
 }
 
 async function machineDescription() {
