@@ -76,6 +76,7 @@ async function insertAgain(sql, appId, chunk, columns) {
     return `INSERT INTO ${table} (${names}) SELECT ${names} FROM ${copyOf(table)}
       WHERE app_id = $1 AND member_index > $2 AND member_index <= $3${order}`;
   });
+  // Read beside this process's own CPU (cpu.js reads a server's too); only PostgreSQL's is kept.
   const cpuBefore = cpuSeconds(process.pid);
   const started = performance.now();
   for (let first = 0; first < members; first += chunk) {
