@@ -55,14 +55,13 @@ async function insertedColumns(sql) {
  * (`member_index`, from 1), the order an import's chunks take them in.
  */
 async function keepCopies(sql) {
+  // The logs keep their sequence, which orders them as they go back (insertAgain): the copy needs no order of its own.
   for (const table of MEMBER_TABLES) {
-    const order = table === 'logs' ? 'ORDER BY seq' : '';
     await sql.unsafe(`
       CREATE TABLE ${copyOf(table)} AS
       SELECT t.*, m.member_index FROM ${table} t
       JOIN (SELECT app_id, account_name, row_number() OVER (PARTITION BY app_id ORDER BY account_name) AS member_index FROM users) m
-        USING (app_id, account_name)
-      ${order}`);
+        USING (app_id, account_name)`);
     await sql.unsafe(`CREATE INDEX ON ${copyOf(table)} (app_id, member_index)`);
   }
   await sql.unsafe(`ANALYZE ${MEMBER_TABLES.map(copyOf).join(', ')}`);
