@@ -1,7 +1,7 @@
-// The engine table in the README, from MDN's browser-compat-data (the
+// The engine table in docs/embedding.md, from MDN's browser-compat-data (the
 // versions) and the list below (what Questboard uses, and what it does where
 // an engine lacks it). `npm run compat` prints it; test/docs checks that the
-// README holds exactly this table, so it cannot drift from the data.
+// docs/embedding.md holds exactly this table, so it cannot drift from the data.
 import { createRequire } from 'node:module';
 
 const bcd = createRequire(import.meta.url)('@mdn/browser-compat-data');

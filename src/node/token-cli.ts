@@ -1,7 +1,7 @@
 // `questboard-token` (package.json "bin", run by bin/questboard-token.js from
 // dist/node/token.js): a member token key pair for an app's settings, and
 // member tokens for tests and scripts. A site's backend signs its own tokens
-// (the README shows how, in a few lines); this is the same thing by hand.
+// (docs/member-tokens.md shows how, in a few lines); this is the same thing by hand.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';

@@ -1,4 +1,4 @@
-// The fallbacks Questboard takes where an engine lacks a feature (README: Engines), run in
+// The fallbacks Questboard takes where an engine lacks a feature (docs/embedding.md: Engines), run in
 // every engine by calling the fallback itself.
 import { expect } from '@open-wc/testing';
 import { guidFromRandomBytes, isGuid } from '../../src/api/formats.js';

@@ -1,4 +1,4 @@
-// Imports point one way (README: Architecture): a folder of src/ may import only
+// Imports point one way (CONTRIBUTING.md: Architecture): a folder of src/ may import only
 // folders below it in LAYERS. This test reads every import in src/ and fails on
 // one that points up or sideways, naming the file and what it imports.
 import { it } from 'node:test';

@@ -136,6 +136,12 @@ it('packs every built file, the types, manifest and themes, README, LICENSE and 
       !/^(dist|docs)\//.test(file) && !['package.json', 'README.md', 'LICENSE', ...Object.values(packageJson.bin)].includes(file),
   );
   assert.deepEqual(outside, [], 'packed beyond dist/, docs/ and the top-level files');
+  // The dated history of what was tried is for the engineers, not for a site's node_modules.
+  assert.deepEqual(
+    [...packed].filter((file) => file.startsWith('docs/decisions/')),
+    [],
+    'docs/decisions/ is packed',
+  );
   // No source maps are built, and none may ship pointing at sources the package leaves out.
   assert.deepEqual(
     [...packed].filter((file) => file.endsWith('.map')),
