@@ -5,7 +5,9 @@
 // waits, before that one's transaction has begun, takes its answer instead of
 // running again. Its answer is then read from a snapshot taken after it came,
 // so it is as fresh as its own would be: every write answered before it came is
-// in it. Once the transaction begins, later reads run on their own.
+// in it. Once the transaction begins, later reads run on their own, as they do
+// once it has failed or has waited JOINABLE_MS for its turn: a read stuck on a
+// database that stopped answering is never joined by every read like it.
 import { operationOf } from '../api/api-path.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { Handle } from '../server/handler.js';
@@ -27,6 +29,13 @@ interface Answer {
   /** What the handler gave the CORS check, for each reader's own host to answer CORS by. */
   checkedOrigins: { allowed: readonly string[] | undefined } | null;
 }
+
+/**
+ * How long a read waiting for its transaction may be joined: the driver gives up on a reservation
+ * after a few seconds (postgres-pool.ts), but a read that waits this long is waiting for a
+ * database in trouble, and the reads that come after it try for themselves.
+ */
+const JOINABLE_MS = 1_000;
 
 /** A read under way that others may still join: they take its answer, read once for all of them. */
 interface Flight {
@@ -71,6 +80,7 @@ export function sharingReads(handle: Handle): Handle {
       }),
     };
     open.set(key, flight);
+    const joinable = setTimeout(close, JOINABLE_MS);
     let response: Response;
     try {
       response = await handle(request, own);
@@ -78,6 +88,7 @@ export function sharingReads(handle: Handle): Handle {
       if (joiners > 0) share(Promise.reject(error));
       throw error;
     } finally {
+      clearTimeout(joinable);
       close();
     }
     // No one joins now. With no one joined, its reader has the handler's answer as it is: read
