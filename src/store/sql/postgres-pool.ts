@@ -63,6 +63,7 @@ export function connectionPool(
   max: number,
   deadlines: PostgresDeadlines,
 ): ConnectionPool {
+  survivePostgresJsTypeFetch();
   const { reserveMs, statementMs, probeMs, probeIntervalMs } = deadlines;
   const connectTimeout = Math.ceil(reserveMs / 1000);
   const live = new Set<postgres.Sql>();
@@ -225,4 +226,21 @@ function reasonOf(error: unknown): string {
   if (code === '57P03') return 'it is starting up or shutting down';
   if (isConnectionFailure(error)) return 'it closed the connection';
   return `it failed (${code || (error as Error | null)?.message || 'no reason given'})`;
+}
+
+let surviving = false;
+
+/**
+ * postgres.js fetches the array types on each new connection in a promise no one awaits
+ * (fetchArrayTypes in its connection.js): a connection lost or destroyed while that query is out
+ * rejects it unhandled, and Node ends the process. Seen when a frozen database held a new
+ * connection past its reservation's deadline. Those rejections, a connection's failure and
+ * nothing else, are let go; any other stays fatal as by default.
+ */
+function survivePostgresJsTypeFetch(): void {
+  if (surviving) return;
+  surviving = true;
+  process.on('unhandledRejection', (reason) => {
+    if (!isConnectionFailure(reason)) throw reason;
+  });
 }
