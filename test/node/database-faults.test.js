@@ -52,6 +52,10 @@ const READ_URLS = [
 ];
 /** Within this, a request to a server that knows the database down is answered (an upper bound, not a measurement). */
 const DOWN_ANSWER_MS = 2_000;
+/** Health polls (100 ms apart) the outage lasts once the server knows it. */
+const OUTAGE_POLLS = 40;
+/** Writes after the database is back before one's change must have reached an event stream. */
+const CHANGE_TRIES = 10;
 /** Health polls (100 ms apart) before the server must have noticed the database's state. */
 const POLLS = 300;
 
@@ -122,6 +126,51 @@ describe(
       };
     };
 
+    /**
+     * A write's change reaches an event stream: the change feed listens again (its connection was
+     * lost with the database, or sat frozen with it). Written again until it arrives, as the feed
+     * may still be listening anew: at most CHANGE_TRIES times.
+     */
+    const changesArrive = async () => {
+      const response = await fetch(`http://127.0.0.1:${server.port}/v1/events?app_id=guild`, {
+        headers: { authorization: 'Bearer pk_guild' },
+        signal: AbortSignal.timeout(WAIT_MS),
+      });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let received = '';
+      /** Reads until the stream has said `text`: false once `ms` pass first. */
+      const said = async (text, ms) => {
+        let timer;
+        const timeout = new Promise((resolve) => (timer = setTimeout(resolve, ms, false)));
+        try {
+          while (!received.includes(text)) {
+            const chunk = await Promise.race([reader.read(), timeout]);
+            if (chunk === false) return false;
+            received += chunk.value ?? '';
+          }
+          return true;
+        } finally {
+          clearTimeout(timer);
+        }
+      };
+      try {
+        assert.ok(await said('id: ', WAIT_MS), 'the stream opened');
+        for (let attempt = 1; attempt <= CHANGE_TRIES; attempt++) {
+          const written = await fetch(`http://127.0.0.1:${server.port}/v1/connect_social`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer pk_guild', 'content-type': 'application/json' },
+            body: JSON.stringify({ app_id: 'guild', account_name: 'carol', twitter_name: `carol_${attempt}` }),
+            signal: AbortSignal.timeout(WAIT_MS),
+          });
+          assert.equal(written.status, 200, await written.text());
+          if (await said('event: change', 1_000)) return;
+        }
+        assert.fail(`no change reached the event stream after ${CHANGE_TRIES} writes: ${received}`);
+      } finally {
+        await reader.cancel();
+      }
+    };
+
     const faults = {
       'stopped (fast shutdown)': { fail: () => cluster.stop('fast'), recover: () => cluster.start() },
       'killed (immediate shutdown, as a crash)': { fail: () => cluster.stop('immediate'), recover: () => cluster.start() },
@@ -144,6 +193,12 @@ describe(
             assert.equal(answer.body.is_valid, false, path);
             assert.match(answer.body.message, /database does not answer/, path);
           }
+          // An outage of some seconds, as when a database restarts: past the change feed's first
+          // try to listen again. Health stays a 503 within the deadline all along.
+          for (let poll = 0; poll < OUTAGE_POLLS; poll++) {
+            assert.equal((await get('/v1/health', DOWN_ANSWER_MS)).status, 503);
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
 
           await recover();
           await pollHealth(({ status }) => status === 200, 'the database back');
@@ -154,6 +209,7 @@ describe(
           const answer = await get(path);
           assert.equal(answer.status, 200, `${path} after the fault: ${JSON.stringify(answer.body)}`);
         }
+        await changesArrive();
       });
     }
   },
