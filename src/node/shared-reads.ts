@@ -43,8 +43,8 @@ interface Flight {
   join(): Promise<Answer>;
 }
 
-/** `handle`, with identical reads that arrive while one waits answered once. */
-export function sharingReads(handle: Handle): Handle {
+/** `handle`, with identical reads that arrive while one waits answered once (for up to `joinableMs`). */
+export function sharingReads(handle: Handle, { joinableMs = JOINABLE_MS } = {}): Handle {
   /** The reads others may still join, by key. */
   const open = new Map<string, Flight>();
 
@@ -80,7 +80,7 @@ export function sharingReads(handle: Handle): Handle {
       }),
     };
     open.set(key, flight);
-    const joinable = setTimeout(close, JOINABLE_MS);
+    const joinable = setTimeout(close, joinableMs);
     let response: Response;
     try {
       response = await handle(request, own);
