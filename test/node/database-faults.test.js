@@ -6,16 +6,13 @@
 // restart). A cluster of the test's own (own-postgres.js), removed in after().
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ownCluster, postgresPrograms } from './own-postgres.js';
 import { startServer, WAIT_MS } from './reference-server.js';
 
+const ADMIN_KEY = 'sk_database_faults_admin';
 const CHALLENGE = '6f1d2c3b-4a59-4e68-9d7c-8b0a1f2e3d4c';
 const TASK = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const DATASET = {
-  admin_keys: ['sk_faults_admin'],
   apps: [
     {
       app_id: 'guild',
@@ -48,6 +45,7 @@ const READ_URLS = [
     `/v1/get_leaderboard?app_id=guild&leaderboard_type=${type}&limit=2&around=bob`,
   ]),
   '/v1/get_leaderboard?app_id=guild&widget_response=html&limit=6&offset=1',
+  '/v1/admin/export?app_id=guild',
   '/v1/events?app_id=guild',
 ];
 /** Within this, a request to a server that knows the database down is answered (an upper bound, not a measurement). */
@@ -67,28 +65,32 @@ describe(
   () => {
     let cluster;
     let server;
-    let scratch;
 
     before(async () => {
       if (!programs) assert.fail('no PostgreSQL programs (/usr/lib/postgresql/*/bin/initdb), and CI never skips these tests');
       cluster = await ownCluster(programs);
-      scratch = await mkdtemp(join(tmpdir(), 'questboard-faults-'));
-      const dataset = join(scratch, 'dataset.json');
-      await writeFile(dataset, JSON.stringify(DATASET));
-      server = await startServer(['--database-url', cluster.url, '--data', dataset, '--allow-bootstrap']);
+      server = await startServer(['--database-url', cluster.url], { env: { QUESTBOARD_ADMIN_KEYS: ADMIN_KEY } });
+      const imported = await fetch(`http://127.0.0.1:${server.port}/v1/admin/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(DATASET),
+      });
+      assert.equal(imported.status, 200, await imported.text());
     });
 
     after(async () => {
       await server?.stop();
       await cluster?.remove();
-      if (scratch) await rm(scratch, { recursive: true, force: true });
     });
 
-    /** The answer to GET `path`, its body read (an event stream's only its head), or a rejection past `deadlineMs`. */
+    /**
+     * The answer to GET `path` (with the admin key under /v1/admin/), its body read (an event
+     * stream's only its head), or a rejection past `deadlineMs`.
+     */
     const get = async (path, deadlineMs = WAIT_MS) => {
       const signal = AbortSignal.timeout(deadlineMs);
       const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-        headers: { authorization: 'Bearer pk_guild' },
+        headers: { authorization: `Bearer ${path.startsWith('/v1/admin/') ? ADMIN_KEY : 'pk_guild'}` },
         signal,
       });
       if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
