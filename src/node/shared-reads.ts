@@ -5,7 +5,16 @@
 // waits, before that one's transaction has begun, takes its answer instead of
 // running again. Its answer is then read from a snapshot taken after it came,
 // so it is as fresh as its own would be: every write answered before it came is
-// in it. Once the transaction begins, later reads run on their own.
+// in it. Once the transaction begins, later reads run on their own, as they do
+// once it has failed or has waited JOINABLE_MS for its turn: a read stuck on a
+// database that stopped answering is never joined by every read like it.
+//
+// Why it stays (bench/shared-reads.js, the handler on PostgreSQL in one process,
+// 64 callers, 5,000 members, a loaded 2-core machine, 2026-11-28): one
+// leaderboard page asked for by all, 2,931 requests a second shared against 273
+// not (7,194 against 807 in a second run); reads that never share (each
+// member's info) pay for the lookup, 919 against 1,011 a second (1,253 against
+// 1,322): some 5-10%, within this machine's noise of a run.
 import { operationOf } from '../api/api-path.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { Handle } from '../server/handler.js';
@@ -28,14 +37,21 @@ interface Answer {
   checkedOrigins: { allowed: readonly string[] | undefined } | null;
 }
 
+/**
+ * How long a read waiting for its transaction may be joined: the driver gives up on a reservation
+ * after a few seconds (postgres-pool.ts), but a read that waits this long is waiting for a
+ * database in trouble, and the reads that come after it try for themselves.
+ */
+const JOINABLE_MS = 1_000;
+
 /** A read under way that others may still join: they take its answer, read once for all of them. */
 interface Flight {
   /** The answer, for one more reader. */
   join(): Promise<Answer>;
 }
 
-/** `handle`, with identical reads that arrive while one waits answered once. */
-export function sharingReads(handle: Handle): Handle {
+/** `handle`, with identical reads that arrive while one waits answered once (for up to `joinableMs`). */
+export function sharingReads(handle: Handle, { joinableMs = JOINABLE_MS } = {}): Handle {
   /** The reads others may still join, by key. */
   const open = new Map<string, Flight>();
 
@@ -71,6 +87,7 @@ export function sharingReads(handle: Handle): Handle {
       }),
     };
     open.set(key, flight);
+    const joinable = setTimeout(close, joinableMs);
     let response: Response;
     try {
       response = await handle(request, own);
@@ -78,6 +95,7 @@ export function sharingReads(handle: Handle): Handle {
       if (joiners > 0) share(Promise.reject(error));
       throw error;
     } finally {
+      clearTimeout(joinable);
       close();
     }
     // No one joins now. With no one joined, its reader has the handler's answer as it is: read

@@ -90,11 +90,15 @@ export function createHandler({
     }
   };
 
-  /** The database's own reason stays in the log: the health check is public. */
+  /**
+   * The store's 503 says why in words that name no host (the health check is public); the
+   * database's own error stays in the log.
+   */
   async function databaseAnswers(request: Request, context: RequestContext | undefined): Promise<void> {
     try {
       await store.ping(context?.transactionBegins);
     } catch (error) {
+      if (error instanceof ApiError && error.status === 503) throw error;
       onUnexpectedError(error, request);
       throw new ApiError(503, "The database does not answer; the server's log says why.");
     }

@@ -201,6 +201,33 @@ describe('on PGlite', () => {
   });
 });
 
+describe('a read that waits too long for its transaction', () => {
+  it('is not joined by the identical reads that come after: they run on their own', async () => {
+    // The first read never gets its transaction, as on a database that stopped answering.
+    let release;
+    const stuck = new Promise((resolve) => (release = resolve));
+    let runs = 0;
+    const handle = source.sharingReads(
+      async () => {
+        const run = (runs += 1);
+        if (run === 1) await stuck;
+        return Response.json({ run });
+      },
+      { joinableMs: 0 },
+    );
+    const read = () => handle(new Request('http://q.test/v1/get_leaderboard?app_id=guild'));
+    const first = read();
+    // Timers of one delay run in the order set: the flight's window has closed after this one.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const second = read();
+    // A read that runs on its own is handed to the handler at once; one that joined waits.
+    assert.equal(runs, 2, 'the second read ran on its own');
+    release();
+    assert.deepEqual(await (await second).json(), { run: 2 });
+    assert.deepEqual(await (await first).json(), { run: 1 });
+  });
+});
+
 describe('on PostgreSQL', () => {
   const database = sharedDatabase('questboard_shared_reads');
   after(() => database.drop());

@@ -255,31 +255,41 @@ export const MIGRATIONS: Migration[] = [
 
 /** Any fixed number: the lock that one migrating process holds. */
 const MIGRATION_LOCK = 0x5142_0001;
+/**
+ * Each migration statement's deadline: an upgrade rewrites whole tables (version 7 updates most
+ * members), far past a request's statement deadline, and runs before the server serves.
+ */
+const MIGRATION_DEADLINE_MS = 30 * 60_000;
 
 /** Brings the schema up to `upTo` (every migration by default); returns the version found before. */
 export async function migrate(driver: SqlDriver, upTo = MIGRATIONS.length): Promise<number> {
   let found = 0;
   for (const migration of MIGRATIONS.slice(0, upTo)) {
-    await driver.transaction('write', async (session) => {
-      await session.query({ text: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`, values: [] });
-      await session.query({
-        text: 'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-        values: [],
-      });
-      const applied = await session.query({
-        text: 'SELECT 1 FROM schema_migrations WHERE version = $1',
-        values: [migration.version],
-      });
-      if (applied.length > 0) {
-        found = migration.version;
-        return;
-      }
-      for (const statement of migration.statements) await session.query({ text: statement, values: [] });
-      await session.query({
-        text: 'INSERT INTO schema_migrations (version, name) VALUES ($1, $2)',
-        values: [migration.version, migration.name],
-      });
-    });
+    await driver.transaction(
+      'write',
+      async (session) => {
+        await session.query({ text: `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`, values: [] });
+        await session.query({
+          text: 'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+          values: [],
+        });
+        const applied = await session.query({
+          text: 'SELECT 1 FROM schema_migrations WHERE version = $1',
+          values: [migration.version],
+        });
+        if (applied.length > 0) {
+          found = migration.version;
+          return;
+        }
+        for (const statement of migration.statements) await session.query({ text: statement, values: [] });
+        await session.query({
+          text: 'INSERT INTO schema_migrations (version, name) VALUES ($1, $2)',
+          values: [migration.version, migration.name],
+        });
+      },
+      undefined,
+      MIGRATION_DEADLINE_MS,
+    );
   }
   return found;
 }

@@ -9,7 +9,10 @@ import { migrate, MIGRATIONS } from './migrations.js';
 import { pgliteDriver } from './pglite-driver.js';
 import { postgresDriver } from './postgres-driver.js';
 import {
+  DatabaseUnavailable,
+  errorCode,
   IN_FAILED_TRANSACTION,
+  isConnectionFailure,
   textSafe,
   type Durability,
   type Query,
@@ -45,10 +48,8 @@ export type SqlStoreOptions = (
 const RETRYABLE = new Set(['40001', '40P01', '23505', SPLIT_DUE]);
 const ATTEMPTS = 8;
 const mayRunAgain = (error: unknown, code: string) => RETRYABLE.has(code) || error instanceof StaleReadAhead;
-
-/** Errors of a database that cannot be reached, from either driver (ENOENT: no socket file, a stopped server's). */
-const UNREACHABLE =
-  /ECONNREFUSED|ECONNRESET|ENOENT|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_(CLOSED|ENDED|DESTROYED)|57P0[1-3]/;
+/** The health check's deadline on each statement: a frozen database is told within it (docs/notes-pgfaults.md). */
+const PING_DEADLINE_MS = 1500;
 
 export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
   const base =
@@ -74,7 +75,12 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
   // visibility renewed at once, not once a thousand rows more are written.
   if (foundVersion > 0 && foundVersion < MIGRATIONS.length) keeper?.maintainNow();
 
-  async function run<T>(mode: TransactionMode, work: (tx: SqlTransaction) => Promise<T>, durability?: Durability): Promise<T> {
+  async function run<T>(
+    mode: TransactionMode,
+    work: (tx: SqlTransaction) => Promise<T>,
+    durability?: Durability,
+    deadlineMs?: number,
+  ): Promise<T> {
     // Run again after SPLIT_DUE, a write reads where its moves fall first, and cuts (board-moves.ts).
     let readsBoardsFirst = false;
     for (let attempt = 1; ; attempt++) {
@@ -101,6 +107,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
             }
           },
           durability,
+          deadlineMs,
         );
         if (rows > 0) keeper?.wrote(rows);
         return result;
@@ -108,8 +115,8 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
         // A write's statements go out together (transaction.ts), and those behind one that failed
         // are refused: whichever refusal the work met first, the first failure is the cause (a
         // conflict seen as a refusal behind it was answered 500, not run again).
-        const error = codeOf(thrown) === IN_FAILED_TRANSACTION ? (attemptSession?.firstFailure ?? thrown) : thrown;
-        const code = codeOf(error);
+        const error = errorCode(thrown) === IN_FAILED_TRANSACTION ? (attemptSession?.firstFailure ?? thrown) : thrown;
+        const code = errorCode(error);
         if (mayRunAgain(error, code) && attempt < ATTEMPTS) {
           // Nothing conflicted: run again at once, reading the boards first.
           if (code === SPLIT_DUE) readsBoardsFirst = true;
@@ -127,10 +134,15 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     // The port's default durability is IndexedDB's: answered once committed (sql.ts, Durability).
     write: (work, options) => run('write', work, options?.durability === 'strict' ? 'strict' : 'relaxed'),
     ping: (begun) =>
-      run('read', (tx) => {
-        begun?.();
-        return tx.hasApps();
-      }).then(() => undefined),
+      run(
+        'read',
+        (tx) => {
+          begun?.();
+          return tx.hasApps();
+        },
+        undefined,
+        PING_DEADLINE_MS,
+      ).then(() => undefined),
     close: () => {
       keeper?.stop();
       return base.close();
@@ -255,18 +267,15 @@ function endsWithWork(session: SqlSession): SqlSession & { end(): void; readonly
   };
 }
 
-const codeOf = (error: unknown) => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : '';
-};
-
 /** What the caller is told when the database, not the request, failed. */
 function asApiError(error: unknown, code: string): unknown {
   if (error instanceof ApiError) return error;
   if (mayRunAgain(error, code)) return new ApiError(503, 'The server is busy with conflicting writes; try again.');
-  if (UNREACHABLE.test(code) || UNREACHABLE.test(String((error as Error | null)?.message))) {
-    return new ApiError(503, 'The database does not answer; try again shortly.');
+  if (error instanceof DatabaseUnavailable) {
+    const since = error.since ? ` since ${error.since.toISOString()}` : '';
+    return new ApiError(503, `The database does not answer${since}: ${error.reason}. Try again shortly.`);
   }
+  if (isConnectionFailure(error)) return new ApiError(503, 'The database does not answer; try again shortly.');
   return error;
 }
 
@@ -281,7 +290,7 @@ function inSchema(driver: SqlDriver, quoted: string): SqlDriver {
     await session.query({ text: `SET LOCAL search_path TO ${quoted}`, values: [] });
   };
   return {
-    transaction: (mode: TransactionMode, work, durability) =>
+    transaction: (mode: TransactionMode, work, durability, deadlineMs) =>
       driver.transaction(
         mode,
         async (session) => {
@@ -289,6 +298,7 @@ function inSchema(driver: SqlDriver, quoted: string): SqlDriver {
           return work(session);
         },
         durability,
+        deadlineMs,
       ),
     close: () => driver.close(),
   };

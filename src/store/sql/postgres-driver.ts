@@ -1,6 +1,7 @@
 // PostgreSQL through postgres.js: a pool of connections, so requests from
 // many members run side by side; several server processes may share one database.
 import postgres from 'postgres';
+import { connectionPool, DEFAULT_DEADLINES, within, type PostgresDeadlines } from './postgres-pool.js';
 import {
   DEFAULT_CONNECTIONS,
   IN_FAILED_TRANSACTION,
@@ -16,7 +17,12 @@ export interface PostgresDriverOptions {
   url: string;
   /** Connections in the pool (DEFAULT_CONNECTIONS). */
   max?: number;
+  /** Deadlines of its waits, each DEFAULT_DEADLINES' unless given. */
+  deadlines?: Partial<PostgresDeadlines>;
 }
+
+/** A VACUUM of a million members takes seconds; one still running after this is a database that stopped answering. */
+const MAINTENANCE_DEADLINE_MS = 30 * 60_000;
 
 /**
  * The URL and options postgres.js takes for a database URL as libpq reads it, where postgres.js
@@ -54,9 +60,10 @@ export function postgresClient(url: string, options: postgres.Options<Record<str
   return postgres(target, { connect_timeout: 10, onnotice: () => undefined, ...options, ...where });
 }
 
-export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDriverOptions): SqlDriver {
-  const client = postgresClient(url, {
-    max,
+export function postgresDriver({ url, max = DEFAULT_CONNECTIONS, deadlines }: PostgresDriverOptions): SqlDriver {
+  const connectionOptions = {
+    // The pool keeps one client a connection (postgres-pool.ts).
+    max: 1,
     // Our statements are few and fixed: prepared once per connection.
     prepare: true,
     connection: {
@@ -70,6 +77,10 @@ export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDrive
       // as the tables grow (SqlDriver.maintain).
       plan_cache_mode: 'force_generic_plan',
     },
+  };
+  const pool = connectionPool((options) => postgresClient(url, { ...connectionOptions, ...options }), max, {
+    ...DEFAULT_DEADLINES,
+    ...deadlines,
   });
   /**
    * Maintenance's connection, beside the pool, opened when first needed and let go after a
@@ -98,11 +109,14 @@ export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDrive
      *   A write's COMMIT goes out with its last statements where the work says they are
      *   (SqlSession.commit), each queued behind BEGIN's answer as they are.
      */
-    transaction: async (mode, work, durability) => {
-      const connection = await client.reserve();
+    transaction: async (mode, work, durability, deadlineMs) => {
+      const lease = await pool.lease();
+      const { connection } = lease;
+      /** Every statement's answer is waited for within its deadline (postgres-pool.ts). */
+      const answered = <T>(statement: Promise<T>) => lease.answer(statement, deadlineMs);
       const statements = [`BEGIN ${TRANSACTION_MODES[mode]}`];
       if (mode === 'write' && durability === 'relaxed') statements.push(RELAXED_COMMIT);
-      const begun = Promise.all(statements.map((text) => connection.unsafe(text).execute()));
+      const begun = Promise.all(statements.map((text) => answered(connection.unsafe(text).execute())));
       begun.catch(() => undefined);
       // Set before COMMIT or ROLLBACK is sent: a statement still on its way must not follow them
       // and run on its own. Checked and sent in one step (execute()), so the order is fixed.
@@ -110,13 +124,13 @@ export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDrive
       let committed: Promise<{ command: string }> | undefined;
       const commit = () => {
         ended = true;
-        committed = connection.unsafe('COMMIT').execute();
+        committed = answered(connection.unsafe('COMMIT').execute());
         committed.catch(() => undefined);
       };
       const send = <Row>(query: Query) =>
         ended
           ? Promise.reject(new Error('a statement after its transaction ended'))
-          : statement<Row>(connection, query).execute();
+          : answered(statement<Row>(connection, query).execute());
       // Past a write's first turn, its statements wait for BEGIN's answer; a read's never do, so
       // a read sets no timer.
       let behindBegin = false;
@@ -155,18 +169,26 @@ export function postgresDriver({ url, max = DEFAULT_CONNECTIONS }: PostgresDrive
         return result;
       } catch (error) {
         ended = true;
-        await connection.unsafe('ROLLBACK').catch(() => undefined);
+        // A broken connection is destroyed instead, which rolls back.
+        if (!lease.broken) await answered(connection.unsafe('ROLLBACK').execute()).catch(() => undefined);
         throw error;
       } finally {
-        connection.release();
+        lease.end();
       }
     },
     maintain: async (statements) => {
-      maintenance ??= postgresClient(url, { max: 1, idle_timeout: 60 });
-      for (const text of statements) await maintenance.unsafe(text);
+      const client = (maintenance ??= postgresClient(url, { max: 1, idle_timeout: 60 }));
+      try {
+        for (const text of statements) await within(client.unsafe(text).execute(), MAINTENANCE_DEADLINE_MS);
+      } catch (error) {
+        // Whatever failed, the next maintenance starts on a new connection.
+        if (maintenance === client) maintenance = undefined;
+        client.end({ timeout: 0 }).catch(() => undefined);
+        throw error;
+      }
     },
     close: async () => {
-      await Promise.all([client.end({ timeout: 5 }), maintenance?.end({ timeout: 5 })]);
+      await Promise.all([pool.close(), maintenance?.end({ timeout: 5 })]);
     },
   };
 }

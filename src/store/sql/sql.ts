@@ -134,14 +134,55 @@ export const IN_FAILED_TRANSACTION = '25P02';
 /** Sent after BEGIN in a relaxed write: its COMMIT does not wait for the disk. */
 export const RELAXED_COMMIT = 'SET LOCAL synchronous_commit TO off';
 
+/**
+ * Errors of a database that cannot be reached, from either driver (ENOENT: no socket file, a
+ * stopped server's; 57P01–57P03: shutting down or starting up).
+ */
+const UNREACHABLE =
+  /ECONNREFUSED|ECONNRESET|ENOENT|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|EPIPE|CONNECT_TIMEOUT|CONNECTION_(CLOSED|ENDED|DESTROYED)|57P0[1-3]/;
+
+/** An error's code (a SQLSTATE, a driver's or Node's), or '' where it has none. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/** Whether the error is the database's connection failing, not a statement's own. */
+export function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailable) return true;
+  return UNREACHABLE.test(errorCode(error)) || UNREACHABLE.test(String((error as Error | null)?.message));
+}
+
+/**
+ * The database does not answer, said without its address (health is public): thrown at once
+ * while the driver knows it unreachable, and by a wait that passed its deadline.
+ */
+export class DatabaseUnavailable extends Error {
+  constructor(
+    /** Why, for the answer: "it refuses connections", "no answer within 5000 ms". */
+    readonly reason: string,
+    /** Since when it has been known unreachable, if it is. */
+    readonly since?: Date,
+  ) {
+    super(`the database does not answer: ${reason}`);
+  }
+}
+
 export interface SqlDriver {
   /**
    * Runs the work in one transaction: reads at REPEATABLE READ, so a request
    * sees one snapshot; writes at READ COMMITTED, with the rows they read locked
    * (SqlTransaction). Commits if the work returns, rolls back if it throws. A write is
-   * strict unless asked to be relaxed.
+   * strict unless asked to be relaxed. Where the driver bounds its waits (PostgreSQL's), each
+   * statement is answered within `deadlineMs` (the driver's own deadline unless given) or the
+   * transaction fails with DatabaseUnavailable.
    */
-  transaction<T>(mode: TransactionMode, work: (session: SqlSession) => Promise<T>, durability?: Durability): Promise<T>;
+  transaction<T>(
+    mode: TransactionMode,
+    work: (session: SqlSession) => Promise<T>,
+    durability?: Durability,
+    deadlineMs?: number,
+  ): Promise<T>;
   /**
    * Present where each statement is planned once on its connection and the plan kept
    * (PostgreSQL, postgres-driver.ts): runs statements refused inside a transaction (VACUUM)
