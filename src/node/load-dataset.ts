@@ -2,18 +2,21 @@ import { readFile } from 'node:fs/promises';
 import { isEmpty } from '../core/dataset.js';
 import { createHandler, type HandlerOptions } from '../server/handler.js';
 import type { Store } from '../store/index.js';
+import { installAdminKeys, type InstallationKey } from './admin-keys.js';
 import { reasonOf, StartupError } from './startup-error.js';
 
 /**
  * Loads a dataset file (--data) into an empty store through the handler's own
  * POST /v1/admin/import, so it passes the same validation as any import,
- * authorised by the dataset's first admin key: the bootstrap rule, which a
+ * authorised by the operator's first installation key (installed for it), or,
+ * given none, by the dataset's first admin key: the bootstrap rule, which a
  * file its operator names may always use. A store that holds data keeps it,
  * unchanged (a restart must not merge the file in again): returns false.
  */
 export async function loadDataset(
   store: Store,
   path: string,
+  installationKeys: InstallationKey[],
   onUnexpectedError: HandlerOptions['onUnexpectedError'],
 ): Promise<boolean> {
   if (!(await store.read(isEmpty))) return false;
@@ -29,9 +32,14 @@ export async function loadDataset(
   } catch (error) {
     throw new StartupError(`${path} is not JSON: ${reasonOf(error)}`);
   }
-  const adminKey = firstAdminKey(dataset);
-  if (adminKey === null) throw new StartupError(`${path} lists no admin_keys, so nothing may import it`);
-  const handle = createHandler({ store, allowBootstrap: true, onUnexpectedError });
+  const adminKey = installationKeys[0]?.key ?? firstAdminKey(dataset);
+  if (adminKey === null) {
+    throw new StartupError(
+      `nothing may import ${path}: give the server an admin key (QUESTBOARD_ADMIN_KEYS or --admin-keys-file)`,
+    );
+  }
+  if (installationKeys.length > 0) await installAdminKeys(store, installationKeys);
+  const handle = createHandler({ store, allowBootstrap: installationKeys.length === 0, onUnexpectedError });
   const response = await handle(
     new Request('http://127.0.0.1/v1/admin/import', {
       method: 'POST',

@@ -73,7 +73,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');
-    if (options.dataPath !== null && !(await loadDataset(store, options.dataPath, onUnexpectedError))) {
+    if (options.dataPath !== null && !(await loadDataset(store, options.dataPath, installationKeys, onUnexpectedError))) {
       logger.warn(
         `--data ${options.dataPath}: not loaded, as the store holds data already; ` +
           'POST it to /v1/admin/import to merge it in.',
