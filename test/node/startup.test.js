@@ -5,12 +5,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { runServer, startServer } from './reference-server.js';
+import { runServer } from './reference-server.js';
 
 /** Exit code 1 and exactly one line on stderr, which `pattern` matches. */
 function assertOneLine({ code, stderr }, pattern) {
@@ -117,19 +118,22 @@ describe('a server that cannot start', () => {
   });
 
   it('names a port in use and how to choose another, before it opens the store or loads a dataset', async () => {
-    const server = await startServer();
+    // Held by this process: what matters is that the port is taken, not by whom.
+    const holder = createServer();
+    await new Promise((resolve) => holder.listen({ host: '127.0.0.1', port: 0 }, resolve));
+    const { port } = holder.address();
     const dataDir = join(directory, 'never-made');
     try {
       assertOneLine(
-        await runServer(['--data-dir', dataDir, '--data', 'examples/community.json', '--port', String(server.port)]),
+        await runServer(['--data-dir', dataDir, '--data', 'examples/community.json', '--port', String(port)]),
         new RegExp(
-          `cannot listen on 127\\.0\\.0\\.1 port ${server.port}: another process uses it \\(EADDRINUSE\\); ` +
+          `cannot listen on 127\\.0\\.0\\.1 port ${port}: another process uses it \\(EADDRINUSE\\); ` +
             'give another with --port PORT, or --port 0 for a free one$',
         ),
       );
       await assert.rejects(access(dataDir), { code: 'ENOENT' });
     } finally {
-      await server.stop();
+      await new Promise((resolve) => holder.close(resolve));
     }
   });
 });
