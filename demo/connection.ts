@@ -13,6 +13,18 @@ export const WORKER_URL = '/questboard-sw.js';
 /** The Questboard server every browser shares, in `npm run start:shared` (scripts/demo-shared.js); none in `npm start`. */
 export const SHARED_SERVER: string | undefined = import.meta.env.VITE_QUESTBOARD_SERVER;
 
+/**
+ * What the pages say of where the API runs and the data lives, on a shared server; their own
+ * text (index.html) says it for `npm start`, where it all stays in this browser.
+ */
+export const SHARED_HOME =
+  SHARED_SERVER === undefined
+    ? undefined
+    : {
+        api: `runs on the Questboard server at ${SHARED_SERVER}, which every browser on this demo shares`,
+        data: `Data lives on the shared Questboard server (${SHARED_SERVER}); this browser keeps a copy to show while it is away.`,
+      };
+
 /** `member`: whom the page is signed in as, its elements writing as them; none for a page that only reads. */
 export function connect(member?: string): Promise<ResolvedTransport> {
   const withoutWorker = new URLSearchParams(location.search).get('worker') === 'none';

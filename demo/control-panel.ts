@@ -114,14 +114,43 @@ function setUpViewerPicker({ site, viewer }: ControlPanelOptions): { refreshMemb
 }
 
 /** The totals a log can move, for telling the presenter what just happened; zero for a member not yet known. */
-async function standing(site: QuestboardClient, accountName: string): Promise<{ tasks: number; score: number }> {
+async function standing(site: QuestboardClient, accountName: string): Promise<Standing> {
   try {
     const user = await site.getUserInfo({ app_id: DEMO_APP_ID, account_name: accountName });
-    return { tasks: user.tasks_completed, score: user.total_score };
+    return { tasks: user.tasks_completed, challenges: user.challenges_completed, score: user.total_score };
   } catch (error) {
-    if (error instanceof QuestboardError && error.status === 404) return { tasks: 0, score: 0 };
+    if (error instanceof QuestboardError && error.status === 404) return { tasks: 0, challenges: 0, score: 0 };
     throw error;
   }
+}
+
+interface Standing {
+  tasks: number;
+  challenges: number;
+  score: number;
+}
+
+/**
+ * What a log did, in the presenter's words. A repeatable task completed starts again from 0, so
+ * its progress alone ("0 of 1") would read as nothing done: the completion is said first.
+ */
+export function describeLog(
+  progress: { quantity_completed: number; quantity_required: number },
+  before: Standing,
+  after: Standing,
+  format: (value: number) => string,
+): string {
+  const done = format(progress.quantity_completed);
+  const required = format(progress.quantity_required);
+  if (after.tasks > before.tasks) {
+    const challenge = after.challenges > before.challenges ? ' with its challenge' : '';
+    const again =
+      progress.quantity_completed < progress.quantity_required ? ` It can be done again: ${done} of ${required} now.` : '';
+    return `completed${challenge}: +${format(after.score - before.score)} points.${again}`;
+  }
+  if (progress.quantity_completed >= progress.quantity_required)
+    return `${done} of ${required}, completed before: no more points.`;
+  return `${done} of ${required} so far, no points yet.`;
 }
 
 function setUpLogForm({ admin, site, viewer }: ControlPanelOptions, dataset: Dataset): void {
@@ -159,10 +188,8 @@ function setUpLogForm({ admin, site, viewer }: ControlPanelOptions, dataset: Dat
         account_name: accountName,
         quantity: Number(data.get('quantity')),
       });
-      const after = await standing(site, accountName);
-      const state = `${numbers.format(progress.quantity_completed)} of ${numbers.format(progress.quantity_required)}`;
-      const outcome = after.tasks > before.tasks ? ` Completed: +${numbers.format(after.score - before.score)} points.` : '';
-      return `${accountName} · ${taskName.replace(/ \(.*\)$/, '')}: ${state}.${outcome}`;
+      const outcome = describeLog(progress, before, await standing(site, accountName), (value) => numbers.format(value));
+      return `${accountName} · ${taskName.replace(/ \(.*\)$/, '')}: ${outcome}`;
     });
   });
 }

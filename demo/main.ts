@@ -2,7 +2,7 @@
 // then bring every panel to life.
 import type { LeaderboardType } from '../src/api/schemas.js';
 import './components.js';
-import { connect, describeTransport } from './connection.js';
+import { connect, describeTransport, SHARED_HOME } from './connection.js';
 import { mountControlPanel } from './control-panel.js';
 import { mountDashboard } from './dashboard.js';
 import { CHALLENGE_IDS, TASK_IDS, type Dataset } from './dataset.js';
@@ -32,6 +32,10 @@ function fillChallengeSelect(catalog: Dataset): void {
 }
 
 async function start(): Promise<void> {
+  if (SHARED_HOME !== undefined) {
+    required('#api-home').textContent = SHARED_HOME.api;
+    required('#data-home').textContent = SHARED_HOME.data;
+  }
   status.textContent = 'Starting the Questboard service worker…';
   // "View as" signs the page in as the member it shows: the elements write as them.
   const viewer = createViewer();

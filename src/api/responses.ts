@@ -63,6 +63,10 @@ export const userInfo = z.object({
 });
 export type UserInfo = z.infer<typeof userInfo>;
 
+/** get_endorsement: whether the endorsement was made (once made, an endorsement stays). */
+export const endorsement = z.object({ ...success, endorsed: z.boolean() });
+export type Endorsement = z.infer<typeof endorsement>;
+
 export const taskProgress = z.object({
   ...success,
   task_id: z.string(),

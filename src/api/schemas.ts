@@ -59,6 +59,14 @@ export const endorseAccountBody = z.object({
 
 export const getUserInfoQuery = z.object({ app_id: text, account_name: accountName });
 
+/** Whether `from_account` has endorsed `to_account` in the category: what an endorse button shows after a reload. */
+export const getEndorsementQuery = z.object({
+  app_id: text,
+  from_account: accountName,
+  to_account: accountName,
+  endorsement_id: endorsementId,
+});
+
 /** Query values arrive as text; paging numbers are parsed here. */
 const pagingNumber = (min: number, max: number) =>
   z.optional(
@@ -346,6 +354,7 @@ export const dataset = z.strictObject({
 
 export type EndorseAccountBody = z.infer<typeof endorseAccountBody>;
 export type GetLeaderboardQuery = z.infer<typeof getLeaderboardQuery>;
+export type GetEndorsementQuery = z.infer<typeof getEndorsementQuery>;
 export type ConnectSocialBody = z.infer<typeof connectSocialBody>;
 export type LogTaskBody = z.infer<typeof logTaskBody>;
 export type Dataset = z.infer<typeof dataset>;

@@ -2,6 +2,7 @@ import type {
   Acknowledged,
   AirdropResult,
   Challenge,
+  Endorsement,
   Health,
   Leaderboard,
   LeaderboardHtml,
@@ -11,7 +12,14 @@ import type {
 import type { Changed } from '../api/broadcast.js';
 import { newGuid } from '../api/formats.js';
 import { ERROR_CODE_HEADER, MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
-import type { ConnectSocialBody, Dataset, EndorseAccountBody, GetLeaderboardQuery, LogTaskBody } from '../api/schemas.js';
+import type {
+  ConnectSocialBody,
+  Dataset,
+  EndorseAccountBody,
+  GetEndorsementQuery,
+  GetLeaderboardQuery,
+  LogTaskBody,
+} from '../api/schemas.js';
 import { announceChange, subscribeToChanges } from './changes.js';
 import { MemberTokens, type MemberTokenOption } from './member-token.js';
 import { QuestboardError } from './questboard-error.js';
@@ -110,6 +118,10 @@ export class QuestboardClient {
   getLeaderboard(query: LeaderboardQuery & { widget_response?: 'json' }): Promise<Leaderboard>;
   getLeaderboard(query: LeaderboardQuery & { widget_response?: 'html' | 'json' }): Promise<Leaderboard | LeaderboardHtml> {
     return this.get('v1/get_leaderboard', { ...query });
+  }
+
+  getEndorsement(query: GetEndorsementQuery): Promise<Endorsement> {
+    return this.get('v1/get_endorsement', query);
   }
 
   getTaskProgress(query: { task_id: string; account_name: string }): Promise<TaskProgress> {

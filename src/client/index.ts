@@ -37,6 +37,7 @@ export type {
   Task,
   Challenge,
   UserInfo,
+  Endorsement,
   TaskProgress,
   LeaderboardEntry,
   Leaderboard,

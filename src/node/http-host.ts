@@ -1,6 +1,6 @@
 import { setMaxListeners, type EventEmitter } from 'node:events';
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../api/errors.js';
@@ -11,7 +11,7 @@ import { clientAddressOf } from './client-address.js';
 import { createCors } from './cors.js';
 import { notImplemented, sendFetchResponse, toFetchRequest } from './http-bridge.js';
 import type { Logger } from './logger.js';
-import { reasonOf, StartupError } from './startup-error.js';
+import { cannotListen } from './startup-error.js';
 
 export interface HostOptions {
   /** The interface to listen on. */
@@ -265,9 +265,23 @@ function cutAfterLinger(socket: Duplex, stream: EventEmitter, done: string): voi
   stream.once(done, () => clearTimeout(cut));
 }
 
+/**
+ * Throws the StartupError the host would, when the port cannot be listened on now: checked before
+ * the store opens and a dataset loads, which may take minutes, so a port in use is said at once.
+ */
+export async function checkCanListen(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error) => reject(cannotListen(host, port, error)));
+    probe.listen({ host, port, exclusive: true }, resolve);
+  });
+  await new Promise((resolve) => probe.close(resolve));
+}
+
 function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const refused = (error: Error) => reject(new StartupError(`cannot listen on ${host} port ${port}: ${reasonOf(error)}`));
+    const refused = (error: Error) => reject(cannotListen(host, port, error));
     server.once('error', refused);
     server.listen(port, host, () => {
       server.off('error', refused);

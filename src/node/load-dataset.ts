@@ -1,19 +1,26 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { replaceAdminKeys } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
 import { createHandler, type HandlerOptions } from '../server/handler.js';
 import type { Store } from '../store/index.js';
+import { installAdminKeys, type InstallationKey } from './admin-keys.js';
 import { reasonOf, StartupError } from './startup-error.js';
 
 /**
  * Loads a dataset file (--data) into an empty store through the handler's own
- * POST /v1/admin/import, so it passes the same validation as any import,
- * authorised by the dataset's first admin key: the bootstrap rule, which a
+ * POST /v1/admin/import, so it passes the same validation as any import. A
+ * server given installation keys imports with a key made for this import
+ * alone, which the operator's keys replace as the start goes on
+ * (installAdminKeys), so an app key clashing with one of them is named there;
+ * given none, with the dataset's first admin key: the bootstrap rule, which a
  * file its operator names may always use. A store that holds data keeps it,
  * unchanged (a restart must not merge the file in again): returns false.
  */
 export async function loadDataset(
   store: Store,
   path: string,
+  installationKeys: InstallationKey[],
   onUnexpectedError: HandlerOptions['onUnexpectedError'],
 ): Promise<boolean> {
   if (!(await store.read(isEmpty))) return false;
@@ -29,9 +36,13 @@ export async function loadDataset(
   } catch (error) {
     throw new StartupError(`${path} is not JSON: ${reasonOf(error)}`);
   }
-  const adminKey = firstAdminKey(dataset);
-  if (adminKey === null) throw new StartupError(`${path} lists no admin_keys, so nothing may import it`);
-  const handle = createHandler({ store, allowBootstrap: true, onUnexpectedError });
+  const adminKey = installationKeys.length > 0 ? await keyForThisImport(store) : firstAdminKey(dataset);
+  if (adminKey === null) {
+    throw new StartupError(
+      `nothing may import ${path}: give the server an admin key (QUESTBOARD_ADMIN_KEYS or --admin-keys-file)`,
+    );
+  }
+  const handle = createHandler({ store, allowBootstrap: installationKeys.length === 0, onUnexpectedError });
   const response = await handle(
     new Request('http://127.0.0.1/v1/admin/import', {
       method: 'POST',
@@ -40,10 +51,18 @@ export async function loadDataset(
     }),
   );
   if (!response.ok) {
+    // The store stays empty, so the next start loads the file again.
+    if (installationKeys.length > 0) await store.write((tx) => replaceAdminKeys(tx, []));
     const { message } = (await response.json()) as { message: string };
     throw new StartupError(`importing ${path} failed with ${response.status}: ${message}`);
   }
   return true;
+}
+
+async function keyForThisImport(store: Store): Promise<string> {
+  const key = `sk_data_${randomBytes(32).toString('hex')}`;
+  await installAdminKeys(store, [{ key, source: 'the key made to load --data' }]);
+  return key;
 }
 
 function firstAdminKey(dataset: unknown): string | null {

@@ -10,13 +10,13 @@ import { createReadAhead } from '../server/read-ahead.js';
 import { createRateLimiter } from '../server/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
-import { startHttpHost, type HttpHost } from './http-host.js';
+import { checkCanListen, startHttpHost, type HttpHost } from './http-host.js';
 import { sharingReads } from './shared-reads.js';
 import { loadDataset } from './load-dataset.js';
 import { createLogger, type Logger } from './logger.js';
 import { parseServeOptions, USAGE, UsageError, type ServeOptions } from './options.js';
 import type { Store } from '../store/index.js';
-import { describeStorage, openServerStore, sharesChanges } from './server-store.js';
+import { createsDatabase, describeStorage, openServerStore, sharesChanges } from './server-store.js';
 import { reasonOf, StartupError } from './startup-error.js';
 import { withTestHooks } from './test-hooks.js';
 
@@ -69,15 +69,23 @@ export interface Instrumented {
 /** Starts the server as configured: its store, admin keys, dataset, change feed, limits and host. */
 export async function start(options: ServeOptions, logger: Logger, instrumented?: Instrumented): Promise<Running> {
   const installationKeys = await readInstallationKeys(options);
-  const store = instrumented?.store ?? (await openServerStore(options.storage));
+  // Said before the minutes a new database and a dataset may take, not after them.
+  await checkCanListen(options.host, options.port);
+  const store = instrumented?.store ?? (await openStore(options.storage, logger));
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');
-    if (options.dataPath !== null && !(await loadDataset(store, options.dataPath, onUnexpectedError))) {
-      logger.warn(
-        `--data ${options.dataPath}: not loaded, as the store holds data already; ` +
-          'POST it to /v1/admin/import to merge it in.',
-      );
+    if (options.dataPath !== null) {
+      const began = performance.now();
+      logger.info(`--data ${options.dataPath}: loading it, if the store is empty`);
+      if (await loadDataset(store, options.dataPath, installationKeys, onUnexpectedError)) {
+        logger.info(`--data ${options.dataPath}: loaded in ${secondsSince(began)}`);
+      } else {
+        logger.warn(
+          `--data ${options.dataPath}: not loaded, as the store holds data already; ` +
+            'POST it to /v1/admin/import to merge it in.',
+        );
+      }
     }
     await installAdminKeys(store, installationKeys);
     if (!options.allowBootstrap && (await store.read(isEmpty))) {
@@ -113,6 +121,18 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     throw error;
   }
 }
+
+/** Opens the server's store, saying so when that first creates its database, which takes a while. */
+async function openStore(storage: ServeOptions['storage'], logger: Logger): Promise<Store> {
+  if (!(await createsDatabase(storage))) return openServerStore(storage);
+  const began = performance.now();
+  logger.info(`creating a new database in ${describeStorage(storage)}: the first start takes up to a minute`);
+  const store = await openServerStore(storage);
+  logger.info(`the database is ready, created in ${secondsSince(began)}`);
+  return store;
+}
+
+const secondsSince = (began: number) => `${((performance.now() - began) / 1000).toFixed(1)} s`;
 
 /**
  * The first signal stops the server gracefully: no new connections, the

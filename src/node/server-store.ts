@@ -1,8 +1,8 @@
 // The server's store: where the data lives (the SQL store on PostgreSQL, or
 // PGlite in a directory or in memory), checked and opened, and every failure
 // to open it said in one line naming what was being opened.
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { access, link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Store } from '../store/index.js';
 import { openSqlStore } from '../store/sql/index.js';
 import type { StorageOptions } from './options.js';
@@ -17,6 +17,18 @@ const DATABASE_URL_SHAPE = 'postgres://user:password@host:5432/database';
  */
 export const sharesChanges = (storage: StorageOptions): storage is Extract<StorageOptions, { databaseUrl: string }> =>
   'databaseUrl' in storage;
+
+/**
+ * Whether opening the store creates its database: a data directory that holds none yet (PGlite's
+ * first start runs initdb, which takes up to a minute on a busy machine).
+ */
+export async function createsDatabase(storage: StorageOptions): Promise<boolean> {
+  if (!('dataDir' in storage)) return false;
+  return access(join(storage.dataDir, 'PG_VERSION')).then(
+    () => false,
+    () => true,
+  );
+}
 
 /** Opens where the data lives, or throws a StartupError saying what could not be opened and why. */
 export async function openServerStore(storage: StorageOptions): Promise<Store> {

@@ -8,3 +8,12 @@ export class StartupError extends Error {
 
 /** The reason an error gives, without its stack. */
 export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Why the server cannot listen; a port in use says how to choose another. */
+export function cannotListen(host: string, port: number, error: unknown): StartupError {
+  const inUse = (error as NodeJS.ErrnoException | null)?.code === 'EADDRINUSE';
+  const why = inUse
+    ? 'another process uses it (EADDRINUSE); give another with --port PORT, or --port 0 for a free one'
+    : reasonOf(error);
+  return new StartupError(`cannot listen on ${host} port ${port}: ${why}`);
+}

@@ -19,6 +19,8 @@ export function successShape(operation: string, url: URL): z.ZodMiniType | null 
       return url.searchParams.get('widget_response') === 'html' ? answers.leaderboardHtml : answers.leaderboard;
     case 'get_task_progress':
       return answers.taskProgress;
+    case 'get_endorsement':
+      return answers.endorsement;
     case 'endorse_account':
     case 'connect_social':
       return answers.acknowledged;

@@ -135,6 +135,20 @@ export const operations: Record<string, Operation> = {
     },
   }),
 
+  get_endorsement: define({
+    methods: ['GET'],
+    scope: 'read',
+    transaction: 'read',
+    schema: schemas.getEndorsementQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { from_account, to_account, endorsement_id } = call.input;
+      // No member lookups: an endorsement between members who are not (yet) there is simply not made.
+      const made = await call.tx.get('endorsements', [app.app_id, from_account, to_account, endorsement_id]);
+      return { body: { ...OK, endorsed: made !== undefined } };
+    },
+  }),
+
   get_userinfo: define({
     methods: ['GET'],
     scope: 'read',

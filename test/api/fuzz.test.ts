@@ -14,6 +14,7 @@ const OPERATIONS = [
   'get_challenge',
   'endorse_account',
   'get_userinfo',
+  'get_endorsement',
   'get_leaderboard',
   'connect_social',
   'get_task_progress',

@@ -207,6 +207,28 @@ describe('operations through the service worker', () => {
     expect(invalidApp.body.message).to.match(/app_id not found/);
   });
 
+  it('get_endorsement: whether an endorsement was made; 404 for an unknown app', async () => {
+    const query = (endorsement_id: string, app_id = 'guild') =>
+      call(
+        'GET',
+        `/v1/get_endorsement?${new URLSearchParams({ app_id, from_account: 'bob', to_account: 'alice', endorsement_id })}`,
+        {
+          key: 'pk_read',
+        },
+      );
+    expect((await query('mentor')).text).to.equal('{"is_valid":true,"message":null,"endorsed":false}');
+    const endorse = await call('POST', '/v1/endorse_account', {
+      key: 'pk_write',
+      body: { app_id: 'guild', from_account: 'bob', to_account: 'alice', endorsement_id: 'mentor' },
+    });
+    expect(endorse.status).to.equal(200);
+    expect((await query('mentor')).text).to.equal('{"is_valid":true,"message":null,"endorsed":true}');
+    expect((await query('kind')).body.endorsed).to.equal(false);
+    const unknown = await query('mentor', 'nowhere');
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body).to.deep.equal({ is_valid: false, message: "app_id not found: no app 'nowhere'." });
+  });
+
   it('an account name full of HTML and quotes round-trips exactly', async () => {
     const name = `<b>"x" & 'y'</b>\\</script>`;
     await call('POST', '/v1/connect_social', {

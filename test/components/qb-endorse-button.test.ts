@@ -46,6 +46,26 @@ describe('<qb-endorse-button>', () => {
     expect(carol.current_xp).to.equal(5);
   });
 
+  it('shows, after a reload, the endorsement the member made before', async () => {
+    const first = await endorse('bob', 'carol', 'mentor');
+    const fired = oneEvent(first, 'qb-endorse');
+    button(first).click();
+    await fired;
+    first.remove();
+    // The page again: a new element over the same store, which asks the API what was made.
+    const again = await endorse('bob', 'carol', 'mentor');
+    await waitUntil(() => button(again).textContent!.trim() === '✓ Endorsed', 'the endorsement made before is offered again');
+    expect(button(again).getAttribute('aria-disabled')).to.equal('true');
+    expect(shadow(again).querySelector('[role="status"]')!.textContent).to.equal('Endorsed');
+    await expect(again).to.be.accessible();
+  });
+
+  it('shows as made an endorsement made elsewhere', async () => {
+    await api.member.endorseAccount({ app_id: APP_ID, from_account: 'carol', to_account: 'bob', endorsement_id: 'kind' });
+    const made = await endorse('carol', 'bob', 'kind');
+    await waitUntil(() => button(made).textContent!.trim() === '✓ Endorsed', 'the endorsement made elsewhere is offered');
+  });
+
   it('endorses from the keyboard', async () => {
     const element = await endorse('bob', 'alice', 'kind');
     const fired = oneEvent(element, 'qb-endorse');

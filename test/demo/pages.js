@@ -140,6 +140,11 @@ export async function logAlicesLastTask(page) {
   await page.select('#log-task', '7b2c3d4e-0201-4000-8000-00000000a201');
   await page.click('#log-form button[type="submit"]');
   await untilOutcome(page, '#log-form output', 'ok');
+  // A repeatable task: its completion said first, its progress started again after.
+  assert.equal(
+    await page.$eval('#log-form output', (output) => output.textContent),
+    'alice · Ship a project: completed with its challenge: +140 points. It can be done again: 0 of 1 now.',
+  );
   await untilHighlightShown(page);
 }
 

@@ -47,6 +47,15 @@ it('shows a write that reaches the shared server in every browser, without a rel
   const pages = [await openPage(browser, `${demo.origin}/`, viewport), await openPage(browser, `${demo.origin}/`, viewport)];
   try {
     for (const { page } of pages) await untilDashboardReady(page);
+    const server = process.env.VITE_QUESTBOARD_SERVER;
+    assert.equal(
+      await pages[0].page.$eval('#data-home', (line) => line.textContent),
+      `Data lives on the shared Questboard server (${server}); this browser keeps a copy to show while it is away.`,
+    );
+    assert.match(
+      await pages[0].page.$eval('.intro', (intro) => intro.textContent),
+      new RegExp(`runs on the Questboard server at ${server}`),
+    );
     const before = await Promise.all(pages.map(({ page }) => cardText(page)));
     assert.equal(before[0], before[1], 'both browsers show the same member from the same server');
 

@@ -39,10 +39,10 @@ describe('the server store at start', () => {
 
   it('loads a dataset into an empty store, and leaves a store that holds data as it is', async () => {
     const fail = (error) => assert.fail(error);
-    assert.equal(await source.loadDataset(server.store, DATASET, fail), true);
+    assert.equal(await source.loadDataset(server.store, DATASET, [], fail), true);
     const loaded = await alice();
     assert.equal(loaded.current_xp, 5);
-    assert.equal(await source.loadDataset(server.store, DATASET, fail), false);
+    assert.equal(await source.loadDataset(server.store, DATASET, [], fail), false);
     assert.deepEqual(await alice(), loaded);
   });
 

@@ -3,11 +3,15 @@
 // code 1 and one line on stderr naming what and why, never a stack trace,
 // and never a password or a key.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { runServer, startServer } from './reference-server.js';
+import { runServer } from './reference-server.js';
 
 /** Exit code 1 and exactly one line on stderr, which `pattern` matches. */
 function assertOneLine({ code, stderr }, pattern) {
@@ -46,6 +50,7 @@ describe('the server command line', () => {
   });
 });
 
+// On a free port (0), so that another process on 8787 does not decide what a test sees.
 describe('a server that cannot start', () => {
   let directory;
   before(async () => {
@@ -54,7 +59,9 @@ describe('a server that cannot start', () => {
   after(() => rm(directory, { recursive: true, force: true }));
 
   it('says a malformed DATABASE_URL is malformed, without repeating it', async () => {
-    const result = await runServer([], { env: { DATABASE_URL: 'postgres://questboard:s3cret@db:99999/questboard' } });
+    const result = await runServer(['--port', '0'], {
+      env: { DATABASE_URL: 'postgres://questboard:s3cret@db:99999/questboard' },
+    });
     assertOneLine(
       result,
       /cannot open the database: its URL is malformed: write it as postgres:\/\/user:password@host:5432\/database$/,
@@ -63,7 +70,7 @@ describe('a server that cannot start', () => {
   });
 
   it('says a database URL must be PostgreSQL’s', async () => {
-    const result = await runServer(['--database-url', 'mysql://questboard:s3cret@db/questboard']);
+    const result = await runServer(['--port', '0', '--database-url', 'mysql://questboard:s3cret@db/questboard']);
     assertOneLine(
       result,
       /cannot open the database mysql:\/\/questboard:\*\*\*@db\/questboard: its URL must start with postgres:\/\//,
@@ -74,7 +81,10 @@ describe('a server that cannot start', () => {
   it('names a data directory it cannot write in', async () => {
     const file = join(directory, 'a-file');
     await writeFile(file, '');
-    assertOneLine(await runServer(['--data-dir', join(file, 'data')]), /cannot open the data directory .*a-file\/data: ENOTDIR/);
+    assertOneLine(
+      await runServer(['--port', '0', '--data-dir', join(file, 'data')]),
+      /cannot open the data directory .*a-file\/data: ENOTDIR/,
+    );
   });
 
   it('names an admin keys file it cannot read', async () => {
@@ -103,19 +113,77 @@ describe('a server that cannot start', () => {
     );
     const keys = join(directory, 'keys');
     await writeFile(keys, `# installation admin keys\n\nsk_installation_0123456789\n${appKey}\n`);
-    const result = await runServer(['--memory', '--data', dataset, '--admin-keys-file', keys]);
+    const result = await runServer(['--memory', '--port', '0', '--data', dataset, '--admin-keys-file', keys]);
     assertOneLine(result, /cannot install the admin keys: .*keys line 4: this key is already an app's key\.$/);
   });
 
-  it('names the address it cannot listen on', async () => {
-    const server = await startServer();
+  it('names a port in use and how to choose another, before it opens the store or loads a dataset', async () => {
+    // Held by this process: what matters is that the port is taken, not by whom.
+    const holder = createServer();
+    await new Promise((resolve) => holder.listen({ host: '127.0.0.1', port: 0 }, resolve));
+    const { port } = holder.address();
+    const dataDir = join(directory, 'never-made');
     try {
       assertOneLine(
-        await runServer(['--memory', '--port', String(server.port)]),
-        new RegExp(`cannot listen on 127\\.0\\.0\\.1 port ${server.port}: .*EADDRINUSE`),
+        await runServer(['--data-dir', dataDir, '--data', 'examples/community.json', '--port', String(port)]),
+        new RegExp(
+          `cannot listen on 127\\.0\\.0\\.1 port ${port}: another process uses it \\(EADDRINUSE\\); ` +
+            'give another with --port PORT, or --port 0 for a free one$',
+        ),
       );
+      await assert.rejects(access(dataDir), { code: 'ENOENT' });
     } finally {
-      await server.stop();
+      await new Promise((resolve) => holder.close(resolve));
     }
   });
+});
+
+describe('the first start on a new data directory', () => {
+  const ADMIN_KEY = 'sk_operator_0123456789abcdef';
+  let dataDir;
+  before(async () => {
+    dataDir = join(await mkdtemp(join(tmpdir(), 'questboard-first-start-')), 'data');
+  });
+  after(() => rm(dirname(dataDir), { recursive: true, force: true }));
+
+  /**
+   * Starts a server on the directory, stops it once it listens, and gives the messages it logged.
+   * Not startServer: creating a PGlite database alone may take longer than its 20 s on a busy machine.
+   */
+  const startOn = async () => {
+    const child = spawn(
+      process.execPath,
+      ['scripts/serve.js', '--port', '0', '--data-dir', dataDir, '--data', 'examples/community.json'],
+      { env: { ...process.env, QUESTBOARD_ADMIN_KEYS: ADMIN_KEY }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const closed = once(child, 'close');
+    const said = [];
+    try {
+      for await (const line of createInterface({ input: child.stdout })) {
+        said.push(JSON.parse(line).msg);
+        if (/listening on/.test(line)) break;
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await closed;
+    }
+    return said;
+  };
+
+  it(
+    'says it creates the database, when it is ready, and when the dataset is loaded, with the time each took',
+    { timeout: 300_000 },
+    async () => {
+      const said = await startOn();
+      const where = `the data directory ${resolve(dataDir)}`;
+      assert.equal(said[0], `creating a new database in ${where}: the first start takes up to a minute`);
+      assert.match(said[1], /^the database is ready, created in \d+\.\d s$/);
+      assert.equal(said[2], '--data examples/community.json: loading it, if the store is empty');
+      assert.match(said[3], /^--data examples\/community\.json: loaded in \d+\.\d s$/);
+      assert.match(said[4], /listening on/);
+      const again = await startOn();
+      assert.equal(again.filter((line) => /database/.test(line)).length, 0, again.join('\n'));
+      assert.match(again[1], /not loaded, as the store holds data already/);
+    },
+  );
 });

@@ -23,8 +23,8 @@ type EndorseState = { status: 'idle' } | { status: 'pending' } | { status: 'done
 
 /**
  * A button that endorses `to` on behalf of the signed-in member (the page's member token) or of
- * `from`. It is a real <button>: pending while the request runs, done after, a readable error
- * when it fails. Without `from` and without a signed-in member it shows the `sign-in` slot
+ * `from`. It is a real <button>: pending while the request runs, done after (and from the start
+ * when the API says the endorsement was made already), a readable error when it fails. Without `from` and without a signed-in member it shows the `sign-in` slot
  * instead, where the site puts its own sign-in link.
  *
  * @slot - The button's label; "Endorse <to>" by default.
@@ -62,7 +62,24 @@ export class QbEndorseButton extends QuestboardElement {
     if (this.shownFor !== undefined && endorsement !== this.shownFor && this.endorser !== '') {
       this.endorsement = { status: 'idle' };
     }
+    if (endorsement !== this.shownFor && this.ready) void this.showIfMade(endorsement);
     this.shownFor = endorsement;
+  }
+
+  /**
+   * Asks the API whether this endorsement was made already (before a reload, or on another page),
+   * and shows it done if so. A failed question leaves the button as it is: endorsing again is
+   * kept once, and answered as success.
+   */
+  private async showIfMade(endorsement: string): Promise<void> {
+    const query = { app_id: this.appId, from_account: this.endorser, to_account: this.to, endorsement_id: this.endorsementId };
+    let endorsed;
+    try {
+      ({ endorsed } = await (await this.client()).getEndorsement(query));
+    } catch {
+      return;
+    }
+    if (endorsed && endorsement === this.shownFor && this.endorsement.status === 'idle') this.endorsement = { status: 'done' };
   }
 
   /** Who endorses: `from`, or the member the page's token names (as it claims, for display only). */
