@@ -24,11 +24,14 @@ export function errorResponse(error: ApiError): Response {
   return jsonResponse(error.status, { is_valid: false, message: error.message }, error.headers);
 }
 
-/** The JSON body of a POST: 415 for another type, 413 past the limit, 400 for bad JSON. */
+/** The JSON body of a POST: 415 for another type or charset, 413 past the limit, 400 for bad UTF-8 or JSON. */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError(415, 'Unsupported content-type: send the body as application/json.');
+  }
+  if (!isUtf8(charsetOf(type))) {
+    throw new ApiError(415, 'Unsupported charset: send the body as UTF-8 (charset=utf-8, or no charset).');
   }
   const text = await readText(request, limit);
   if (text.trim() === '') throw new ApiError(400, 'The request body is empty: send a JSON object.');
@@ -57,7 +60,34 @@ async function readText(request: Request, limit: number): Promise<string> {
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw bodyTooLarge(limit);
   const bytes = request.body ? await readStream(request.body, limit) : new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > limit) throw bodyTooLarge(limit);
-  return new TextDecoder().decode(bytes);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ApiError(400, 'The request body is not valid UTF-8.');
+  }
+}
+
+/** Fatal: a byte that is not UTF-8 is refused, never read as U+FFFD, which would store something the client never sent. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The charset parameter of a Content-Type (RFC 9110: case-insensitive, may be quoted), or null. */
+function charsetOf(type: string): string | null {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^\s;]*))/i.exec(type);
+  return match ? (match[1] ?? match[2]!) : null;
+}
+
+/**
+ * JSON is UTF-8 (RFC 8259): no charset, or any label the Encoding standard reads as UTF-8
+ * (`utf-8`, `utf8`, `unicode-1-1-utf-8`). A body declared in another (`utf-16`, `latin1`) is
+ * refused rather than read as UTF-8, which would garble it.
+ */
+function isUtf8(charset: string | null): boolean {
+  if (charset === null) return true;
+  try {
+    return new TextDecoder(charset).encoding === 'utf-8';
+  } catch {
+    return false;
+  }
 }
 
 const bodyTooLarge = (limit: number) => new ApiError(413, `The request body is larger than ${limit} bytes.`);

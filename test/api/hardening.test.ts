@@ -121,3 +121,59 @@ describe('hardening', () => {
     expect(api.changes.length - before).to.equal(1);
   });
 });
+
+// A body is UTF-8 JSON: bytes that are not UTF-8 are refused, never read as U+FFFD and kept.
+describe('the encoding of a request body', () => {
+  let api: ReturnType<typeof localApi>;
+  beforeEach(async () => {
+    api = localApi({ now: WEDNESDAY });
+    expect((await seed(api.call, WEDNESDAY)).status).to.equal(200);
+  });
+  afterEach(() => api.close());
+
+  const bytes = (...parts: (string | number[])[]) =>
+    new Uint8Array(parts.flatMap((part) => (typeof part === 'string' ? [...new TextEncoder().encode(part)] : part)));
+  const endorsing = (endorsementId: (string | number[])[]) =>
+    bytes('{"app_id":"guild","from_account":"alice","to_account":"bob","endorsement_id":"', ...endorsementId, '"}');
+  const endorse = (body: Uint8Array, contentType = 'application/json') =>
+    api.call('POST', '/v1/endorse_account', { body, headers: { 'content-type': contentType } });
+  const endorsementsOfBob = async () =>
+    (await api.call('GET', '/v1/admin/export?app_id=guild')).body.apps[0].endorsements.filter(
+      (endorsement: { to_account: string }) => endorsement.to_account === 'bob',
+    );
+
+  it('refuses invalid UTF-8 with a 400, and keeps nothing', async () => {
+    // A lone continuation byte, a truncated sequence, an overlong '/', an encoded surrogate, past U+10FFFF.
+    for (const bad of [[0x80], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xff]]) {
+      const answer = await endorse(endorsing(['x', bad]));
+      expect(answer.status, String(bad)).to.equal(400);
+      expect(answer.body).to.deep.equal({ is_valid: false, message: 'The request body is not valid UTF-8.' });
+    }
+    expect(await endorsementsOfBob()).to.deep.equal([]);
+    expect((await endorse(endorsing(['x', [0xc3, 0xa9]]))).status).to.equal(200);
+    expect((await endorsementsOfBob()).map((e: { endorsement_id: string }) => e.endorsement_id)).to.deep.equal(['xé']);
+  });
+
+  it('refuses a body declared in another charset with a 415, and takes any spelling of UTF-8', async () => {
+    const body = endorsing(['declared']);
+    for (const type of [
+      'application/json; charset=utf-16',
+      'application/json; charset=ISO-8859-1',
+      'application/json;charset=nonsense',
+    ]) {
+      const answer = await endorse(body, type);
+      expect(answer.status, type).to.equal(415);
+      expect(answer.body).to.deep.equal({
+        is_valid: false,
+        message: 'Unsupported charset: send the body as UTF-8 (charset=utf-8, or no charset).',
+      });
+    }
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+      'application/json; charset=utf8',
+    ]) {
+      expect((await endorse(body, type)).status, type).to.equal(200);
+    }
+  });
+});
