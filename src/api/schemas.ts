@@ -7,6 +7,53 @@ import { JsonNumber } from './json-text.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
+
+/**
+ * The longest ids and keys taken, counted in UTF-16 code units (a string's length), each at
+ * most 3 bytes of UTF-8: every store then holds what another does. PostgreSQL refuses an index
+ * row past about 2,700 bytes, and the longest rows are keyed by these beside account names
+ * (an endorsement's: app_id, two names of at most 256 bytes and its id, at most 1,100 bytes);
+ * NOTIFY refuses a change notice of 8,000 bytes, which names the app.
+ */
+/** An app's id names a site or a community, a slug: 128 is far past any real one. */
+export const MAX_APP_ID_LENGTH = 128;
+/** 256 is far past any key made to be one: 32 random bytes are 43 characters of base64url, 64 of hex. */
+export const MAX_API_KEY_LENGTH = 256;
+/** An endorsement's category, a word a site picks. */
+const MAX_ENDORSEMENT_ID_LENGTH = 64;
+/** A member token key's `kid`: a name, a thumbprint (43) or a URL. */
+const MAX_KID_LENGTH = 200;
+
+/** Bidi embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): unseen, they make one id read as another. */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+const CONTROL = /\p{Cc}/u;
+const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
+const WHITE_SPACE = /\p{White_Space}/u;
+
+/** Why a free identifier (an app id, a key, an endorsement id) is refused, or null if it is taken. */
+function identifierFault(value: string, maxLength: number): string | null {
+  if (value === '') return 'must not be empty';
+  if (value.length > maxLength) return `must be at most ${maxLength} characters`;
+  if (UNPAIRED_SURROGATE.test(value)) return 'must not contain unpaired surrogates';
+  if (CONTROL.test(value)) return 'must not contain control characters';
+  if (BIDI_CONTROL.test(value)) return 'must not contain bidi controls (U+202A–U+202E, U+2066–U+2069)';
+  if (BLANK.test(value)) return 'must not be only white space';
+  return null;
+}
+
+const identifier = (maxLength: number) =>
+  z.string().check(
+    z.superRefine((value, ctx) => {
+      const fault = identifierFault(value, maxLength);
+      if (fault !== null) ctx.addIssue({ code: 'custom', message: fault, input: value });
+    }),
+  );
+const appId = identifier(MAX_APP_ID_LENGTH);
+/** A key travels as one word in `Authorization: Bearer <key>`: one with white space could never be sent. */
+export const apiKey = identifier(MAX_API_KEY_LENGTH).check(
+  z.refine((key) => !WHITE_SPACE.test(key), 'must be one word, without white space'),
+);
 /** Every name that enters is kept in the profile's one form (account-names.ts). */
 const accountName = z.pipe(z.string(), z.transform(normalizeAccountName)).check(
   z.superRefine((name, ctx) => {
@@ -48,16 +95,16 @@ export const healthQuery = anyQuery;
 
 export const getChallengeQuery = z.object({ challenge_id: guid });
 
-const endorsementId = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(64, 'must be at most 64 characters'));
+const endorsementId = identifier(MAX_ENDORSEMENT_ID_LENGTH);
 
 export const endorseAccountBody = z.object({
-  app_id: text,
+  app_id: appId,
   from_account: accountName,
   to_account: accountName,
   endorsement_id: endorsementId,
 });
 
-export const getUserInfoQuery = z.object({ app_id: text, account_name: accountName });
+export const getUserInfoQuery = z.object({ app_id: appId, account_name: accountName });
 
 /** Query values arrive as text; paging numbers are parsed here. */
 const pagingNumber = (min: number, max: number) =>
@@ -81,7 +128,7 @@ const languageTag = z
   );
 
 export const getLeaderboardQuery = z.object({
-  app_id: text,
+  app_id: appId,
   widget_response: z.optional(z.enum(['html', 'json'], 'must be html or json')),
   locale: z.optional(languageTag),
   leaderboard_type: z.optional(z.enum(LEADERBOARD_TYPES, `must be one of ${LEADERBOARD_TYPES.join(', ')}`)),
@@ -91,14 +138,14 @@ export const getLeaderboardQuery = z.object({
 });
 
 export const connectSocialBody = z.object({
-  app_id: text,
+  app_id: appId,
   account_name: accountName,
   twitter_name: z.string().check(z.regex(X_HANDLE, 'must be 1–15 letters, digits or _ (a leading @ is allowed)')),
 });
 
 export const getTaskProgressQuery = z.object({ task_id: guid, account_name: accountName });
 
-export const eventsQuery = z.object({ app_id: text });
+export const eventsQuery = z.object({ app_id: appId });
 
 /**
  * Where a body's JSON numbers are kept as their digits (json-text.ts): every amount in the API,
@@ -148,7 +195,7 @@ export const logTaskBody = z.object({
   quantity: quantityNumber,
 });
 
-export const exportQuery = z.object({ app_id: text });
+export const exportQuery = z.object({ app_id: appId });
 export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
 
 /** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */
@@ -211,7 +258,7 @@ const MAX_MEMBER_TOKEN_KEYS = 20;
  */
 const memberTokenKey = z
   .strictObject({
-    kid: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
+    kid: identifier(MAX_KID_LENGTH),
     kty: z.enum(['EC', 'OKP'], 'must be EC (a P-256 key, ES256) or OKP (an Ed25519 key, EdDSA)'),
     crv: z.enum(['P-256', 'Ed25519'], 'must be P-256 (ES256) or Ed25519 (EdDSA)'),
     x: keyBytes,
@@ -279,10 +326,10 @@ const allowedOrigins = z
   .check(z.maxLength(100, 'must list at most 100 origins'));
 
 const datasetApp = z.strictObject({
-  app_id: text,
+  app_id: appId,
   name: z.optional(z.string()),
   api_keys: z.optional(
-    z.array(z.strictObject({ key: text, scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)) })),
+    z.array(z.strictObject({ key: apiKey, scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)) })),
   ),
   treasury: z.optional(
     z.strictObject({
@@ -336,7 +383,7 @@ const datasetApp = z.strictObject({
 });
 
 export const dataset = z.strictObject({
-  admin_keys: z.optional(z.array(text)),
+  admin_keys: z.optional(z.array(apiKey)),
   // An export is an API answer with the common fields: importing it as it
   // came must work, so they are allowed here and carry no meaning.
   is_valid: z.optional(z.boolean()),

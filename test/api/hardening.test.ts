@@ -122,6 +122,104 @@ describe('hardening', () => {
   });
 });
 
+// Ids and keys are bounded and refused the same on every store (a long one once broke
+// PostgreSQL's index rows and NOTIFY, and was kept by IndexedDB and PGlite).
+describe('ids and keys', () => {
+  let api: ReturnType<typeof localApi>;
+  beforeEach(async () => {
+    api = localApi({ now: WEDNESDAY });
+    expect((await seed(api.call, WEDNESDAY)).status).to.equal(200);
+  });
+  afterEach(() => api.close());
+
+  const importApp = (app: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    api.call('POST', '/v1/admin/import', { body: { apps: [app], ...extra } });
+  const endorse = (fields: Record<string, unknown>) =>
+    api.call('POST', '/v1/endorse_account', {
+      body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'kind', ...fields },
+    });
+  const refused = (answer: { status: number; body: any }, message: string) => {
+    expect(answer.status, answer.body?.message).to.equal(400);
+    expect(answer.body).to.deep.equal({ is_valid: false, message });
+  };
+
+  it('bounds app_id at 128 characters in queries, bodies and imports', async () => {
+    const long = 'a'.repeat(129);
+    for (const app_id of [long, 'a'.repeat(3000), 'a'.repeat(9000)]) {
+      const message = 'app_id: must be at most 128 characters.';
+      refused(await api.call('GET', `/v1/get_leaderboard?app_id=${app_id}`), message);
+      refused(await api.call('GET', `/v1/get_userinfo?app_id=${app_id}&account_name=alice`), message);
+      refused(await api.call('GET', `/v1/admin/export?app_id=${app_id}`), message);
+      refused(await endorse({ app_id }), message);
+      refused(
+        await api.call('POST', '/v1/connect_social', { body: { app_id, account_name: 'alice', twitter_name: 'a' } }),
+        message,
+      );
+      refused(await importApp({ app_id }), 'apps.0.app_id: must be at most 128 characters.');
+    }
+    const longest = 'a'.repeat(128);
+    expect((await importApp({ app_id: longest, users: [{ account_name: 'x' }] })).status).to.equal(200);
+    const board = await api.call('GET', `/v1/get_leaderboard?app_id=${longest}`);
+    expect(board.status).to.equal(200);
+    expect(board.body.total_users).to.equal(1);
+  });
+
+  it('bounds keys at 256 characters: in a dataset, in admin_keys and in the Authorization header', async () => {
+    for (const key of ['k'.repeat(257), 'k'.repeat(3000)]) {
+      refused(
+        await importApp({ app_id: 'guild', api_keys: [{ key, scopes: ['read'] }] }),
+        'apps.0.api_keys.0.key: must be at most 256 characters.',
+      );
+      refused(
+        await api.call('POST', '/v1/admin/import', { body: { admin_keys: [key] } }),
+        'admin_keys.0: must be at most 256 characters.',
+      );
+      refused(
+        await api.call('GET', '/v1/get_leaderboard?app_id=guild', { key }),
+        'Authorization: must be at most 256 characters.',
+      );
+    }
+    const longest = 'k'.repeat(256);
+    expect((await importApp({ app_id: 'guild', api_keys: [{ key: longest, scopes: ['read'] }] })).status).to.equal(200);
+    expect((await api.call('GET', '/v1/get_leaderboard?app_id=guild', { key: longest })).status).to.equal(200);
+  });
+
+  it('refuses a key that could never be sent as one word', async () => {
+    refused(
+      await importApp({ app_id: 'guild', api_keys: [{ key: 'two words', scopes: ['read'] }] }),
+      'apps.0.api_keys.0.key: must be one word, without white space.',
+    );
+  });
+
+  it('refuses control characters, unpaired surrogates, bidi controls and blanks in ids', async () => {
+    const cases: [string, string][] = [
+      ['nul\u0000', 'must not contain control characters'],
+      ['line\nbreak', 'must not contain control characters'],
+      ['del\u007f', 'must not contain control characters'],
+      ['half\ud800', 'must not contain unpaired surrogates'],
+      ['\udc00half', 'must not contain unpaired surrogates'],
+      ['evil\u202egnp.exe', 'must not contain bidi controls (U+202A–U+202E, U+2066–U+2069)'],
+      ['\u202aembedded', 'must not contain bidi controls (U+202A–U+202E, U+2066–U+2069)'],
+      ['isolate\u2067x\u2069', 'must not contain bidi controls (U+202A–U+202E, U+2066–U+2069)'],
+      ['   ', 'must not be only white space'],
+      ['\u3000\u200b', 'must not be only white space'],
+    ];
+    for (const [id, why] of cases) {
+      refused(await endorse({ endorsement_id: id }), `endorsement_id: ${why}.`);
+      refused(
+        await importApp({ app_id: 'guild', endorsements: [{ from_account: 'alice', to_account: 'bob', endorsement_id: id }] }),
+        `apps.0.endorsements.0.endorsement_id: ${why}.`,
+      );
+      refused(await endorse({ app_id: id }), `app_id: ${why}.`);
+      refused(await importApp({ app_id: id }), `apps.0.app_id: ${why}.`);
+      refused(await importApp({ app_id: 'guild', api_keys: [{ key: id, scopes: ['read'] }] }), `apps.0.api_keys.0.key: ${why}.`);
+    }
+    // Letters of any script, emoji and marks a name may hold stay ids.
+    for (const id of ['kind', 'très-utile', 'مفيد', '👍', 'a b'])
+      expect((await endorse({ endorsement_id: id })).status, id).to.equal(200);
+  });
+});
+
 // A body is UTF-8 JSON: bytes that are not UTF-8 are refused, never read as U+FFFD and kept.
 describe('the encoding of a request body', () => {
   let api: ReturnType<typeof localApi>;
