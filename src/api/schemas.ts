@@ -314,14 +314,17 @@ export const rateLimits = z.strictObject({
 export type RateLimits = z.infer<typeof rateLimits>;
 export type RateLimit = NonNullable<RateLimits['per_key']>;
 
-/** The origins a server takes browser requests for an app from: at most 100. */
+/**
+ * The origins a server takes browser requests for an app from: at most 100. Each is compared
+ * with a request's Origin as text, so a pattern (`https://*.example.org`, which a URL takes as a
+ * host named `*.example`) would be kept and match nothing.
+ */
 const allowedOrigins = z
   .array(
-    z
-      .string()
-      .check(
-        z.refine(isOrigin, 'must be an origin as a browser sends it, scheme://host[:port], such as https://forum.example.org'),
-      ),
+    z.string().check(
+      z.refine((origin) => !origin.includes('*'), 'must name one origin: wildcards (*) are not taken, list each origin'),
+      z.refine(isOrigin, 'must be an origin as a browser sends it, scheme://host[:port], such as https://forum.example.org'),
+    ),
   )
   .check(z.maxLength(100, 'must list at most 100 origins'));
 

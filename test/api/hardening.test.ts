@@ -218,6 +218,16 @@ describe('ids and keys', () => {
     for (const id of ['kind', 'très-utile', 'مفيد', '👍', 'a b'])
       expect((await endorse({ endorsement_id: id })).status, id).to.equal(200);
   });
+
+  it('refuses an allowed origin with a wildcard, which would match no request', async () => {
+    for (const origin of ['https://*.example.org', '*', 'https://*', 'https://forum.example.*']) {
+      const answer = await importApp({ app_id: 'guild', settings: { allowed_origins: ['https://forum.example.org', origin] } });
+      refused(answer, 'apps.0.settings.allowed_origins.1: must name one origin: wildcards (*) are not taken, list each origin.');
+    }
+    expect((await importApp({ app_id: 'guild', settings: { allowed_origins: ['https://forum.example.org'] } })).status).to.equal(
+      200,
+    );
+  });
 });
 
 // A body is UTF-8 JSON: bytes that are not UTF-8 are refused, never read as U+FFFD and kept.
