@@ -146,6 +146,20 @@ export function decimalPlaces(text: string): number | null {
   return decimal ? significantDecimals(decimal) : null;
 }
 
+/**
+ * A decimal's value as one text, however it was spelt (`0.10`, `.1` and `1e-1` are all `1e-1`),
+ * or null for a text that is no number. The exponent is never written out, so `1e999999999`
+ * stays short.
+ */
+export function decimalValue(text: string): string | null {
+  const decimal = splitDecimal(text.trim());
+  if (!decimal) return null;
+  const { negative, digits, fractionLength } = decimal;
+  const significant = digits.replace(/0+$/, '');
+  if (significant === '') return '0';
+  return `${negative ? '-' : ''}${significant}e${digits.length - significant.length - fractionLength}`;
+}
+
 interface DecimalText {
   negative: boolean;
   /** All digits, leading zeros dropped. */

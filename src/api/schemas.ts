@@ -2,7 +2,15 @@
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
 import { accountNameFault, normalizeAccountName } from './account-names.js';
-import { canonicalLanguageTag, decimalPlaces, isGuid, isOrigin, MAX_LANGUAGE_TAG_LENGTH, X_HANDLE } from './formats.js';
+import {
+  canonicalLanguageTag,
+  decimalPlaces,
+  decimalValue,
+  isGuid,
+  isOrigin,
+  MAX_LANGUAGE_TAG_LENGTH,
+  X_HANDLE,
+} from './formats.js';
 import { JsonNumber } from './json-text.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
 
@@ -158,20 +166,28 @@ export const EXACT_NUMBER_PATHS: ReadonlySet<string> = new Set([
 ]);
 const jsonNumber = z.custom<JsonNumber>((value) => value instanceof JsonNumber, 'must be a number');
 
-/** Both airdrop forms give the amount's text: a JSON number's own digits in the body, the value in the query. */
+/**
+ * Both airdrop forms give the amount's text: a JSON number's own digits in the body, the value in
+ * the query. A number is kept as its value's one spelling (decimalValue), so a retry that writes
+ * `0.10` for `0.1` is the same request (idempotency.ts); anything else goes on as it came, for
+ * the transfer to refuse.
+ */
 export const airdropInput = z.object({
   to_address: text,
   /** Only with an installation admin key, which belongs to no app. */
-  app_id: z.optional(text),
-  quantity: z.union(
-    [
-      z.pipe(
-        jsonNumber,
-        z.transform((number) => number.text),
-      ),
-      text,
-    ],
-    'must be a number',
+  app_id: z.optional(appId),
+  quantity: z.pipe(
+    z.union(
+      [
+        z.pipe(
+          jsonNumber,
+          z.transform((number) => number.text),
+        ),
+        text,
+      ],
+      'must be a number',
+    ),
+    z.transform((amount) => decimalValue(amount) ?? amount),
   ),
 });
 
