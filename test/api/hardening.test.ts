@@ -1,6 +1,6 @@
 // Inputs that once went wrong: each test names what it guards against.
 import { expect } from '@open-wc/testing';
-import { ADMIN_KEY, GUIDS, WEDNESDAY, dataset, localApi, seed } from './support.js';
+import { ADMIN_KEY, GUIDS, WEDNESDAY, dataset, localApi, registerWorker, seed, unregisterWorker, workerCall } from './support.js';
 
 describe('hardening', () => {
   let api: ReturnType<typeof localApi>;
@@ -283,5 +283,33 @@ describe('the encoding of a request body', () => {
     ]) {
       expect((await endorse(body, type)).status, type).to.equal(200);
     }
+  });
+});
+
+// The same through the service worker: the Request a fetch event hands it carries the page's bytes.
+describe('the encoding of a request body, through the service worker', () => {
+  before(async () => {
+    await registerWorker();
+    const seeded = await workerCall('POST', '/v1/admin/import?mode=replace', { body: dataset(Date.now()) });
+    expect(seeded.status, seeded.text).to.equal(200);
+  });
+  after(unregisterWorker);
+
+  const endorse = (body: Uint8Array, contentType = 'application/json') =>
+    workerCall('POST', '/v1/endorse_account', { key: 'pk_write', body, headers: { 'content-type': contentType } });
+  const endorsing = (id: number[]) =>
+    new Uint8Array([
+      ...new TextEncoder().encode('{"app_id":"guild","from_account":"alice","to_account":"bob","endorsement_id":"'),
+      ...id,
+      ...new TextEncoder().encode('"}'),
+    ]);
+
+  it('refuses invalid UTF-8 with a 400 and another charset with a 415', async () => {
+    const invalid = await endorse(endorsing([0x78, 0xff]));
+    expect(invalid.status).to.equal(400);
+    expect(invalid.body).to.deep.equal({ is_valid: false, message: 'The request body is not valid UTF-8.' });
+    const utf16 = await endorse(endorsing([0x78]), 'application/json; charset=utf-16');
+    expect(utf16.status).to.equal(415);
+    expect((await endorse(endorsing([0x78, 0xc3, 0xa9]), 'application/json; charset=utf-8')).status).to.equal(200);
   });
 });
