@@ -63,13 +63,14 @@ export const X_HANDLE = /^@?[A-Za-z0-9_]{1,15}$/;
 
 /**
  * Whether the text is a web origin exactly as a browser sends it in `Origin`: http or https,
- * lowercase host, no default port, no path or trailing slash. Only that form is taken, because
- * origins are compared as text: `https://Forum.example:443/` would never match a request.
+ * lowercase host, no default port, no path or trailing slash, no wildcard. Only that form is
+ * taken, because origins are compared as text: `https://Forum.example:443/` would never match a
+ * request, nor `https://*.example.org` (a URL takes `*.example` for a host's name).
  */
 export function isOrigin(text: string): boolean {
   try {
     const url = new URL(text);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text;
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text && !text.includes('*');
   } catch {
     return false;
   }
@@ -144,20 +145,6 @@ export function parseCoins(text: string): CoinParse {
 export function decimalPlaces(text: string): number | null {
   const decimal = splitDecimal(text);
   return decimal ? significantDecimals(decimal) : null;
-}
-
-/**
- * A decimal's value as one text, however it was spelt (`0.10`, `.1` and `1e-1` are all `1e-1`),
- * or null for a text that is no number. The exponent is never written out, so `1e999999999`
- * stays short.
- */
-export function decimalValue(text: string): string | null {
-  const decimal = splitDecimal(text.trim());
-  if (!decimal) return null;
-  const { negative, digits, fractionLength } = decimal;
-  const significant = digits.replace(/0+$/, '');
-  if (significant === '') return '0';
-  return `${negative ? '-' : ''}${significant}e${digits.length - significant.length - fractionLength}`;
 }
 
 interface DecimalText {

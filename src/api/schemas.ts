@@ -1,11 +1,12 @@
 // The request side of the contract: one zod/mini schema per operation input
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
-import { accountNameFault, normalizeAccountName } from './account-names.js';
+import { accountNameFault, normalizeAccountName, unseenCharacterFault } from './account-names.js';
 import {
   canonicalLanguageTag,
   decimalPlaces,
-  decimalValue,
+  formatCoins,
+  parseCoins,
   isGuid,
   isOrigin,
   MAX_LANGUAGE_TAG_LENGTH,
@@ -32,43 +33,30 @@ const MAX_ENDORSEMENT_ID_LENGTH = 64;
 /** A member token key's `kid`: a name, a thumbprint (43) or a URL. */
 const MAX_KID_LENGTH = 200;
 
-/** Bidi embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): unseen, they make one id read as another. */
-const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
-const UNPAIRED_SURROGATE = /\p{Cs}/u;
-const CONTROL = /\p{Cc}/u;
-const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
-const WHITE_SPACE = /\p{White_Space}/u;
+/** A check that refuses what `fault` finds at fault, in its words. */
+const refusing = (fault: (value: string) => string | null) =>
+  z.superRefine((value: string, ctx) => {
+    const message = fault(value);
+    if (message !== null) ctx.addIssue({ code: 'custom', message, input: value });
+  });
 
-/** Why a free identifier (an app id, a key, an endorsement id) is refused, or null if it is taken. */
-function identifierFault(value: string, maxLength: number): string | null {
-  if (value === '') return 'must not be empty';
-  if (value.length > maxLength) return `must be at most ${maxLength} characters`;
-  if (UNPAIRED_SURROGATE.test(value)) return 'must not contain unpaired surrogates';
-  if (CONTROL.test(value)) return 'must not contain control characters';
-  if (BIDI_CONTROL.test(value)) return 'must not contain bidi controls (U+202A–U+202E, U+2066–U+2069)';
-  if (BLANK.test(value)) return 'must not be only white space';
-  return null;
-}
-
+/**
+ * A free identifier (an app id, a key, an endorsement id) refuses what an account name does
+ * (account-names.ts: control and format characters, bidi controls among them, unpaired
+ * surrogates, blanks), for the same reason: unseen, they make one id read as another.
+ */
 const identifier = (maxLength: number) =>
   z.string().check(
-    z.superRefine((value, ctx) => {
-      const fault = identifierFault(value, maxLength);
-      if (fault !== null) ctx.addIssue({ code: 'custom', message: fault, input: value });
+    refusing((value) => {
+      if (value === '') return 'must not be empty';
+      if (value.length > maxLength) return `must be at most ${maxLength} characters`;
+      return unseenCharacterFault(value);
     }),
   );
 const appId = identifier(MAX_APP_ID_LENGTH);
-/** A key travels as one word in `Authorization: Bearer <key>`: one with white space could never be sent. */
-export const apiKey = identifier(MAX_API_KEY_LENGTH).check(
-  z.refine((key) => !WHITE_SPACE.test(key), 'must be one word, without white space'),
-);
+export const apiKey = identifier(MAX_API_KEY_LENGTH);
 /** Every name that enters is kept in the profile's one form (account-names.ts). */
-const accountName = z.pipe(z.string(), z.transform(normalizeAccountName)).check(
-  z.superRefine((name, ctx) => {
-    const fault = accountNameFault(name);
-    if (fault !== null) ctx.addIssue({ code: 'custom', message: fault, input: name });
-  }),
-);
+const accountName = z.pipe(z.string(), z.transform(normalizeAccountName)).check(refusing(accountNameFault));
 const guid = z.string().check(z.refine(isGuid, 'must be a lowercase GUID'));
 /**
  * Points a task, a challenge or an endorsement gives: at most a million, so a member's totals
@@ -168,9 +156,9 @@ const jsonNumber = z.custom<JsonNumber>((value) => value instanceof JsonNumber, 
 
 /**
  * Both airdrop forms give the amount's text: a JSON number's own digits in the body, the value in
- * the query. A number is kept as its value's one spelling (decimalValue), so a retry that writes
- * `0.10` for `0.1` is the same request (idempotency.ts); anything else goes on as it came, for
- * the transfer to refuse.
+ * the query. An amount is kept in its one spelling (`0.10`, `1e-1` and `.1` are `0.1`), so a
+ * retry that writes it otherwise is the same request (idempotency.ts); anything else goes on as
+ * it came, for the transfer to refuse.
  */
 export const airdropInput = z.object({
   to_address: text,
@@ -187,7 +175,10 @@ export const airdropInput = z.object({
       ],
       'must be a number',
     ),
-    z.transform((amount) => decimalValue(amount) ?? amount),
+    z.transform((amount) => {
+      const coins = parseCoins(amount);
+      return coins.ok ? formatCoins(coins.tinybars) : amount;
+    }),
   ),
 });
 
@@ -337,10 +328,14 @@ export type RateLimit = NonNullable<RateLimits['per_key']>;
  */
 const allowedOrigins = z
   .array(
-    z.string().check(
-      z.refine((origin) => !origin.includes('*'), 'must name one origin: wildcards (*) are not taken, list each origin'),
-      z.refine(isOrigin, 'must be an origin as a browser sends it, scheme://host[:port], such as https://forum.example.org'),
-    ),
+    z
+      .string()
+      .check(
+        z.refine(
+          isOrigin,
+          'must be one origin as a browser sends it, scheme://host[:port] without wildcards, such as https://forum.example.org',
+        ),
+      ),
   )
   .check(z.maxLength(100, 'must list at most 100 origins'));
 

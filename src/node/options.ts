@@ -116,7 +116,7 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
     .map((origin) => origin.trim())
     .filter((origin) => origin !== '');
   // Compared with a request's Origin as text, as an app's allowed_origins are: a pattern would match nothing.
-  const unmatchable = corsOrigins.find((origin) => origin !== '*' && (origin.includes('*') || !isOrigin(origin)));
+  const unmatchable = corsOrigins.find((origin) => origin !== '*' && !isOrigin(origin));
   if (unmatchable !== undefined) {
     throw new UsageError(
       `--cors-origin takes origins as a browser sends them, scheme://host[:port] (such as https://forum.example.org), ` +
