@@ -46,13 +46,7 @@ const refusing = (fault: (value: string) => string | null) =>
  * surrogates, blanks), for the same reason: unseen, they make one id read as another.
  */
 const identifier = (maxLength: number) =>
-  z.string().check(
-    refusing((value) => {
-      if (value === '') return 'must not be empty';
-      if (value.length > maxLength) return `must be at most ${maxLength} characters`;
-      return unseenCharacterFault(value);
-    }),
-  );
+  text.check(z.maxLength(maxLength, `must be at most ${maxLength} characters`), refusing(unseenCharacterFault));
 const appId = identifier(MAX_APP_ID_LENGTH);
 export const apiKey = identifier(MAX_API_KEY_LENGTH);
 /** Every name that enters is kept in the profile's one form (account-names.ts). */
@@ -331,10 +325,7 @@ const allowedOrigins = z
     z
       .string()
       .check(
-        z.refine(
-          isOrigin,
-          'must be one origin as a browser sends it, scheme://host[:port] without wildcards, such as https://forum.example.org',
-        ),
+        z.refine(isOrigin, 'must be an origin as a browser sends it, scheme://host[:port], such as https://forum.example.org'),
       ),
   )
   .check(z.maxLength(100, 'must list at most 100 origins'));

@@ -219,7 +219,7 @@ describe('ids and keys', () => {
       const answer = await importApp({ app_id: 'guild', settings: { allowed_origins: ['https://forum.example.org', origin] } });
       refused(
         answer,
-        'apps.0.settings.allowed_origins.1: must be one origin as a browser sends it, scheme://host[:port] without wildcards, such as https://forum.example.org.',
+        'apps.0.settings.allowed_origins.1: must be an origin as a browser sends it, scheme://host[:port], such as https://forum.example.org.',
       );
     }
     expect((await importApp({ app_id: 'guild', settings: { allowed_origins: ['https://forum.example.org'] } })).status).to.equal(
@@ -271,7 +271,7 @@ describe('the encoding of a request body', () => {
       expect(answer.status, type).to.equal(415);
       expect(answer.body).to.deep.equal({
         is_valid: false,
-        message: 'Unsupported charset: send the body as UTF-8 (charset=utf-8, or no charset).',
+        message: 'Unsupported content-type: send the body as application/json, in UTF-8.',
       });
     }
     for (const type of [

@@ -79,7 +79,7 @@ for (const hideStream of [false, true]) {
       ]) {
         expect(await refusal(post(body, { hideStream, contentType }))).to.deep.equal({
           status: 415,
-          message: 'Unsupported charset: send the body as UTF-8 (charset=utf-8, or no charset).',
+          message: 'Unsupported content-type: send the body as application/json, in UTF-8.',
         });
       }
       for (const contentType of [

@@ -71,7 +71,7 @@ describe('request bodies and keys on the Node host', () => {
     });
     assert.deepEqual(answer, {
       status: 415,
-      body: { is_valid: false, message: 'Unsupported charset: send the body as UTF-8 (charset=utf-8, or no charset).' },
+      body: { is_valid: false, message: 'Unsupported content-type: send the body as application/json, in UTF-8.' },
     });
     const utf8 = await call('POST', '/v1/endorse_account', { body: json, type: 'application/json; charset="UTF-8"' });
     assert.equal(utf8.status, 200);
