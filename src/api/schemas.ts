@@ -29,9 +29,9 @@ export const MAX_APP_ID_LENGTH = 128;
 /** 256 is far past any key made to be one: 32 random bytes are 43 characters of base64url, 64 of hex. */
 export const MAX_API_KEY_LENGTH = 256;
 /** An endorsement's category, a word a site picks. */
-const MAX_ENDORSEMENT_ID_LENGTH = 64;
+export const MAX_ENDORSEMENT_ID_LENGTH = 64;
 /** A member token key's `kid`: a name, a thumbprint (43) or a URL. */
-const MAX_KID_LENGTH = 200;
+export const MAX_KID_LENGTH = 200;
 
 /** A check that refuses what `fault` finds at fault, in its words. */
 const refusing = (fault: (value: string) => string | null) =>
