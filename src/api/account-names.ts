@@ -32,13 +32,23 @@ export function normalizeAccountName(name: string): string {
 /** Why a normalised name is refused (the end of `account_name: …`), or null if it is accepted. */
 export function accountNameFault(name: string): string | null {
   if (name === '') return 'must not be empty';
-  if (UNPAIRED_SURROGATE.test(name)) return 'must not contain unpaired surrogates';
-  if (CONTROL.test(name)) return 'must not contain control characters';
-  if (FORMAT.test(name.replace(EMOJI_FORMAT, '')))
-    return 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
-  if (BLANK.test(name)) return 'must not be only white space';
+  const unseen = unseenCharacterFault(name);
+  if (unseen !== null) return unseen;
   // `alice ` would pass for `alice` on a board.
   if (EDGE_SPACE.test(name)) return 'must not start or end with white space';
   if ([...name].length > MAX_LENGTH) return `must be at most ${MAX_LENGTH} characters`;
+  return null;
+}
+
+/**
+ * Why a text holds what nobody sees, or holds nothing seen at all; null if it does not. Names
+ * and free identifiers (app ids, keys, endorsement ids: schemas.ts) refuse the same.
+ */
+export function unseenCharacterFault(text: string): string | null {
+  if (UNPAIRED_SURROGATE.test(text)) return 'must not contain unpaired surrogates';
+  if (CONTROL.test(text)) return 'must not contain control characters';
+  if (FORMAT.test(text.replace(EMOJI_FORMAT, '')))
+    return 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
+  if (BLANK.test(text)) return 'must not be only white space';
   return null;
 }

@@ -63,13 +63,14 @@ export const X_HANDLE = /^@?[A-Za-z0-9_]{1,15}$/;
 
 /**
  * Whether the text is a web origin exactly as a browser sends it in `Origin`: http or https,
- * lowercase host, no default port, no path or trailing slash. Only that form is taken, because
- * origins are compared as text: `https://Forum.example:443/` would never match a request.
+ * lowercase host, no default port, no path or trailing slash, no wildcard. Only that form is
+ * taken, because origins are compared as text: `https://Forum.example:443/` would never match a
+ * request, nor `https://*.example.org` (a URL takes `*.example` for a host's name).
  */
 export function isOrigin(text: string): boolean {
   try {
     const url = new URL(text);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text;
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text && !text.includes('*');
   } catch {
     return false;
   }

@@ -1,19 +1,56 @@
 // The request side of the contract: one zod/mini schema per operation input
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
-import { accountNameFault, normalizeAccountName } from './account-names.js';
-import { canonicalLanguageTag, decimalPlaces, isGuid, isOrigin, MAX_LANGUAGE_TAG_LENGTH, X_HANDLE } from './formats.js';
+import { accountNameFault, normalizeAccountName, unseenCharacterFault } from './account-names.js';
+import {
+  canonicalLanguageTag,
+  decimalPlaces,
+  formatCoins,
+  parseCoins,
+  isGuid,
+  isOrigin,
+  MAX_LANGUAGE_TAG_LENGTH,
+  X_HANDLE,
+} from './formats.js';
 import { JsonNumber } from './json-text.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
+
+/**
+ * The longest ids and keys taken, counted in UTF-16 code units (a string's length), each at
+ * most 3 bytes of UTF-8: every store then holds what another does. PostgreSQL refuses an index
+ * row past about 2,700 bytes, and the longest rows are keyed by these beside account names
+ * (an endorsement's: app_id, two names of at most 256 bytes and its id, at most 1,100 bytes);
+ * NOTIFY refuses a change notice of 8,000 bytes, which names the app.
+ */
+/** An app's id names a site or a community, a slug: 128 is far past any real one. */
+export const MAX_APP_ID_LENGTH = 128;
+/** 256 is far past any key made to be one: 32 random bytes are 43 characters of base64url, 64 of hex. */
+export const MAX_API_KEY_LENGTH = 256;
+/** An endorsement's category, a word a site picks. */
+export const MAX_ENDORSEMENT_ID_LENGTH = 64;
+/** A member token key's `kid`: a name, a thumbprint (43) or a URL. */
+export const MAX_KID_LENGTH = 200;
+
+/** A check that refuses what `fault` finds at fault, in its words. */
+const refusing = (fault: (value: string) => string | null) =>
+  z.superRefine((value: string, ctx) => {
+    const message = fault(value);
+    if (message !== null) ctx.addIssue({ code: 'custom', message, input: value });
+  });
+
+/**
+ * A free identifier (an app id, a key, an endorsement id) refuses what an account name does
+ * (account-names.ts: control and format characters, bidi controls among them, unpaired
+ * surrogates, blanks), for the same reason: unseen, they make one id read as another.
+ */
+const identifier = (maxLength: number) =>
+  text.check(z.maxLength(maxLength, `must be at most ${maxLength} characters`), refusing(unseenCharacterFault));
+const appId = identifier(MAX_APP_ID_LENGTH);
+export const apiKey = identifier(MAX_API_KEY_LENGTH);
 /** Every name that enters is kept in the profile's one form (account-names.ts). */
-const accountName = z.pipe(z.string(), z.transform(normalizeAccountName)).check(
-  z.superRefine((name, ctx) => {
-    const fault = accountNameFault(name);
-    if (fault !== null) ctx.addIssue({ code: 'custom', message: fault, input: name });
-  }),
-);
+const accountName = z.pipe(z.string(), z.transform(normalizeAccountName)).check(refusing(accountNameFault));
 const guid = z.string().check(z.refine(isGuid, 'must be a lowercase GUID'));
 /**
  * Points a task, a challenge or an endorsement gives: at most a million, so a member's totals
@@ -48,16 +85,16 @@ export const healthQuery = anyQuery;
 
 export const getChallengeQuery = z.object({ challenge_id: guid });
 
-const endorsementId = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(64, 'must be at most 64 characters'));
+const endorsementId = identifier(MAX_ENDORSEMENT_ID_LENGTH);
 
 export const endorseAccountBody = z.object({
-  app_id: text,
+  app_id: appId,
   from_account: accountName,
   to_account: accountName,
   endorsement_id: endorsementId,
 });
 
-export const getUserInfoQuery = z.object({ app_id: text, account_name: accountName });
+export const getUserInfoQuery = z.object({ app_id: appId, account_name: accountName });
 
 /** Whether `from_account` has endorsed `to_account` in the category: what an endorse button shows after a reload. */
 export const getEndorsementQuery = z.object({
@@ -89,7 +126,7 @@ const languageTag = z
   );
 
 export const getLeaderboardQuery = z.object({
-  app_id: text,
+  app_id: appId,
   widget_response: z.optional(z.enum(['html', 'json'], 'must be html or json')),
   locale: z.optional(languageTag),
   leaderboard_type: z.optional(z.enum(LEADERBOARD_TYPES, `must be one of ${LEADERBOARD_TYPES.join(', ')}`)),
@@ -99,14 +136,14 @@ export const getLeaderboardQuery = z.object({
 });
 
 export const connectSocialBody = z.object({
-  app_id: text,
+  app_id: appId,
   account_name: accountName,
   twitter_name: z.string().check(z.regex(X_HANDLE, 'must be 1–15 letters, digits or _ (a leading @ is allowed)')),
 });
 
 export const getTaskProgressQuery = z.object({ task_id: guid, account_name: accountName });
 
-export const eventsQuery = z.object({ app_id: text });
+export const eventsQuery = z.object({ app_id: appId });
 
 /**
  * Where a body's JSON numbers are kept as their digits (json-text.ts): every amount in the API,
@@ -119,20 +156,31 @@ export const EXACT_NUMBER_PATHS: ReadonlySet<string> = new Set([
 ]);
 const jsonNumber = z.custom<JsonNumber>((value) => value instanceof JsonNumber, 'must be a number');
 
-/** Both airdrop forms give the amount's text: a JSON number's own digits in the body, the value in the query. */
+/**
+ * Both airdrop forms give the amount's text: a JSON number's own digits in the body, the value in
+ * the query. An amount is kept in its one spelling (`0.10`, `1e-1` and `.1` are `0.1`), so a
+ * retry that writes it otherwise is the same request (idempotency.ts); anything else goes on as
+ * it came, for the transfer to refuse.
+ */
 export const airdropInput = z.object({
   to_address: text,
   /** Only with an installation admin key, which belongs to no app. */
-  app_id: z.optional(text),
-  quantity: z.union(
-    [
-      z.pipe(
-        jsonNumber,
-        z.transform((number) => number.text),
-      ),
-      text,
-    ],
-    'must be a number',
+  app_id: z.optional(appId),
+  quantity: z.pipe(
+    z.union(
+      [
+        z.pipe(
+          jsonNumber,
+          z.transform((number) => number.text),
+        ),
+        text,
+      ],
+      'must be a number',
+    ),
+    z.transform((amount) => {
+      const coins = parseCoins(amount);
+      return coins.ok ? formatCoins(coins.tinybars) : amount;
+    }),
   ),
 });
 
@@ -156,7 +204,7 @@ export const logTaskBody = z.object({
   quantity: quantityNumber,
 });
 
-export const exportQuery = z.object({ app_id: text });
+export const exportQuery = z.object({ app_id: appId });
 export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
 
 /** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */
@@ -219,7 +267,7 @@ const MAX_MEMBER_TOKEN_KEYS = 20;
  */
 const memberTokenKey = z
   .strictObject({
-    kid: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
+    kid: identifier(MAX_KID_LENGTH),
     kty: z.enum(['EC', 'OKP'], 'must be EC (a P-256 key, ES256) or OKP (an Ed25519 key, EdDSA)'),
     crv: z.enum(['P-256', 'Ed25519'], 'must be P-256 (ES256) or Ed25519 (EdDSA)'),
     x: keyBytes,
@@ -275,7 +323,11 @@ export const rateLimits = z.strictObject({
 export type RateLimits = z.infer<typeof rateLimits>;
 export type RateLimit = NonNullable<RateLimits['per_key']>;
 
-/** The origins a server takes browser requests for an app from: at most 100. */
+/**
+ * The origins a server takes browser requests for an app from: at most 100. Each is compared
+ * with a request's Origin as text, so a pattern (`https://*.example.org`, which a URL takes as a
+ * host named `*.example`) would be kept and match nothing.
+ */
 const allowedOrigins = z
   .array(
     z
@@ -287,10 +339,10 @@ const allowedOrigins = z
   .check(z.maxLength(100, 'must list at most 100 origins'));
 
 const datasetApp = z.strictObject({
-  app_id: text,
+  app_id: appId,
   name: z.optional(z.string()),
   api_keys: z.optional(
-    z.array(z.strictObject({ key: text, scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)) })),
+    z.array(z.strictObject({ key: apiKey, scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)) })),
   ),
   treasury: z.optional(
     z.strictObject({
@@ -344,7 +396,7 @@ const datasetApp = z.strictObject({
 });
 
 export const dataset = z.strictObject({
-  admin_keys: z.optional(z.array(text)),
+  admin_keys: z.optional(z.array(apiKey)),
   // An export is an API answer with the common fields: importing it as it
   // came must work, so they are allowed here and carry no meaning.
   is_valid: z.optional(z.boolean()),

@@ -1,6 +1,6 @@
 // API keys: who is calling, and what they may do for which app.
-import { ApiError } from '../api/errors.js';
-import { SCOPES, type Scope } from '../api/schemas.js';
+import { ApiError, invalidInput } from '../api/errors.js';
+import { apiKey, SCOPES, type Scope } from '../api/schemas.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
 import { sha256Hex } from './key-hash.js';
 
@@ -58,7 +58,11 @@ export async function replaceAdminKeys(
 export function bearerKey(header: string | null): string {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) throw new ApiError(401, 'Missing API key: send the header Authorization: Bearer <key>.');
-  return match[1]!;
+  // Checked as a dataset's keys are: one no store could hold is never looked up.
+  const key = match[1]!;
+  const checked = apiKey.safeParse(key);
+  if (!checked.success) throw invalidInput(checked.error, key, 'Authorization');
+  return key;
 }
 
 export async function authenticate(tx: Transaction, key: string): Promise<ApiKeyRecord> {

@@ -2,6 +2,7 @@
 // (QUESTBOARD_ADMIN_KEYS) or a file (--admin-keys-file), kept hashed in the store,
 // and revoked by leaving them off the list at the next start.
 import { readFile } from 'node:fs/promises';
+import { MAX_API_KEY_LENGTH } from '../api/schemas.js';
 import { addAdminKeys, replaceAdminKeys } from '../core/access.js';
 import type { ServeOptions } from './options.js';
 import type { Store } from '../store/index.js';
@@ -29,6 +30,9 @@ export async function readInstallationKeys(
         `${source}: an admin key needs at least ${MIN_ADMIN_KEY_LENGTH} characters, this one has ${key.length} ` +
           '(make one with: openssl rand -hex 32).',
       );
+    }
+    if (key.length > MAX_API_KEY_LENGTH) {
+      throw new StartupError(`${source}: an admin key has at most ${MAX_API_KEY_LENGTH} characters, this one has ${key.length}.`);
     }
   }
   return keys;

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isOrigin } from '../api/formats.js';
 import type { RateLimit } from '../api/schemas.js';
 import { DEFAULT_RATE_LIMITS } from '../server/rate-limits.js';
 import { DEFAULT_CONNECTIONS } from '../store/sql/sql.js';
@@ -114,6 +115,14 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
     .flatMap((list) => list.split(','))
     .map((origin) => origin.trim())
     .filter((origin) => origin !== '');
+  // Compared with a request's Origin as text, as an app's allowed_origins are: a pattern would match nothing.
+  const unmatchable = corsOrigins.find((origin) => origin !== '*' && !isOrigin(origin));
+  if (unmatchable !== undefined) {
+    throw new UsageError(
+      `--cors-origin takes origins as a browser sends them, scheme://host[:port] (such as https://forum.example.org), ` +
+        `or * alone for any: "${unmatchable}" would match no request.`,
+    );
+  }
   return {
     host: nonEmpty('--host', values.host) ?? DEFAULT_HOST,
     port: integer('--port', values.port, DEFAULT_PORT, 0, 65535),

@@ -177,7 +177,9 @@ export function createHandler({
           databaseAnswers: () => databaseAnswers(request, context),
         };
         if (idempotencyKey === null) return operation.run(call);
-        const fingerprint = `${method} ${name}${url.search} ${canonical(raw)}`;
+        // Of the input as parsed, so a retry that spells it otherwise (its parameters in another
+        // order, an amount as 0.10 for 0.1) is the same request.
+        const fingerprint = `${method} ${name} ${canonical(call.query)} ${canonical(call.input)}`;
         return once(tx, key.key, idempotencyKey, fingerprint, call.now, () => operation.run(call));
       };
       if (keyText === null) return run();

@@ -1,6 +1,6 @@
 // Inputs that once went wrong: each test names what it guards against.
 import { expect } from '@open-wc/testing';
-import { ADMIN_KEY, GUIDS, WEDNESDAY, dataset, localApi, seed } from './support.js';
+import { ADMIN_KEY, GUIDS, WEDNESDAY, dataset, localApi, registerWorker, seed, unregisterWorker, workerCall } from './support.js';
 
 describe('hardening', () => {
   let api: ReturnType<typeof localApi>;
@@ -119,5 +119,195 @@ describe('hardening', () => {
     await api.call('POST', '/v1/endorse_account', { body });
     await api.call('POST', '/v1/endorse_account', { body });
     expect(api.changes.length - before).to.equal(1);
+  });
+});
+
+// Ids and keys are bounded and refused the same on every store (a long one once broke
+// PostgreSQL's index rows and NOTIFY, and was kept by IndexedDB and PGlite).
+describe('ids and keys', () => {
+  let api: ReturnType<typeof localApi>;
+  beforeEach(async () => {
+    api = localApi({ now: WEDNESDAY });
+    expect((await seed(api.call, WEDNESDAY)).status).to.equal(200);
+  });
+  afterEach(() => api.close());
+
+  const importApp = (app: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    api.call('POST', '/v1/admin/import', { body: { apps: [app], ...extra } });
+  const endorse = (fields: Record<string, unknown>) =>
+    api.call('POST', '/v1/endorse_account', {
+      body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: 'kind', ...fields },
+    });
+  const refused = (answer: { status: number; body: any }, message: string) => {
+    expect(answer.status, answer.body?.message).to.equal(400);
+    expect(answer.body).to.deep.equal({ is_valid: false, message });
+  };
+
+  it('bounds app_id at 128 characters in queries, bodies and imports', async () => {
+    const long = 'a'.repeat(129);
+    for (const app_id of [long, 'a'.repeat(3000), 'a'.repeat(9000)]) {
+      const message = 'app_id: must be at most 128 characters.';
+      refused(await api.call('GET', `/v1/get_leaderboard?app_id=${app_id}`), message);
+      refused(await api.call('GET', `/v1/get_userinfo?app_id=${app_id}&account_name=alice`), message);
+      refused(await api.call('GET', `/v1/admin/export?app_id=${app_id}`), message);
+      refused(await endorse({ app_id }), message);
+      refused(
+        await api.call('POST', '/v1/connect_social', { body: { app_id, account_name: 'alice', twitter_name: 'a' } }),
+        message,
+      );
+      refused(await importApp({ app_id }), 'apps.0.app_id: must be at most 128 characters.');
+    }
+    const longest = 'a'.repeat(128);
+    expect((await importApp({ app_id: longest, users: [{ account_name: 'x' }] })).status).to.equal(200);
+    const board = await api.call('GET', `/v1/get_leaderboard?app_id=${longest}`);
+    expect(board.status).to.equal(200);
+    expect(board.body.total_users).to.equal(1);
+  });
+
+  it('bounds keys at 256 characters: in a dataset, in admin_keys and in the Authorization header', async () => {
+    for (const key of ['k'.repeat(257), 'k'.repeat(3000)]) {
+      refused(
+        await importApp({ app_id: 'guild', api_keys: [{ key, scopes: ['read'] }] }),
+        'apps.0.api_keys.0.key: must be at most 256 characters.',
+      );
+      refused(
+        await api.call('POST', '/v1/admin/import', { body: { admin_keys: [key] } }),
+        'admin_keys.0: must be at most 256 characters.',
+      );
+      refused(
+        await api.call('GET', '/v1/get_leaderboard?app_id=guild', { key }),
+        'Authorization: must be at most 256 characters.',
+      );
+    }
+    const longest = 'k'.repeat(256);
+    expect((await importApp({ app_id: 'guild', api_keys: [{ key: longest, scopes: ['read'] }] })).status).to.equal(200);
+    expect((await api.call('GET', '/v1/get_leaderboard?app_id=guild', { key: longest })).status).to.equal(200);
+  });
+
+  it('refuses control characters, unpaired surrogates, bidi controls and blanks in ids', async () => {
+    const FORMAT = 'must not contain format characters (zero-width, soft hyphen, bidi controls)';
+    const cases: [string, string][] = [
+      ['nul\u0000', 'must not contain control characters'],
+      ['line\nbreak', 'must not contain control characters'],
+      ['del\u007f', 'must not contain control characters'],
+      ['half\ud800', 'must not contain unpaired surrogates'],
+      ['\udc00half', 'must not contain unpaired surrogates'],
+      ['evil\u202egnp.exe', FORMAT],
+      ['\u202aembedded', FORMAT],
+      ['isolate\u2067x\u2069', FORMAT],
+      ['   ', 'must not be only white space'],
+      ['\u3000 ', 'must not be only white space'],
+      ['zero\u200bwidth', FORMAT],
+    ];
+    for (const [id, why] of cases) {
+      refused(await endorse({ endorsement_id: id }), `endorsement_id: ${why}.`);
+      refused(
+        await importApp({ app_id: 'guild', endorsements: [{ from_account: 'alice', to_account: 'bob', endorsement_id: id }] }),
+        `apps.0.endorsements.0.endorsement_id: ${why}.`,
+      );
+      refused(await endorse({ app_id: id }), `app_id: ${why}.`);
+      refused(await importApp({ app_id: id }), `apps.0.app_id: ${why}.`);
+      refused(await importApp({ app_id: 'guild', api_keys: [{ key: id, scopes: ['read'] }] }), `apps.0.api_keys.0.key: ${why}.`);
+    }
+    // Letters of any script, emoji and marks a name may hold stay ids.
+    for (const id of ['kind', 'très-utile', 'مفيد', '👍', 'a b'])
+      expect((await endorse({ endorsement_id: id })).status, id).to.equal(200);
+  });
+
+  it('refuses an allowed origin with a wildcard, which would match no request', async () => {
+    for (const origin of ['https://*.example.org', '*', 'https://*', 'https://forum.example.*']) {
+      const answer = await importApp({ app_id: 'guild', settings: { allowed_origins: ['https://forum.example.org', origin] } });
+      refused(
+        answer,
+        'apps.0.settings.allowed_origins.1: must be an origin as a browser sends it, scheme://host[:port], such as https://forum.example.org.',
+      );
+    }
+    expect((await importApp({ app_id: 'guild', settings: { allowed_origins: ['https://forum.example.org'] } })).status).to.equal(
+      200,
+    );
+  });
+});
+
+// A body is UTF-8 JSON: bytes that are not UTF-8 are refused, never read as U+FFFD and kept.
+describe('the encoding of a request body', () => {
+  let api: ReturnType<typeof localApi>;
+  beforeEach(async () => {
+    api = localApi({ now: WEDNESDAY });
+    expect((await seed(api.call, WEDNESDAY)).status).to.equal(200);
+  });
+  afterEach(() => api.close());
+
+  const bytes = (...parts: (string | number[])[]) =>
+    new Uint8Array(parts.flatMap((part) => (typeof part === 'string' ? [...new TextEncoder().encode(part)] : part)));
+  const endorsing = (endorsementId: (string | number[])[]) =>
+    bytes('{"app_id":"guild","from_account":"alice","to_account":"bob","endorsement_id":"', ...endorsementId, '"}');
+  const endorse = (body: Uint8Array, contentType = 'application/json') =>
+    api.call('POST', '/v1/endorse_account', { body, headers: { 'content-type': contentType } });
+  const endorsementsOfBob = async () =>
+    (await api.call('GET', '/v1/admin/export?app_id=guild')).body.apps[0].endorsements.filter(
+      (endorsement: { to_account: string }) => endorsement.to_account === 'bob',
+    );
+
+  it('refuses invalid UTF-8 with a 400, and keeps nothing', async () => {
+    // A lone continuation byte, a truncated sequence, an overlong '/', an encoded surrogate, past U+10FFFF.
+    for (const bad of [[0x80], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xff]]) {
+      const answer = await endorse(endorsing(['x', bad]));
+      expect(answer.status, String(bad)).to.equal(400);
+      expect(answer.body).to.deep.equal({ is_valid: false, message: 'The request body is not valid UTF-8.' });
+    }
+    expect(await endorsementsOfBob()).to.deep.equal([]);
+    expect((await endorse(endorsing(['x', [0xc3, 0xa9]]))).status).to.equal(200);
+    expect((await endorsementsOfBob()).map((e: { endorsement_id: string }) => e.endorsement_id)).to.deep.equal(['xé']);
+  });
+
+  it('refuses a body declared in another charset with a 415, and takes any spelling of UTF-8', async () => {
+    const body = endorsing(['declared']);
+    for (const type of [
+      'application/json; charset=utf-16',
+      'application/json; charset=ISO-8859-1',
+      'application/json;charset=nonsense',
+    ]) {
+      const answer = await endorse(body, type);
+      expect(answer.status, type).to.equal(415);
+      expect(answer.body).to.deep.equal({
+        is_valid: false,
+        message: 'Unsupported content-type: send the body as application/json, in UTF-8.',
+      });
+    }
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+      'application/json; charset=utf8',
+    ]) {
+      expect((await endorse(body, type)).status, type).to.equal(200);
+    }
+  });
+});
+
+// The same through the service worker: the Request a fetch event hands it carries the page's bytes.
+describe('the encoding of a request body, through the service worker', () => {
+  before(async () => {
+    await registerWorker();
+    const seeded = await workerCall('POST', '/v1/admin/import?mode=replace', { body: dataset(Date.now()) });
+    expect(seeded.status, seeded.text).to.equal(200);
+  });
+  after(unregisterWorker);
+
+  const endorse = (body: Uint8Array, contentType = 'application/json') =>
+    workerCall('POST', '/v1/endorse_account', { key: 'pk_write', body, headers: { 'content-type': contentType } });
+  const endorsing = (id: number[]) =>
+    new Uint8Array([
+      ...new TextEncoder().encode('{"app_id":"guild","from_account":"alice","to_account":"bob","endorsement_id":"'),
+      ...id,
+      ...new TextEncoder().encode('"}'),
+    ]);
+
+  it('refuses invalid UTF-8 with a 400 and another charset with a 415', async () => {
+    const invalid = await endorse(endorsing([0x78, 0xff]));
+    expect(invalid.status).to.equal(400);
+    expect(invalid.body).to.deep.equal({ is_valid: false, message: 'The request body is not valid UTF-8.' });
+    const utf16 = await endorse(endorsing([0x78]), 'application/json; charset=utf-16');
+    expect(utf16.status).to.equal(415);
+    expect((await endorse(endorsing([0x78, 0xc3, 0xa9]), 'application/json; charset=utf-8')).status).to.equal(200);
   });
 });

@@ -48,6 +48,29 @@ describe('Idempotency-Key', () => {
     expect(await balance()).to.equal('247.5');
   });
 
+  it('takes a resend that spells its amount otherwise, or orders its parameters otherwise, as the same request', async () => {
+    const post = (quantityText: string) =>
+      api.call('POST', '/v1/airdrop_token_ledger', {
+        key: 'pk_ledger',
+        body: `{"to_address":"0.0.2002","quantity":${quantityText}}`,
+        headers: { 'idempotency-key': 'spelt-1' },
+      });
+    const first = await post('0.10');
+    expect(first.status).to.equal(200);
+    for (const text of ['0.1', '1e-1', '0.100', '"0.1"']) expect((await post(text)).text, text).to.equal(first.text);
+    expect((await post('0.2')).status).to.equal(409);
+
+    const get = (query: string) =>
+      api.call('GET', `/v1/airdrop_token_ledger?${query}`, { key: 'pk_ledger', headers: { 'idempotency-key': 'ordered-1' } });
+    const one = await get('to_address=0.0.2002&quantity=1');
+    expect(one.status).to.equal(200);
+    for (const query of ['quantity=1&to_address=0.0.2002', 'quantity=1.0&to_address=0.0.2002']) {
+      expect((await get(query)).text, query).to.equal(one.text);
+    }
+    expect((await get('quantity=2&to_address=0.0.2002')).status).to.equal(409);
+    expect(await balance()).to.equal('249.4');
+  });
+
   it('checks the API key first: a stranger with a bad Idempotency-Key gets 401', async () => {
     expect((await airdrop(1, '', 'nobody')).status).to.equal(401);
   });

@@ -6,11 +6,14 @@ import { readJsonBody } from '../../src/server/http.js';
 
 const LIMIT = 16 * 1024;
 
-function post(text: string, { hideStream }: { hideStream: boolean }): Request {
+function post(
+  body: string | Uint8Array<ArrayBuffer>,
+  { hideStream, contentType = 'application/json' }: { hideStream: boolean; contentType?: string },
+): Request {
   const request = new Request('https://q.test/v1/connect_social', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: text,
+    headers: { 'content-type': contentType },
+    body,
   });
   // An own property shadows the prototype's getter, as if the engine had none.
   if (hideStream) Object.defineProperty(request, 'body', { value: undefined });
@@ -54,6 +57,38 @@ for (const hideStream of [false, true]) {
       });
       expect((await refusal(post('{"a": ', { hideStream }))).status).to.equal(400);
       expect((await refusal(post('[1]', { hideStream }))).message).to.equal('The request body must be a JSON object.');
+    });
+
+    it('400 for bytes that are not UTF-8, which are never read as U+FFFD', async () => {
+      const text = new TextEncoder().encode('{"a":"x?"}');
+      for (const bad of [0x80, 0xc3, 0xff]) {
+        text[7] = bad;
+        expect(await refusal(post(text, { hideStream }))).to.deep.equal({
+          status: 400,
+          message: 'The request body is not valid UTF-8.',
+        });
+      }
+    });
+
+    it('415 for a charset other than UTF-8, declared however it is spelt', async () => {
+      const body = '{"a":"x"}';
+      for (const contentType of [
+        'application/json; charset=utf-16',
+        'application/json; Charset="latin1"',
+        'application/json;charset=',
+      ]) {
+        expect(await refusal(post(body, { hideStream, contentType }))).to.deep.equal({
+          status: 415,
+          message: 'Unsupported content-type: send the body as application/json, in UTF-8.',
+        });
+      }
+      for (const contentType of [
+        'application/json; charset=UTF-8',
+        'application/json;charset="utf8"',
+        'application/json; x=1; charset=utf-8',
+      ]) {
+        expect(await readJsonBody(post(body, { hideStream, contentType }), LIMIT), contentType).to.deep.equal({ a: 'x' });
+      }
     });
   });
 }

@@ -31,7 +31,8 @@ function buildRequest(base: string, method: string, path: string, { key = ADMIN_
   if (key !== null) (init.headers as Record<string, string>).authorization = `Bearer ${key}`;
   if (body !== undefined) {
     (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    // Text and bytes go as they are (bytes: what no string can carry, such as invalid UTF-8).
+    init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
   }
   return new Request(new URL(path, base), init);
 }

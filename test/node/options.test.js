@@ -103,6 +103,21 @@ describe('the server options', () => {
     refused(['--data-dir', 'here', '--database-url', 'postgres://db/q'], /^--data-dir and --database-url each say/);
   });
 
+  it('refuse a --cors-origin that would match no request: a pattern, a path, a capital letter', () => {
+    for (const origin of [
+      'https://*.example.org',
+      'https://forum.example.org/',
+      'https://Forum.example.org',
+      'forum.example.org',
+    ]) {
+      refused(
+        ['--cors-origin', `https://a.example,${origin}`],
+        new RegExp(`^--cors-origin takes origins .*"${origin.replace(/[.*/]/g, '\\$&')}" would match no request\\.$`),
+      );
+    }
+    assert.deepEqual(parseServeOptions(['--cors-origin', '*']).corsOrigins, ['*']);
+  });
+
   it('take the admin keys of QUESTBOARD_ADMIN_KEYS, comma-separated, without blanks', () => {
     const { adminKeys } = parseServeOptions([], { QUESTBOARD_ADMIN_KEYS: ' sk_first_0123456789 ,,sk_second_0123456789, ' });
     assert.deepEqual(adminKeys, ['sk_first_0123456789', 'sk_second_0123456789']);
