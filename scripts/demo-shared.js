@@ -24,10 +24,14 @@ const datasetFile = join(dataDir, 'guild.json');
 await writeFile(datasetFile, JSON.stringify(generateDataset({ now: new Date() })));
 
 // --data loads it into an empty store only: a restart keeps what the presenter did.
-const server = spawn(process.execPath, ['scripts/serve.js', '--data-dir', dataDir, '--port', port, '--data', datasetFile], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  ['scripts/serve.js', '--data-dir', dataDir, '--port', port, '--allow-bootstrap', '--data', datasetFile],
+  {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const url = await new Promise((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`the Questboard server exited with ${code}`)));
   createInterface({ input: server.stdout }).on('line', (line) => {

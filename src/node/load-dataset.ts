@@ -1,22 +1,29 @@
 import { readFile } from 'node:fs/promises';
-import { isEmpty } from '../core/dataset.js';
 import { createHandler, type HandlerOptions } from '../server/handler.js';
 import type { Store } from '../store/index.js';
 import { reasonOf, StartupError } from './startup-error.js';
 
+export interface DatasetLoad {
+  /** The operator's first admin key, which imports it; null when the operator gave none. */
+  adminKey: string | null;
+  /** --allow-bootstrap: given no admin key, a key the dataset lists may import it (and stays its admin key). */
+  allowBootstrap: boolean;
+  onUnexpectedError: HandlerOptions['onUnexpectedError'];
+}
+
 /**
- * Loads a dataset file (--data) into an empty store through the handler's own
- * POST /v1/admin/import, so it passes the same validation as any import,
- * authorised by the dataset's first admin key: the bootstrap rule, which a
- * file its operator names may always use. A store that holds data keeps it,
- * unchanged (a restart must not merge the file in again): returns false.
+ * Loads a dataset file (--data) into a store that holds no app through the handler's own
+ * POST /v1/admin/import, so it passes the same validation as any import, and the server's rule
+ * on admin keys: they come from its operator, so a dataset that lists any is refused, unless the
+ * operator allowed the bootstrap and gave no key. A store that holds data keeps it, unchanged
+ * (a restart must not merge the file in again): returns false.
  */
 export async function loadDataset(
   store: Store,
   path: string,
-  onUnexpectedError: HandlerOptions['onUnexpectedError'],
+  { adminKey, allowBootstrap, onUnexpectedError }: DatasetLoad,
 ): Promise<boolean> {
-  if (!(await store.read(isEmpty))) return false;
+  if (await store.read((tx) => tx.hasApps())) return false;
   let text;
   try {
     text = await readFile(path, 'utf8');
@@ -29,13 +36,20 @@ export async function loadDataset(
   } catch (error) {
     throw new StartupError(`${path} is not JSON: ${reasonOf(error)}`);
   }
-  const adminKey = firstAdminKey(dataset);
-  if (adminKey === null) throw new StartupError(`${path} lists no admin_keys, so nothing may import it`);
-  const handle = createHandler({ store, allowBootstrap: true, onUnexpectedError });
+  const key = adminKey ?? (allowBootstrap ? firstAdminKey(dataset) : null);
+  if (key === null) {
+    throw new StartupError(
+      allowBootstrap
+        ? `${path} lists no admin_keys, and no admin key is given (QUESTBOARD_ADMIN_KEYS or --admin-keys-file), so nothing may import it`
+        : `--data needs an admin key to import ${path} with: set QUESTBOARD_ADMIN_KEYS or --admin-keys-file ` +
+            "(a server takes none from a dataset), or start with --allow-bootstrap to take the dataset's own",
+    );
+  }
+  const handle = createHandler({ store, allowBootstrap, adminKeysFromDatasets: false, onUnexpectedError });
   const response = await handle(
     new Request('http://127.0.0.1/v1/admin/import', {
       method: 'POST',
-      headers: { Authorization: `Bearer ${adminKey}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: text,
     }),
   );

@@ -73,13 +73,15 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');
-    if (options.dataPath !== null && !(await loadDataset(store, options.dataPath, onUnexpectedError))) {
+    // The operator's keys first: the dataset is imported with one of them, and never brings its own.
+    await installAdminKeys(store, installationKeys);
+    const load = { adminKey: installationKeys[0]?.key ?? null, allowBootstrap: options.allowBootstrap, onUnexpectedError };
+    if (options.dataPath !== null && !(await loadDataset(store, options.dataPath, load))) {
       logger.warn(
         `--data ${options.dataPath}: not loaded, as the store holds data already; ` +
           'POST it to /v1/admin/import to merge it in.',
       );
     }
-    await installAdminKeys(store, installationKeys);
     if (!options.allowBootstrap && (await store.read(isEmpty))) {
       logger.warn(
         'This server has no admin key yet, so nothing can be imported: set QUESTBOARD_ADMIN_KEYS or --admin-keys-file.',
@@ -101,6 +103,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         limiter,
         readAhead: createReadAhead(undefined, limiter),
         allowBootstrap: options.allowBootstrap,
+        adminKeysFromDatasets: false,
         onUnexpectedError,
       }),
     );

@@ -34,6 +34,13 @@ export interface HandlerOptions {
    * server reachable by others refuses it, or whoever came first would own it.
    */
   allowBootstrap?: boolean;
+  /**
+   * Whether an import's admin_keys become installation admin keys; default true. A browser's own
+   * store (the worker, the page) takes them from its dataset: that is how they arrive there. A
+   * server's come from its operator alone (QUESTBOARD_ADMIN_KEYS, --admin-keys-file): it refuses
+   * an import that lists any, save the bootstrap import its operator allowed (allowBootstrap).
+   */
+  adminKeysFromDatasets?: boolean;
   /** Told of every error the handler did not expect (answered 500) and of a database that does not answer; default console.error. */
   onUnexpectedError?: (error: unknown, request: Request) => void;
   /**
@@ -77,6 +84,7 @@ export function createHandler({
   limiter,
   readAhead,
   allowBootstrap = true,
+  adminKeysFromDatasets = true,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
 }: HandlerOptions): Handle {
   return async (request, context) => {
@@ -155,7 +163,8 @@ export function createHandler({
     const work = async (tx: Transaction) => {
       readAhead?.(tx, raw as Record<string, unknown>, operation, keyText, context, member);
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
-      const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
+      const { key, bootstrapped } =
+        keyText === null ? { key: PUBLIC, bootstrapped: false } : await identify(tx, keyText, operation, raw, allowBootstrap);
       // A member's key was admitted with its token; any other needs the operation's scope.
       if (operation.scope !== null && member === null) {
         if (callsAsMember(key, operation)) throw noMemberToken(await tx.get('apps', key.app_id!));
@@ -170,6 +179,7 @@ export function createHandler({
           key,
           now: time,
           request,
+          mayAddAdminKeys: adminKeysFromDatasets || bootstrapped,
           databaseAnswers: () => databaseAnswers(request, context),
         };
         if (idempotencyKey === null) return operation.run(call);
@@ -232,15 +242,15 @@ async function identify(
   operation: Operation,
   body: unknown,
   allowBootstrap: boolean,
-): Promise<ApiKeyRecord> {
+): Promise<{ key: ApiKeyRecord; bootstrapped: boolean }> {
   try {
-    return await authenticate(tx, key);
+    return { key: await authenticate(tx, key), bootstrapped: false };
   } catch (error) {
     // The first dataset brings the first admin key: nothing else could.
     const listed = (body as { admin_keys?: unknown }).admin_keys;
     const bootstrap =
       allowBootstrap && operation.bootstrap && Array.isArray(listed) && listed.includes(key) && (await isEmpty(tx));
-    if (bootstrap) return adminKeyRecord(key);
+    if (bootstrap) return { key: adminKeyRecord(key), bootstrapped: true };
     throw error;
   }
 }
