@@ -7,7 +7,7 @@ import { changeStreams } from '../server/change-stream.js';
 import { postgresChangeFeed, type SharedChangeFeed } from './postgres-change-feed.js';
 import { createHandler, type Handle } from '../server/handler.js';
 import { createReadAhead } from '../server/read-ahead.js';
-import { createRateLimiter } from '../server/rate-limits.js';
+import { createRateLimiter, DEFAULT_FAILED_AUTH_LIMIT } from '../server/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
@@ -94,7 +94,8 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     const sharedChanges = sharesChanges(options.storage) ? await postgresChangeFeed(options.storage.databaseUrl, logger) : null;
     const changes = sharedChanges ?? inProcessChangeFeed();
     // One limiter for both: the read-ahead counts a write ahead as the limiter last limited its key.
-    const limiter = createRateLimiter(sqlRateCounters);
+    const failedAuthLimit = { ...DEFAULT_FAILED_AUTH_LIMIT, failures: options.failedAuthLimit };
+    const limiter = createRateLimiter(sqlRateCounters, options.failedAuthLimit === 0 ? null : failedAuthLimit);
     const handle = sharingReads(
       createHandler({
         store,

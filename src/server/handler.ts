@@ -91,12 +91,35 @@ export function createHandler({
     try {
       return await answer(request, context);
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
+      if (error instanceof ApiError)
+        return errorResponse(error.status === 401 ? await failedAuthentication(error, request, context) : error);
       // A bug: say so plainly and keep the details out of the answer.
       onUnexpectedError(error, request);
       return errorResponse(new ApiError(500, 'Internal error: the request could not be completed.'));
     }
   };
+
+  /**
+   * A refused key or member token counts against its client's address (a server's limiter): the
+   * 401, or a 429 once the address is over its limit. Counted in a write of its own, as the
+   * request's transaction is rolled back; a database that cannot count leaves the 401 (and a log line).
+   */
+  async function failedAuthentication(
+    refusal: ApiError,
+    request: Request,
+    context: RequestContext | undefined,
+  ): Promise<ApiError> {
+    if (!limiter || context?.clientAddress === undefined) return refusal;
+    const address = context.clientAddress;
+    try {
+      await store.write((tx) => limiter.countFailedAuthentication(tx, address, now().getTime()));
+      return refusal;
+    } catch (error) {
+      if (error instanceof ApiError) return error;
+      onUnexpectedError(error, request);
+      return refusal;
+    }
+  }
 
   /** The database's own reason stays in the log: the health check is public. */
   async function databaseAnswers(request: Request, context: RequestContext | undefined): Promise<void> {
@@ -155,6 +178,7 @@ export function createHandler({
 
     // Said before the key is read: a worker's store may know no key of the remote's.
     if (operation.streamsChanges && !changeStreams) throw NO_CHANGE_FEED;
+    if (operation.scope !== null) limiter?.admitAuthentication(context?.clientAddress, now().getTime());
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
     const query = Object.fromEntries(url.searchParams);
     const { member, raw } = method === 'POST' ? await readBody(request, operation, keyText) : { member: null, raw: query };
