@@ -278,7 +278,7 @@ export const operations: Record<string, Operation> = {
             '(QUESTBOARD_ADMIN_KEYS or --admin-keys-file); leave them out of the dataset.',
         );
       }
-      const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now);
+      const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
       return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, scope: 'app' as const })) };
     },
   }),
