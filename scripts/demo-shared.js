@@ -70,7 +70,7 @@ await writeFile(datasetFile, JSON.stringify(generateDataset({ now: new Date() })
 // --data loads it into an empty store only: a restart keeps what the presenter did.
 const server = spawn(
   process.execPath,
-  ['scripts/serve.js', '--data-dir', dataDir, '--host', HOST, '--port', String(port), '--data', datasetFile],
+  ['scripts/serve.js', '--data-dir', dataDir, '--host', HOST, '--port', String(port), '--allow-bootstrap', '--data', datasetFile],
   { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 const url = await new Promise((resolve) => {

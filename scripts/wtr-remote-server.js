@@ -27,7 +27,7 @@ export function remoteServerPlugin({ dataset }) {
     if (child) return;
     const server = spawn(
       process.execPath,
-      ['scripts/serve.js', '--port', String(port), '--memory', '--data', dataset, '--test-hooks'],
+      ['scripts/serve.js', '--port', String(port), '--memory', '--allow-bootstrap', '--data', dataset, '--test-hooks'],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'inherit'],

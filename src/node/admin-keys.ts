@@ -54,9 +54,8 @@ async function readKeysFile(path: string): Promise<InstallationKey[]> {
 
 /**
  * Makes the operator's keys the installation's admin keys, when any are given: the list is the
- * whole truth, so removing a key and restarting revokes it (a key a dataset brought in since the
- * last start goes too). Given none (a server started with --allow-bootstrap, or run by its
- * dataset's own keys), the stored keys stay. Runs at every start: that is also the step that
+ * whole truth, so removing a key and restarting revokes it (the key an --allow-bootstrap import
+ * brought goes too). Given none (a server started with --allow-bootstrap), the stored keys stay. Runs at every start: that is also the step that
  * stores hashed the admin keys of a store written when they were kept in clear.
  */
 export async function installAdminKeys(store: Store, keys: InstallationKey[]): Promise<void> {

@@ -1,29 +1,29 @@
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { replaceAdminKeys } from '../core/access.js';
-import { isEmpty } from '../core/dataset.js';
 import { createHandler, type HandlerOptions } from '../server/handler.js';
 import type { Store } from '../store/index.js';
-import { installAdminKeys, type InstallationKey } from './admin-keys.js';
 import { reasonOf, StartupError } from './startup-error.js';
 
+export interface DatasetLoad {
+  /** The operator's first admin key, which imports it; null when the operator gave none. */
+  adminKey: string | null;
+  /** --allow-bootstrap: given no admin key, a key the dataset lists may import it (and stays its admin key). */
+  allowBootstrap: boolean;
+  onUnexpectedError: HandlerOptions['onUnexpectedError'];
+}
+
 /**
- * Loads a dataset file (--data) into an empty store through the handler's own
- * POST /v1/admin/import, so it passes the same validation as any import. A
- * server given installation keys imports with a key made for this import
- * alone, which the operator's keys replace as the start goes on
- * (installAdminKeys), so an app key clashing with one of them is named there;
- * given none, with the dataset's first admin key: the bootstrap rule, which a
- * file its operator names may always use. A store that holds data keeps it,
- * unchanged (a restart must not merge the file in again): returns false.
+ * Loads a dataset file (--data) into a store that holds no app through the handler's own
+ * POST /v1/admin/import, so it passes the same validation as any import, and the server's rule
+ * on admin keys: they come from its operator, so a dataset that lists any is refused, unless the
+ * operator allowed the bootstrap and gave no key. A store that holds data keeps it, unchanged
+ * (a restart must not merge the file in again): returns false.
  */
 export async function loadDataset(
   store: Store,
   path: string,
-  installationKeys: InstallationKey[],
-  onUnexpectedError: HandlerOptions['onUnexpectedError'],
+  { adminKey, allowBootstrap, onUnexpectedError }: DatasetLoad,
 ): Promise<boolean> {
-  if (!(await store.read(isEmpty))) return false;
+  if (await store.read((tx) => tx.hasApps())) return false;
   let text;
   try {
     text = await readFile(path, 'utf8');
@@ -36,33 +36,28 @@ export async function loadDataset(
   } catch (error) {
     throw new StartupError(`${path} is not JSON: ${reasonOf(error)}`);
   }
-  const adminKey = installationKeys.length > 0 ? await keyForThisImport(store) : firstAdminKey(dataset);
-  if (adminKey === null) {
+  const key = adminKey ?? (allowBootstrap ? firstAdminKey(dataset) : null);
+  if (key === null) {
     throw new StartupError(
-      `nothing may import ${path}: give the server an admin key (QUESTBOARD_ADMIN_KEYS or --admin-keys-file)`,
+      allowBootstrap
+        ? `${path} lists no admin_keys, and no admin key is given (QUESTBOARD_ADMIN_KEYS or --admin-keys-file), so nothing may import it`
+        : `--data needs an admin key to import ${path} with: set QUESTBOARD_ADMIN_KEYS or --admin-keys-file ` +
+            "(a server takes none from a dataset), or start with --allow-bootstrap to take the dataset's own",
     );
   }
-  const handle = createHandler({ store, allowBootstrap: installationKeys.length === 0, onUnexpectedError });
+  const handle = createHandler({ store, allowBootstrap, adminKeysFromDatasets: false, onUnexpectedError });
   const response = await handle(
     new Request('http://127.0.0.1/v1/admin/import', {
       method: 'POST',
-      headers: { Authorization: `Bearer ${adminKey}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: text,
     }),
   );
   if (!response.ok) {
-    // The store stays empty, so the next start loads the file again.
-    if (installationKeys.length > 0) await store.write((tx) => replaceAdminKeys(tx, []));
     const { message } = (await response.json()) as { message: string };
     throw new StartupError(`importing ${path} failed with ${response.status}: ${message}`);
   }
   return true;
-}
-
-async function keyForThisImport(store: Store): Promise<string> {
-  const key = `sk_data_${randomBytes(32).toString('hex')}`;
-  await installAdminKeys(store, [{ key, source: 'the key made to load --data' }]);
-  return key;
 }
 
 function firstAdminKey(dataset: unknown): string | null {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isOrigin } from '../api/formats.js';
 import type { RateLimit } from '../api/schemas.js';
-import { DEFAULT_RATE_LIMITS } from '../server/rate-limits.js';
+import { DEFAULT_FAILED_AUTH_LIMIT, DEFAULT_RATE_LIMITS } from '../server/rate-limits.js';
 import { DEFAULT_CONNECTIONS } from '../store/sql/sql.js';
 
 /** Where the data lives, in the shape the SQL store opens it. */
@@ -30,6 +30,8 @@ export interface ServeOptions {
   corsOrigins: string[];
   /** Whether the last X-Forwarded-For entry is the client's address: behind a proxy that appends it. */
   trustProxy: boolean;
+  /** Failed authentications (401) a client address may make every 60 s before it is answered 429; 0: no limit. */
+  failedAuthLimit: number;
   /** Enables the /_test endpoints the tests use to count requests, slow answers down and inject faults. */
   testHooks: boolean;
   help: boolean;
@@ -70,6 +72,9 @@ Requests:
                             another origin is answered 403
   --trust-proxy             the client's address (which the write limits count) is the last X-Forwarded-For
                             entry: only behind a proxy that appends it. Without it the header is ignored
+  --failed-auth-limit N     failed authentications (a wrong key, a member token that does not verify) a client
+                            address may make every ${DEFAULT_FAILED_AUTH_LIMIT.window_seconds} s; beyond, every request with a key is answered 429
+                            with Retry-After (default ${DEFAULT_FAILED_AUTH_LIMIT.failures}; 0 turns it off)
   --log-level LEVEL         ${LOG_LEVELS.join(', ')} (default info): one JSON line per request on stdout
   --data FILE               dataset in the admin import shape, loaded at start into an empty store
   --test-hooks              adds /_test/requests, /_test/fault, /_test/delay and /_test/reset for tests
@@ -100,6 +105,7 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
         'request-timeout-ms': { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
         'trust-proxy': { type: 'boolean' },
+        'failed-auth-limit': { type: 'string' },
         'log-level': { type: 'string' },
         data: { type: 'string' },
         'test-hooks': { type: 'boolean' },
@@ -138,6 +144,13 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
     dataPath: nonEmpty('--data', values.data) ?? null,
     corsOrigins: corsOrigins.length === 0 ? ['*'] : corsOrigins,
     trustProxy: values['trust-proxy'] ?? false,
+    failedAuthLimit: integer(
+      '--failed-auth-limit',
+      values['failed-auth-limit'],
+      DEFAULT_FAILED_AUTH_LIMIT.failures,
+      0,
+      1_000_000,
+    ),
     testHooks: values['test-hooks'] ?? false,
     help: values.help ?? false,
   };

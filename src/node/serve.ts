@@ -7,7 +7,7 @@ import { changeStreams } from '../server/change-stream.js';
 import { postgresChangeFeed, type SharedChangeFeed } from './postgres-change-feed.js';
 import { createHandler, type Handle } from '../server/handler.js';
 import { createReadAhead } from '../server/read-ahead.js';
-import { createRateLimiter } from '../server/rate-limits.js';
+import { createRateLimiter, DEFAULT_FAILED_AUTH_LIMIT } from '../server/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
 import { checkCanListen, startHttpHost, type HttpHost } from './http-host.js';
@@ -75,10 +75,13 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');
+    // The operator's keys first: the dataset is imported with one of them, and never brings its own.
+    await installAdminKeys(store, installationKeys);
     if (options.dataPath !== null) {
       const began = performance.now();
-      logger.info(`--data ${options.dataPath}: loading it, if the store is empty`);
-      if (await loadDataset(store, options.dataPath, installationKeys, onUnexpectedError)) {
+      logger.info(`--data ${options.dataPath}: loading it, if the store holds no app`);
+      const load = { adminKey: installationKeys[0]?.key ?? null, allowBootstrap: options.allowBootstrap, onUnexpectedError };
+      if (await loadDataset(store, options.dataPath, load)) {
         logger.info(`--data ${options.dataPath}: loaded in ${secondsSince(began)}`);
       } else {
         logger.warn(
@@ -87,7 +90,6 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         );
       }
     }
-    await installAdminKeys(store, installationKeys);
     if (!options.allowBootstrap && (await store.read(isEmpty))) {
       logger.warn(
         'This server has no admin key yet, so nothing can be imported: set QUESTBOARD_ADMIN_KEYS or --admin-keys-file.',
@@ -100,7 +102,8 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     const sharedChanges = sharesChanges(options.storage) ? await postgresChangeFeed(options.storage.databaseUrl, logger) : null;
     const changes = sharedChanges ?? inProcessChangeFeed();
     // One limiter for both: the read-ahead counts a write ahead as the limiter last limited its key.
-    const limiter = createRateLimiter(sqlRateCounters);
+    const failedAuthLimit = { ...DEFAULT_FAILED_AUTH_LIMIT, failures: options.failedAuthLimit };
+    const limiter = createRateLimiter(sqlRateCounters, options.failedAuthLimit === 0 ? null : failedAuthLimit);
     const handle = sharingReads(
       createHandler({
         store,
@@ -109,6 +112,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         limiter,
         readAhead: createReadAhead(undefined, limiter),
         allowBootstrap: options.allowBootstrap,
+        adminKeysFromDatasets: false,
         onUnexpectedError,
       }),
     );

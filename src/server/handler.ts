@@ -34,6 +34,13 @@ export interface HandlerOptions {
    * server reachable by others refuses it, or whoever came first would own it.
    */
   allowBootstrap?: boolean;
+  /**
+   * Whether an import's admin_keys become installation admin keys; default true. A browser's own
+   * store (the worker, the page) takes them from its dataset: that is how they arrive there. A
+   * server's come from its operator alone (QUESTBOARD_ADMIN_KEYS, --admin-keys-file): it refuses
+   * an import that lists any, save the bootstrap import its operator allowed (allowBootstrap).
+   */
+  adminKeysFromDatasets?: boolean;
   /** Told of every error the handler did not expect (answered 500) and of a database that does not answer; default console.error. */
   onUnexpectedError?: (error: unknown, request: Request) => void;
   /**
@@ -77,18 +84,42 @@ export function createHandler({
   limiter,
   readAhead,
   allowBootstrap = true,
+  adminKeysFromDatasets = true,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
 }: HandlerOptions): Handle {
   return async (request, context) => {
     try {
       return await answer(request, context);
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
+      if (error instanceof ApiError)
+        return errorResponse(error.status === 401 ? await failedAuthentication(error, request, context) : error);
       // A bug: say so plainly and keep the details out of the answer.
       onUnexpectedError(error, request);
       return errorResponse(new ApiError(500, 'Internal error: the request could not be completed.'));
     }
   };
+
+  /**
+   * A refused key or member token counts against its client's address (a server's limiter): the
+   * 401, or a 429 once the address is over its limit. Counted in a write of its own, as the
+   * request's transaction is rolled back; a database that cannot count leaves the 401 (and a log line).
+   */
+  async function failedAuthentication(
+    refusal: ApiError,
+    request: Request,
+    context: RequestContext | undefined,
+  ): Promise<ApiError> {
+    if (!limiter || context?.clientAddress === undefined) return refusal;
+    const address = context.clientAddress;
+    try {
+      await store.write((tx) => limiter.countFailedAuthentication(tx, address, now().getTime()));
+      return refusal;
+    } catch (error) {
+      if (error instanceof ApiError) return error;
+      onUnexpectedError(error, request);
+      return refusal;
+    }
+  }
 
   /**
    * The store's 503 says why in words that name no host (the health check is public); the
@@ -151,6 +182,7 @@ export function createHandler({
 
     // Said before the key is read: a worker's store may know no key of the remote's.
     if (operation.streamsChanges && !changeStreams) throw NO_CHANGE_FEED;
+    if (operation.scope !== null) limiter?.admitAuthentication(context?.clientAddress, now().getTime());
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
     const query = Object.fromEntries(url.searchParams);
     const { member, raw } = method === 'POST' ? await readBody(request, operation, keyText) : { member: null, raw: query };
@@ -159,7 +191,8 @@ export function createHandler({
     const work = async (tx: Transaction) => {
       readAhead?.(tx, raw as Record<string, unknown>, operation, keyText, context, member);
       // Who asks comes first: a caller without a valid key learns nothing of the input rules.
-      const key = keyText === null ? PUBLIC : await identify(tx, keyText, operation, raw, allowBootstrap);
+      const { key, bootstrapped } =
+        keyText === null ? { key: PUBLIC, bootstrapped: false } : await identify(tx, keyText, operation, raw, allowBootstrap);
       // A member's key was admitted with its token; any other needs the operation's scope.
       if (operation.scope !== null && member === null) {
         if (callsAsMember(key, operation)) throw noMemberToken(await tx.get('apps', key.app_id!));
@@ -174,6 +207,7 @@ export function createHandler({
           key,
           now: time,
           request,
+          mayAddAdminKeys: adminKeysFromDatasets || bootstrapped,
           databaseAnswers: () => databaseAnswers(request, context),
         };
         if (idempotencyKey === null) return operation.run(call);
@@ -238,15 +272,15 @@ async function identify(
   operation: Operation,
   body: unknown,
   allowBootstrap: boolean,
-): Promise<ApiKeyRecord> {
+): Promise<{ key: ApiKeyRecord; bootstrapped: boolean }> {
   try {
-    return await authenticate(tx, key);
+    return { key: await authenticate(tx, key), bootstrapped: false };
   } catch (error) {
     // The first dataset brings the first admin key: nothing else could.
     const listed = (body as { admin_keys?: unknown }).admin_keys;
     const bootstrap =
       allowBootstrap && operation.bootstrap && Array.isArray(listed) && listed.includes(key) && (await isEmpty(tx));
-    if (bootstrap) return adminKeyRecord(key);
+    if (bootstrap) return { key: adminKeyRecord(key), bootstrapped: true };
     throw error;
   }
 }

@@ -27,6 +27,8 @@ export interface Call<Input, Query = unknown> {
   key: ApiKeyRecord;
   now: number;
   request: Request;
+  /** Whether an import may bring installation admin keys (HandlerOptions.adminKeysFromDatasets). */
+  mayAddAdminKeys: boolean;
   /** Throws a 503 when the database does not answer. */
   databaseAnswers(): Promise<void>;
 }
@@ -275,7 +277,7 @@ export const operations: Record<string, Operation> = {
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: schemas.dataset,
     query: schemas.importQuery,
-    run: async ({ input, query, tx, key, now }) => {
+    run: async ({ input, query, tx, key, now, mayAddAdminKeys }) => {
       // An app's own admin key may load that app, and nothing more.
       if (key.app_id !== null) {
         const foreign = (input.apps ?? []).some((app) => app.app_id !== key.app_id);
@@ -283,7 +285,14 @@ export const operations: Record<string, Operation> = {
           throw new ApiError(403, 'Not allowed: this API key may import only its own app, and no admin keys.');
         }
       }
-      const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now);
+      if (input.admin_keys?.length && !mayAddAdminKeys) {
+        throw new ApiError(
+          400,
+          'admin_keys: this server takes its admin keys only from its operator ' +
+            '(QUESTBOARD_ADMIN_KEYS or --admin-keys-file); leave them out of the dataset.',
+        );
+      }
+      const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
       return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, scope: 'app' as const })) };
     },
   }),

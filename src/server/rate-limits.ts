@@ -12,6 +12,12 @@
 //   members spread over many addresses still cannot rewrite a board faster than people do.
 //   A site's own server writing through one key from one address (log_task) raises these two.
 // The installation's admin keys belong to no app and are not limited: they are the operator's.
+//
+// Failed authentications (any 401: a key no one has, a member token that does not verify) count
+// against the client's address, in the same database counters, whatever the app: by default 100
+// every 60 s (--failed-auth-limit). A person who mistypes a key, or a page with an expired token
+// retrying, stays far below; a script guessing keys or signatures is answered 429 until its window
+// has room again, for every key it sends, good or not, so that no guess is judged meanwhile.
 import { ApiError } from '../api/errors.js';
 import type { RateLimit, RateLimits } from '../api/schemas.js';
 import { sha256Hex } from '../core/key-hash.js';
@@ -23,11 +29,18 @@ export const DEFAULT_RATE_LIMITS: Required<{ [K in keyof RateLimits]: RateLimit 
   per_ip: { writes: 120, window_seconds: 60 },
 };
 
+export const DEFAULT_FAILED_AUTH_LIMIT = { failures: 100, window_seconds: 60 };
+
+/** How many failed authentications a client address may make in a window; null: no limit. */
+export type FailedAuthLimit = typeof DEFAULT_FAILED_AUTH_LIMIT | null;
+
 /** Expired counters are deleted at most this often per process, a batch at a time, by a write's transaction. */
 const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 1_000;
 /** Keys whose app and limits a process remembers for counting ahead (countAhead): the least recently limited go first. */
 const KNOWN_KEYS = 1_000;
+/** Addresses a process refuses until their Retry-After, as it last counted their failures: the earliest-told go first. */
+const REFUSED_ADDRESSES = 10_000;
 
 /** One write to count. */
 export interface LimitedWrite {
@@ -58,10 +71,23 @@ export interface RateLimiter {
    * checks. Returns that app, or null for a key not limited here yet, which is not counted.
    */
   countAhead(tx: Transaction, write: Omit<LimitedWrite, 'app_id' | 'limits'>): string | null;
+  /**
+   * Before a request's key is looked at: a 429 for an address over its failed authentications,
+   * as this process last counted them, until their Retry-After. No round trip: another process
+   * finds out at the address's next failure there.
+   */
+  admitAuthentication(clientAddress: string | undefined, now: number): void;
+  /** Counts a failed authentication (a 401) from the address, in its own transaction; over the limit, a 429. */
+  countFailedAuthentication(tx: Transaction, clientAddress: string | undefined, now: number): Promise<void>;
 }
 
-export function createRateLimiter(counters: RateCounters): RateLimiter {
+export function createRateLimiter(
+  counters: RateCounters,
+  failedAuthLimit: FailedAuthLimit = DEFAULT_FAILED_AUTH_LIMIT,
+): RateLimiter {
   let sweepAt = 0;
+  /** Each refused address, and until when (epoch ms). */
+  const refusedUntil = new Map<string, number>();
   /** Each key's app and limits as its last write was limited, the least recent first. */
   const known = new Map<string, Pick<LimitedWrite, 'app_id' | 'limits'>>();
   /** What a transaction counted ahead: its write's app and limits, and the counts. */
@@ -81,6 +107,28 @@ export function createRateLimiter(counters: RateCounters): RateLimiter {
     );
 
   return {
+    admitAuthentication(clientAddress, now) {
+      const until = clientAddress === undefined ? undefined : refusedUntil.get(clientAddress);
+      if (until === undefined) return;
+      if (now >= until) refusedUntil.delete(clientAddress!);
+      else throw tooManyFailures(clientAddress!, failedAuthLimit!, until - now);
+    },
+
+    async countFailedAuthentication(tx, clientAddress, now) {
+      if (clientAddress === undefined || failedAuthLimit === null) return;
+      const { admitted, retryAfterMs } = await counters.count(tx, {
+        bucket: `failed-auth ${sha256Hex(clientAddress)}`,
+        limit: failedAuthLimit.failures,
+        windowMs: failedAuthLimit.window_seconds * 1000,
+        now,
+      });
+      if (admitted) return;
+      refusedUntil.delete(clientAddress);
+      refusedUntil.set(clientAddress, now + retryAfterMs);
+      if (refusedUntil.size > REFUSED_ADDRESSES) refusedUntil.delete(refusedUntil.keys().next().value!);
+      throw tooManyFailures(clientAddress, failedAuthLimit, retryAfterMs);
+    },
+
     countAhead(tx, write) {
       const last = known.get(write.key);
       if (!last) return null;
@@ -132,6 +180,16 @@ function tooManyWrites(who: string, limit: RateLimit, retryAfterMs: number): Api
   return new ApiError(
     429,
     `Too many writes ${who}: at most ${limit.writes} every ${limit.window_seconds} s. Try again in ${seconds} s.`,
+    { 'retry-after': String(seconds) },
+  );
+}
+
+function tooManyFailures(address: string, limit: NonNullable<FailedAuthLimit>, retryAfterMs: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError(
+    429,
+    `Too many failed authentications from the address ${address}: at most ${limit.failures} every ` +
+      `${limit.window_seconds} s. Try again in ${seconds} s.`,
     { 'retry-after': String(seconds) },
   );
 }

@@ -78,9 +78,31 @@ describe('hardening', () => {
       key: 'pk_other',
       body: { apps: [{ app_id: 'other', api_keys: [{ key: ADMIN_KEY, scopes: ['read'] }] }] },
     });
-    expect(shadow.status).to.equal(409);
+    expect(shadow.status).to.equal(200);
     const reverse = await api.call('POST', '/v1/admin/import', { body: { admin_keys: ['pk_read'] } });
     expect(reverse.status).to.equal(409);
+    expect((await api.call('GET', '/v1/admin/export?app_id=guild')).status).to.equal(200);
+    expect((await api.call('GET', '/v1/admin/export?app_id=other')).body.apps[0].api_keys).to.not.deep.include({
+      key: ADMIN_KEY,
+      scopes: ['read'],
+    });
+  });
+
+  it('answers an app admin’s import alike whether its keys are free, another app’s or the installation’s', async () => {
+    const importing = (key: string) =>
+      api.call('POST', '/v1/admin/import', {
+        key: 'pk_other',
+        body: { apps: [{ app_id: 'other', api_keys: [{ key, scopes: ['read', 'admin'] }] }] },
+      });
+    const free = await importing('pk_other_new_0123456789');
+    for (const taken of ['pk_read', ADMIN_KEY]) {
+      const answer = await importing(taken);
+      expect({ status: answer.status, body: answer.body }, taken).to.deep.equal({ status: free.status, body: free.body });
+    }
+    expect(free.status).to.equal(200);
+    // Each key stays its owner's: pk_read reads guild, and opens nothing of other's.
+    expect((await api.call('GET', '/v1/get_userinfo?app_id=guild&account_name=bob', { key: 'pk_read' })).status).to.equal(200);
+    expect((await api.call('GET', '/v1/admin/export?app_id=other', { key: 'pk_read' })).status).to.equal(403);
     expect((await api.call('GET', '/v1/admin/export?app_id=guild')).status).to.equal(200);
   });
 

@@ -58,7 +58,7 @@ async function post(port, authorization, body) {
 describe('an import body is read only after the key', () => {
   let server;
   before(async () => {
-    server = await startServer(['--data', DATASET]);
+    server = await startServer(['--allow-bootstrap', '--data', DATASET]);
   });
   after(() => server?.stop());
 

@@ -67,7 +67,7 @@ async function until(condition, what) {
 describe('the Node host streams GET /v1/events', () => {
   let server;
   before(async () => {
-    server = await startServer(['--data', DATASET, '--test-hooks']);
+    server = await startServer(['--allow-bootstrap', '--data', DATASET, '--test-hooks']);
   });
   after(() => server.stop());
 

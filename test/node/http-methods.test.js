@@ -18,7 +18,7 @@ function assertError(answer, status) {
 describe('the Node host answers every method and malformed request in JSON', () => {
   let server;
   before(async () => {
-    server = await startServer(['--data', 'test/remote/remote-dataset.json']);
+    server = await startServer(['--allow-bootstrap', '--data', 'test/remote/remote-dataset.json']);
   });
   after(() => server?.stop());
 

@@ -78,7 +78,7 @@ describe('the client address and X-Forwarded-For', () => {
   const limits = { rate_limits: { per_key: null, per_ip: { writes: 2, window_seconds: 3600 } } };
 
   it('ignores X-Forwarded-For without --trust-proxy: every write counts against the socket address', async () => {
-    const server = await startServer(['--data', DATASET]);
+    const server = await startServer(['--allow-bootstrap', '--data', DATASET]);
     try {
       const guild = client(server);
       await guild.settle(limits);
@@ -93,7 +93,7 @@ describe('the client address and X-Forwarded-For', () => {
   });
 
   it('counts the last X-Forwarded-For entry with --trust-proxy, the one the proxy appended', async () => {
-    const server = await startServer(['--data', DATASET, '--trust-proxy']);
+    const server = await startServer(['--allow-bootstrap', '--data', DATASET, '--trust-proxy']);
     try {
       const guild = client(server);
       await guild.settle(limits);
@@ -118,7 +118,7 @@ describe("an app's allowed origins, and --cors-origin for an app without them", 
   let server;
   let guild;
   before(async () => {
-    server = await startServer(['--data', DATASET, '--cors-origin', SERVER_ORIGIN]);
+    server = await startServer(['--allow-bootstrap', '--data', DATASET, '--cors-origin', SERVER_ORIGIN]);
     guild = client(server);
   });
   after(() => server?.stop());

@@ -38,7 +38,7 @@ describe('member tokens over HTTP', () => {
         ],
       }),
     );
-    server = await startServer(['--data', dataset, '--cors-origin', SITE]);
+    server = await startServer(['--allow-bootstrap', '--data', dataset, '--cors-origin', SITE]);
   });
   after(async () => {
     await server?.stop();

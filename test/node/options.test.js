@@ -31,6 +31,7 @@ describe('the server options', () => {
       dataPath: null,
       corsOrigins: ['*'],
       trustProxy: false,
+      failedAuthLimit: 100,
       testHooks: false,
       help: false,
     });
@@ -41,7 +42,7 @@ describe('the server options', () => {
       ...['--host', '0.0.0.0', '--port', '0', '--data-dir', '/var/lib/questboard', '--allow-bootstrap'],
       ...['--admin-keys-file', '/run/secrets/keys', '--request-timeout-ms', '5000', '--log-level', 'warn'],
       ...['--data', 'seed.json', '--cors-origin', 'https://a.example, https://b.example', '--cors-origin', 'https://c.example'],
-      ...['--trust-proxy', '--test-hooks'],
+      ...['--trust-proxy', '--failed-auth-limit', '0', '--test-hooks'],
     ]);
     assert.deepEqual(options, {
       host: '0.0.0.0',
@@ -55,6 +56,7 @@ describe('the server options', () => {
       dataPath: 'seed.json',
       corsOrigins: ['https://a.example', 'https://b.example', 'https://c.example'],
       trustProxy: true,
+      failedAuthLimit: 0,
       testHooks: true,
       help: false,
     });

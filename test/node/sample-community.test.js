@@ -77,7 +77,8 @@ describe('the sample community', () => {
     assert.equal(code, 1);
     assert.equal(
       stderr,
-      `questboard-server: nothing may import ${SAMPLE}: give the server an admin key (QUESTBOARD_ADMIN_KEYS or --admin-keys-file)\n`,
+      `questboard-server: --data needs an admin key to import ${SAMPLE} with: set QUESTBOARD_ADMIN_KEYS or --admin-keys-file ` +
+        "(a server takes none from a dataset), or start with --allow-bootstrap to take the dataset's own\n",
     );
   });
 });

@@ -38,11 +38,11 @@ describe('the server store at start', () => {
   };
 
   it('loads a dataset into an empty store, and leaves a store that holds data as it is', async () => {
-    const fail = (error) => assert.fail(error);
-    assert.equal(await source.loadDataset(server.store, DATASET, [], fail), true);
+    const load = { adminKey: null, allowBootstrap: true, onUnexpectedError: (error) => assert.fail(error) };
+    assert.equal(await source.loadDataset(server.store, DATASET, load), true);
     const loaded = await alice();
     assert.equal(loaded.current_xp, 5);
-    assert.equal(await source.loadDataset(server.store, DATASET, [], fail), false);
+    assert.equal(await source.loadDataset(server.store, DATASET, load), false);
     assert.deepEqual(await alice(), loaded);
   });
 

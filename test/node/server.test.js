@@ -88,7 +88,7 @@ describe('an installation admin key taken off the list', () => {
 describe('the health check, the access log and request ids', () => {
   let server;
   before(async () => {
-    server = await startServer(['--data', DATASET]);
+    server = await startServer(['--allow-bootstrap', '--data', DATASET]);
   });
   after(() => server?.stop());
 
@@ -144,7 +144,7 @@ describe('the health check, the access log and request ids', () => {
 describe('request timeouts', () => {
   let server;
   before(async () => {
-    server = await startServer(['--data', DATASET, '--test-hooks', '--request-timeout-ms', '300']);
+    server = await startServer(['--allow-bootstrap', '--data', DATASET, '--test-hooks', '--request-timeout-ms', '300']);
     assert.equal((await post(server, '/_test/delay', { ms: 1_000 })).status, 200);
   });
   after(() => server?.stop());
@@ -171,7 +171,7 @@ describe('request timeouts', () => {
 
 describe('stopping', () => {
   it('on SIGTERM takes no new connection, finishes the request under way, and exits with 0', async () => {
-    const server = await startServer(['--data', DATASET, '--test-hooks']);
+    const server = await startServer(['--allow-bootstrap', '--data', DATASET, '--test-hooks']);
     assert.equal((await post(server, '/_test/delay', { ms: 1_500 })).status, 200);
     const connection = await openConnection(server.port);
     try {

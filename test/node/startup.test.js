@@ -101,20 +101,17 @@ describe('a server that cannot start', () => {
     assert.doesNotMatch(result.stderr, /letmein/);
   });
 
-  it('refuses an admin key that is already an app’s key, naming the line of the file', async () => {
+  it('refuses a dataset whose app key is an admin key of the operator', async () => {
     const dataset = join(directory, 'dataset.json');
     const appKey = 'pk_guild_0123456789abcdef';
-    await writeFile(
-      dataset,
-      JSON.stringify({
-        admin_keys: ['sk_dataset_admin'],
-        apps: [{ app_id: 'guild', api_keys: [{ key: appKey, scopes: ['read'] }] }],
-      }),
-    );
+    await writeFile(dataset, JSON.stringify({ apps: [{ app_id: 'guild', api_keys: [{ key: appKey, scopes: ['read'] }] }] }));
     const keys = join(directory, 'keys');
     await writeFile(keys, `# installation admin keys\n\nsk_installation_0123456789\n${appKey}\n`);
     const result = await runServer(['--memory', '--port', '0', '--data', dataset, '--admin-keys-file', keys]);
-    assertOneLine(result, /cannot install the admin keys: .*keys line 4: this key is already an app's key\.$/);
+    assertOneLine(
+      result,
+      /importing .*dataset\.json failed with 409: apps\[0\]\.api_keys\[0\]\.key: this key is not available\.$/,
+    );
   });
 
   it('names a port in use and how to choose another, before it opens the store or loads a dataset', async () => {
