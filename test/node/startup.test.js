@@ -175,7 +175,7 @@ describe('the first start on a new data directory', () => {
       const where = `the data directory ${resolve(dataDir)}`;
       assert.equal(said[0], `creating a new database in ${where}: the first start takes up to a minute`);
       assert.match(said[1], /^the database is ready, created in \d+\.\d s$/);
-      assert.equal(said[2], '--data examples/community.json: loading it, if the store is empty');
+      assert.equal(said[2], '--data examples/community.json: loading it, if the store holds no app');
       assert.match(said[3], /^--data examples\/community\.json: loaded in \d+\.\d s$/);
       assert.match(said[4], /listening on/);
       const again = await startOn();
