@@ -69,7 +69,11 @@ export interface Instrumented {
 /** Starts the server as configured: its store, admin keys, dataset, change feed, limits and host. */
 export async function start(options: ServeOptions, logger: Logger, instrumented?: Instrumented): Promise<Running> {
   const installationKeys = await readInstallationKeys(options);
-  const store = instrumented?.store ?? (await openServerStore(options.storage));
+  const store =
+    instrumented?.store ??
+    (await openServerStore(options.storage, (error) =>
+      logger.error({ err: error }, 'the data directory failed: every request is refused until the server is restarted'),
+    ));
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');

@@ -90,11 +90,15 @@ export function createHandler({
     }
   };
 
-  /** The database's own reason stays in the log: the health check is public. */
+  /**
+   * The database's own reason stays in the log: the health check is public. A refusal the store
+   * chose for it (a full disk) says why itself.
+   */
   async function databaseAnswers(request: Request, context: RequestContext | undefined): Promise<void> {
     try {
       await store.ping(context?.transactionBegins);
     } catch (error) {
+      if (error instanceof ApiError) throw new ApiError(503, error.message);
       onUnexpectedError(error, request);
       throw new ApiError(503, "The database does not answer; the server's log says why.");
     }

@@ -126,11 +126,13 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     read: (work) => run('read', work),
     // The port's default durability is IndexedDB's: answered once committed (sql.ts, Durability).
     write: (work, options) => run('write', work, options?.durability === 'strict' ? 'strict' : 'relaxed'),
-    ping: (begun) =>
-      run('read', (tx) => {
+    ping: async (begun) => {
+      await base.ping?.();
+      await run('read', (tx) => {
         begun?.();
         return tx.hasApps();
-      }).then(() => undefined),
+      });
+    },
     close: () => {
       keeper?.stop();
       return base.close();
