@@ -7,7 +7,7 @@ import { statfs } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../api/errors.js';
 import { TRANSACTION_MODES, type Query, type SqlDriver } from '../store/sql/sql.js';
-import { PGLITE_WORKER, type Reply, type Request, type SentError, type WorkerData } from './pglite-worker.js';
+import { PGLITE_WORKER, type Reply, type Request, type SentError, type Stopped, type WorkerData } from './pglite-worker.js';
 
 /** How long a statement, or a transaction waiting for its turn, may wait for the thread before it is refused. */
 export const STATEMENT_WAIT_MS = 30_000;
@@ -56,7 +56,8 @@ export async function pgliteThreadDriver(dataDir: string, { onFailure }: PgliteT
     void worker.terminate();
     for (const answer of waiting.splice(0)) answer({ error: { message: error.message } });
   };
-  worker.on('message', (reply: Reply) => {
+  worker.on('message', (reply: Reply | Stopped) => {
+    if ('stopped' in reply) return fail(new Error(`the data directory ${dataDir} failed: ${reply.stopped}`));
     waiting.shift()?.(reply);
     waitingSince = waiting.length > 0 ? Date.now() : 0;
   });

@@ -30,6 +30,17 @@ export interface SentError {
 export type Reply = { opened: true } | { rows: unknown[] } | { closed: true } | { error: SentError };
 
 /**
+ * From the worker, unasked: PostgreSQL stopped (PANIC, then abort). Its statement may be
+ * answered with an error, or never; no statement after it is.
+ */
+export interface Stopped {
+  stopped: string;
+}
+
+/** What PGlite writes on stderr when PostgreSQL stops: "PANIC:  could not write to log file …: Read-only file system". */
+const STOPPING = /\bPANIC:\s+(.*)|^Aborted\(/;
+
+/**
  * PGlite's own start parameters, less `-F` (fsync off), and with its WAL synced by fsync():
  * PostgreSQL's default on Linux, fdatasync(), is a no-op in Emscripten (measured: 0 syscalls
  * for 200 commits), where fsync() reaches the file system's stream (SyncingNodeFS).
@@ -61,7 +72,15 @@ const sent = (error: unknown): SentError => {
 async function serve(port: MessagePort, { dataDir }: WorkerData): Promise<void> {
   let db: PGlite;
   try {
-    db = await PGlite.create({ fs: new SyncingNodeFS(dataDir), startParams: START_PARAMS });
+    db = await PGlite.create({
+      fs: new SyncingNodeFS(dataDir),
+      startParams: START_PARAMS,
+      onStderr: (text) => {
+        const stopping = STOPPING.exec(text);
+        if (stopping !== null) port.postMessage({ stopped: stopping[1] ?? text } satisfies Stopped);
+        return false;
+      },
+    });
   } catch (error) {
     port.postMessage({ error: sent(error) } satisfies Reply);
     return;
