@@ -150,7 +150,7 @@ export async function pgliteThreadDriver(dataDir: string, { onFailure }: PgliteT
 
 /** What `promise` resolves to, or the refusal of a stalled directory if that takes longer than `ms`. */
 async function withinWait<T>(promise: Promise<T>, ms = STATEMENT_WAIT_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(STORAGE_REFUSALS.stalled()), ms);
   });
