@@ -61,8 +61,15 @@ export async function startServer(args = [], { env = {}, startMs = WAIT_MS } = {
       if (match) resolve(Number(match[1]));
     });
   });
-  const port = await Promise.race([ready, exited, bounded('the server to start', startMs)]);
   exited.catch(() => {});
+  let port;
+  try {
+    port = await Promise.race([ready, exited, bounded('the server to start', startMs)]);
+  } catch (error) {
+    // A server that did not start in time is not left running (its test file would wait for it).
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     port,
     log,
