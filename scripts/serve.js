@@ -2,7 +2,8 @@
 // this process, so it always runs the current source. The arguments are the
 // server's own (`npm run serve -- --help`).
 import { build } from 'esbuild';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,18 +28,17 @@ const dependenciesOfThisCheckout = {
 
 const directory = await mkdtemp(join(tmpdir(), 'questboard-serve-'));
 const bundle = join(directory, 'serve.mjs');
-let server;
-try {
-  await build({
-    ...SERVER_BUNDLE,
-    absWorkingDir: root,
-    outfile: bundle,
-    external: [],
-    plugins: [dependenciesOfThisCheckout],
-  });
-  server = await import(pathToFileURL(bundle).href);
-} finally {
-  // The module is loaded by now; the file is not needed to keep running.
-  await rm(directory, { recursive: true, force: true });
-}
+// Kept until the server has started: a data directory's PGlite runs in a worker thread
+// started from this same module (src/node/pglite-thread.ts).
+const removeBundle = () => rmSync(directory, { recursive: true, force: true });
+process.on('exit', removeBundle);
+await build({
+  ...SERVER_BUNDLE,
+  absWorkingDir: root,
+  outfile: bundle,
+  external: [],
+  plugins: [dependenciesOfThisCheckout],
+});
+const server = await import(pathToFileURL(bundle).href);
 await server.main(process.argv.slice(2));
+removeBundle();

@@ -128,10 +128,12 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
 
 /** Opens the server's store, saying so when that first creates its database, which takes a while. */
 async function openStore(storage: ServeOptions['storage'], logger: Logger): Promise<Store> {
-  if (!(await createsDatabase(storage))) return openServerStore(storage);
+  const onStorageFailure = (error: Error) =>
+    logger.error({ err: error }, 'the data directory failed: every request is refused until the server is restarted');
+  if (!(await createsDatabase(storage))) return openServerStore(storage, onStorageFailure);
   const began = performance.now();
   logger.info(`creating a new database in ${describeStorage(storage)}: the first start takes up to a minute`);
-  const store = await openServerStore(storage);
+  const store = await openServerStore(storage, onStorageFailure);
   logger.info(`the database is ready, created in ${secondsSince(began)}`);
   return store;
 }

@@ -4,7 +4,8 @@
 import { access, link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Store } from '../store/index.js';
-import { openSqlStore } from '../store/sql/index.js';
+import { openSqlStore, type SqlStoreOptions } from '../store/sql/index.js';
+import { pgliteThreadDriver } from './pglite-thread.js';
 import type { StorageOptions } from './options.js';
 import { reasonOf, StartupError } from './startup-error.js';
 
@@ -30,14 +31,26 @@ export async function createsDatabase(storage: StorageOptions): Promise<boolean>
   );
 }
 
-/** Opens where the data lives, or throws a StartupError saying what could not be opened and why. */
-export async function openServerStore(storage: StorageOptions): Promise<Store> {
+/**
+ * Opens where the data lives, or throws a StartupError saying what could not be opened and why.
+ * A data directory's PGlite runs in a thread of its own (pglite-thread.ts); `onStorageFailure`
+ * hears when that directory fails for good (read-only, failing), after which every request is
+ * refused.
+ */
+export async function openServerStore(
+  storage: StorageOptions,
+  onStorageFailure: (error: Error) => void = (error) => process.stderr.write(`questboard-server: ${error.message}\n`),
+): Promise<Store> {
   const what = describeStorage(storage);
   let unlock = async () => {};
   try {
     await checkStorage(storage);
-    if ('dataDir' in storage) unlock = await lockDataDir(storage.dataDir);
-    const store = await openSqlStore({ ...storage, announceChanges: sharesChanges(storage) });
+    let options: SqlStoreOptions = storage;
+    if ('dataDir' in storage) {
+      unlock = await lockDataDir(storage.dataDir);
+      options = { driver: await pgliteThreadDriver(storage.dataDir, { onFailure: onStorageFailure }) };
+    }
+    const store = await openSqlStore({ ...options, announceChanges: sharesChanges(storage) });
     return { ...store, close: () => store.close().finally(unlock) };
   } catch (error) {
     await unlock();

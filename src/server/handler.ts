@@ -122,14 +122,14 @@ export function createHandler({
   }
 
   /**
-   * The store's 503 says why in words that name no host (the health check is public); the
-   * database's own error stays in the log.
+   * The store's 503 (or a full disk's 507, answered 503 here) says why in words that name no host
+   * (the health check is public); the database's own error stays in the log.
    */
   async function databaseAnswers(request: Request, context: RequestContext | undefined): Promise<void> {
     try {
       await store.ping(context?.transactionBegins);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 503) throw error;
+      if (error instanceof ApiError) throw new ApiError(503, error.message);
       onUnexpectedError(error, request);
       throw new ApiError(503, "The database does not answer; the server's log says why.");
     }

@@ -12,6 +12,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const READY = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 /** Bound on any wait for the server; a test that reaches it fails instead of hanging. */
 export const WAIT_MS = 20_000;
+/** Bound on the start of a server on PGlite in a fresh data directory, which a busy machine slows most. */
+export const START_MS = 60_000;
 
 /** Runs `node scripts/serve.js …args`: the process, and its exit code, stdout and stderr once it ends. */
 export function spawnServer(args, { env = {} } = {}) {
@@ -31,9 +33,10 @@ export const runServer = (args, options) => spawnServer(args, options).ended;
  * Starts the server on a free port, in memory unless `args` say where the data
  * lives (--data-dir, --database-url); `args` are passed on (e.g.
  * ['--data', path]) and `env` added to this process's environment. Its log
- * lines (JSON on stdout) are kept, parsed, in `log`.
+ * lines (JSON on stdout) are kept, parsed, in `log`. `startMs` bounds the wait for it
+ * to start (a server loading a dataset into a fresh data directory on a busy machine may take longer).
  */
-export async function startServer(args = [], { env = {} } = {}) {
+export async function startServer(args = [], { env = {}, startMs = WAIT_MS } = {}) {
   const storage = args.some((arg) => arg === '--data-dir' || arg === '--database-url') ? [] : ['--memory'];
   const child = spawn(process.execPath, ['scripts/serve.js', '--port', '0', ...storage, ...args], {
     cwd: root,
@@ -58,11 +61,19 @@ export async function startServer(args = [], { env = {} } = {}) {
       if (match) resolve(Number(match[1]));
     });
   });
-  const port = await Promise.race([ready, exited, bounded('the server to start')]);
   exited.catch(() => {});
+  let port;
+  try {
+    port = await Promise.race([ready, exited, bounded('the server to start', startMs)]);
+  } catch (error) {
+    // A server that did not start in time is not left running (its test file would wait for it).
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     port,
     log,
+    pid: child.pid,
     /** What it has written to stderr so far (passed on to this process's too). */
     stderr: () => stderr,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
@@ -81,8 +92,8 @@ export async function startServer(args = [], { env = {} } = {}) {
   };
 }
 
-function bounded(what) {
-  return new Promise((_, reject) => setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), WAIT_MS).unref());
+function bounded(what, ms = WAIT_MS) {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), ms).unref());
 }
 
 /**

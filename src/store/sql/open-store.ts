@@ -133,8 +133,9 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
     read: (work) => run('read', work),
     // The port's default durability is IndexedDB's: answered once committed (sql.ts, Durability).
     write: (work, options) => run('write', work, options?.durability === 'strict' ? 'strict' : 'relaxed'),
-    ping: (begun) =>
-      run(
+    ping: async (begun) => {
+      await base.ping?.();
+      await run(
         'read',
         (tx) => {
           begun?.();
@@ -142,7 +143,8 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
         },
         undefined,
         PING_DEADLINE_MS,
-      ).then(() => undefined),
+      );
+    },
     close: () => {
       keeper?.stop();
       return base.close();

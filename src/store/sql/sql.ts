@@ -191,6 +191,12 @@ export interface SqlDriver {
    * made for small tables goes on reading large ones.
    */
   maintain?(statements: string[]): Promise<void>;
+  /**
+   * Present where the driver knows more of its storage than a statement shows (PGlite in a
+   * data directory, src/node/pglite-thread.ts): rejects while it could not take a write (a full
+   * disk, a failed or stalled directory). The store's ping, health's, calls it first.
+   */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
 
