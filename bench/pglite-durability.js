@@ -31,6 +31,7 @@ async function startServer(checkout) {
     '0',
     '--data-dir',
     join(directory, 'data'),
+    '--allow-bootstrap',
     '--data',
     'test/remote/remote-dataset.json',
   ];

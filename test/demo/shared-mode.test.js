@@ -24,7 +24,7 @@ before(async () => {
   directory = await mkdtemp(join(tmpdir(), 'questboard-shared-demo-'));
   const datasetFile = join(directory, 'guild.json');
   await writeFile(datasetFile, JSON.stringify(guild.generateDataset({ now: new Date() })));
-  questboard = await startServer(['--data-dir', join(directory, 'data'), '--data', datasetFile]);
+  questboard = await startServer(['--data-dir', join(directory, 'data'), '--allow-bootstrap', '--data', datasetFile]);
   // What scripts/demo-shared.js hands Vite.
   process.env.VITE_QUESTBOARD_SERVER = `http://127.0.0.1:${questboard.port}`;
   demo = await startDemoServer();

@@ -55,7 +55,7 @@ describe('PGlite in a data directory', () => {
   it('syncs the WAL of every write before answering it', async (t) => {
     if (!(await installed('strace'))) return cannot(t, 'strace is not installed', 'apt-get install strace');
     directory = await mkdtemp(join(tmpdir(), 'questboard-durable-'));
-    server = await startServer(['--data-dir', join(directory, 'data'), '--data', DATASET], { startMs: START_MS });
+    server = await startServer(['--data-dir', join(directory, 'data'), '--allow-bootstrap', '--data', DATASET], { startMs: START_MS });
     const trace = join(directory, 'syncs.trace');
     const tracing = await traceSyncs(server.pid, trace);
     let answered = 0;

@@ -21,7 +21,7 @@ const endorsement = (idBytes) =>
 describe('request bodies and keys on the Node host', () => {
   let server;
   before(async () => {
-    server = await startServer(['--data', DATASET]);
+    server = await startServer(['--allow-bootstrap', '--data', DATASET]);
   });
   after(() => server?.stop());
 

@@ -42,7 +42,7 @@ describe('PGlite when its disk', () => {
   });
 
   const startOn = async (path) => {
-    server = await startServer(['--data-dir', join(path, 'data'), '--data', DATASET], { startMs: START_MS });
+    server = await startServer(['--data-dir', join(path, 'data'), '--allow-bootstrap', '--data', DATASET], { startMs: START_MS });
     assert.equal((await call(server, 'GET', '/v1/health')).status, 200);
   };
 
