@@ -12,6 +12,7 @@
 //   members spread over many addresses still cannot rewrite a board faster than people do.
 //   A site's own server writing through one key from one address (log_task) raises these two.
 // The installation's admin keys belong to no app and are not limited: they are the operator's.
+import { TOO_MANY_WRITES } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { RateLimit, RateLimits } from '../api/schemas.js';
 import { sha256Hex } from '../core/key-hash.js';
@@ -130,8 +131,8 @@ function limitsOf({ key, member, clientAddress, limits = {} }: LimitedWrite) {
 function tooManyWrites(who: string, limit: RateLimit, retryAfterMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new ApiError(
-    429,
-    `Too many writes ${who}: at most ${limit.writes} every ${limit.window_seconds} s. Try again in ${seconds} s.`,
+    TOO_MANY_WRITES,
+    { who, writes: limit.writes, window: limit.window_seconds, seconds },
     { 'retry-after': String(seconds) },
   );
 }

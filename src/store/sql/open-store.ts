@@ -2,6 +2,7 @@
 // up to date, and one SQL transaction per request. A write that conflicts
 // with a concurrent one (a serialization failure, a deadlock, a row inserted
 // first elsewhere) is run again, a few times, before the request is refused.
+import { DATABASE_BUSY, DATABASE_UNAVAILABLE } from '../../api/error-codes.js';
 import { ApiError } from '../../api/errors.js';
 import { StaleReadAhead, type Store } from '../port.js';
 import { SPLIT_DUE } from './board-moves.js';
@@ -263,9 +264,9 @@ const codeOf = (error: unknown) => {
 /** What the caller is told when the database, not the request, failed. */
 function asApiError(error: unknown, code: string): unknown {
   if (error instanceof ApiError) return error;
-  if (mayRunAgain(error, code)) return new ApiError(503, 'The server is busy with conflicting writes; try again.');
+  if (mayRunAgain(error, code)) return new ApiError(DATABASE_BUSY);
   if (UNREACHABLE.test(code) || UNREACHABLE.test(String((error as Error | null)?.message))) {
-    return new ApiError(503, 'The database does not answer; try again shortly.');
+    return new ApiError(DATABASE_UNAVAILABLE, { then: 'try again shortly' });
   }
   return error;
 }
