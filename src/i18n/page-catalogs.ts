@@ -7,20 +7,23 @@ import {
   type Catalog,
   type ElementMessageId,
   type MessageSource,
+  type Refusals,
   type SiteMessages,
   type TableMessageId,
   type Translator,
 } from './messages.js';
 
-/** What a catalog file holds: the fragment's words and the elements'. */
+/** What a catalog file holds: the fragment's words, the elements', and the API's refusals. */
 export interface CatalogModule {
   table: Catalog<TableMessageId>;
   elements: Catalog<ElementMessageId>;
+  refusals: Refusals;
 }
 export type CatalogLoader = (language: LoadedLanguage) => Promise<CatalogModule>;
 
 const english: Catalog = { ...en.table, ...en.elements };
 const catalogs = new Map<Language, Catalog>([['en', english]]);
+const refusals = new Map<Language, Refusals>();
 const loading = new Map<Language, Promise<void>>();
 let loader: CatalogLoader | undefined;
 
@@ -39,7 +42,10 @@ export function loadCatalog(language: Language): Promise<void> {
   if (!pending) {
     const load = loader ?? (() => Promise.reject(new Error('this build carries English only')));
     pending = load(language as LoadedLanguage).then(
-      (module) => void catalogs.set(language, { ...module.table, ...module.elements }),
+      (module) => {
+        catalogs.set(language, { ...module.table, ...module.elements });
+        refusals.set(language, module.refusals);
+      },
       (error: unknown) => {
         console.warn(`[questboard] ${language} could not be loaded, so English shows: ${String(error)}`);
         catalogs.set(language, english);
@@ -48,6 +54,11 @@ export function loadCatalog(language: Language): Promise<void> {
     loading.set(language, pending);
   }
   return pending;
+}
+
+/** Why the API refused, said in a loaded catalog's language; undefined in English and for a code this build does not know. */
+export function refusalText(language: string, code: string | null): string | undefined {
+  return (refusals.get(language as Language) as Partial<Record<string, string>> | undefined)?.[code!];
 }
 
 let translators = new Map<string, Translator>();

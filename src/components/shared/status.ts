@@ -2,6 +2,7 @@ import { html, type TemplateResult } from 'lit';
 import { MissingApiKeyError } from '../../client/config.js';
 import { QuestboardError } from '../../client/questboard-error.js';
 import type { MessageId, Translator } from '../../i18n/messages.js';
+import { refusalText } from '../../i18n/page-catalogs.js';
 
 /** `text`: a message's text or parts (Translator.parts). */
 export function renderLoading(text: unknown): TemplateResult {
@@ -60,13 +61,20 @@ export interface FailureValues {
 
 /**
  * What an element says when something failed: the missing key, or the sentence of `id` with
- * the reason the API gave (isolated: it is English and may sit in a right-to-left sentence).
+ * the reason the API gave: by its code in the page's language, the API's English message as
+ * its title; else that message itself (isolated: it may sit in a right-to-left sentence).
  */
 export function failureMessage(t: Translator, id: FailureId, error: unknown, values: FailureValues = {}): unknown[] {
   // Messages of both forms take the same values besides {reason}; their types cannot say so per id.
   const parts = t.parts as (id: MessageId, values: object) => unknown[];
   if (error instanceof MissingApiKeyError) return [t.text('error.noApiKey')];
   if (!(error instanceof QuestboardError)) return parts(id, values);
-  const reason = error.kind === 'unreachable' ? t.text('error.unreachable') : html`<bdi>${error.message}</bdi>`;
+  const said = refusalText(t.language, error.code);
+  const reason =
+    error.kind === 'unreachable'
+      ? t.text('error.unreachable')
+      : said === undefined
+        ? html`<bdi>${error.message}</bdi>`
+        : html`<span title=${error.message}>${said}</span>`;
   return parts(`${id}Because`, { ...values, reason });
 }

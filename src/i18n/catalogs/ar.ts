@@ -1,7 +1,7 @@
 // Arabic, written right to left: the plural forms zero, one, two, few (3–10), many (11–99) and
 // other (100 and on). Ids and placeholders as in en.ts; names and values are isolated where they
 // are placed, so a Latin name keeps its place in the sentence.
-import type { Catalog, ElementMessageId, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'لوحة الصدارة حسب النقاط',
@@ -119,3 +119,60 @@ export const elements = {
   'connectSocial.failed': 'تعذّر الحفظ.',
   'connectSocial.failedBecause': 'تعذّر الحفظ: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
+export const refusals = {
+  'unknown-operation': 'هذا الطلب ليس جزءًا من واجهة API.',
+  'method-not-allowed': 'طريقة الطلب هذه غير مسموح بها هنا.',
+  'unsupported-content-type': 'لم يُرسَل الطلب بصيغة JSON.',
+  'invalid-body': 'محتوى الطلب غير صالح.',
+  'body-too-large': 'الطلب كبير جدًا.',
+  'invalid-input': 'أحد المدخلات غير صالح.',
+  'invalid-idempotency-key': 'مفتاح Idempotency-Key في الطلب غير صالح.',
+  'idempotency-key-reused': 'أُرسل هذا الطلب من قبل بمحتوى مختلف.',
+  'too-many-writes': 'تغييرات كثيرة جدًا في وقت قصير. حاول مرة أخرى بعد قليل.',
+  'no-change-feed': 'التحديثات المباشرة غير متاحة هنا.',
+  'internal-error': 'حدث خطأ في الخادم.',
+  'api-key-missing': 'مفتاح API مفقود.',
+  'api-key-invalid': 'مفتاح API غير صالح.',
+  'no-admin-key-yet': 'لا يملك هذا الخادم مفتاح إدارة بعد.',
+  'scope-missing': 'لا يملك مفتاح API هذا هذه الصلاحية.',
+  'other-app': 'مفتاح API هذا تابع لتطبيق آخر.',
+  'import-not-allowed': 'لا يستطيع مفتاح API هذا استيراد هذه البيانات.',
+  'not-that-member': 'يمكنك التصرف باسمك فقط.',
+  'member-tokens-not-enabled': 'تسجيل دخول الأعضاء غير مُعَد لهذا التطبيق.',
+  'member-token-missing': 'يُرجى تسجيل الدخول.',
+  'member-token-malformed': 'تعذرت قراءة تسجيل دخولك.',
+  'member-token-expired': 'انتهت صلاحية تسجيل دخولك. يُرجى تسجيل الدخول مرة أخرى.',
+  'member-token-not-yet-valid': 'تسجيل دخولك غير صالح بعد. تحقق من ساعة جهازك.',
+  'member-token-invalid': 'تعذر التحقق من تسجيل دخولك.',
+  'member-token-unknown-key': 'يستخدم تسجيل دخولك مفتاحًا لم يعد هذا التطبيق يقبله. يُرجى تسجيل الدخول مرة أخرى.',
+  'member-token-other-app': 'تسجيل دخولك تابع لتطبيق آخر.',
+  'member-tokens-need-https': 'لا يمكن التحقق من تسجيل الدخول إلا في صفحة آمنة (https).',
+  'app-not-found': 'هذا التطبيق غير موجود.',
+  'member-not-found': 'هذا العضو غير معروف بعد.',
+  'challenge-not-found': 'هذا التحدي غير موجود.',
+  'challenge-not-started': 'لم يبدأ هذا التحدي بعد.',
+  'task-not-found': 'هذه المهمة غير موجودة.',
+  'self-endorsement': 'لا يمكنك تزكية نفسك.',
+  'transfer-pre-check': 'رُفض التحويل.',
+  'key-taken': 'هذا المفتاح مستخدم بالفعل.',
+  'id-taken': 'هذا المعرّف مستخدم بالفعل.',
+  'invalid-dataset': 'البيانات المراد استيرادها غير صالحة.',
+  'database-unavailable': 'قاعدة البيانات لا تستجيب. حاول مرة أخرى بعد قليل.',
+  'database-busy': 'الخادم مشغول. حاول مرة أخرى.',
+  'older-version-open': 'يجري تحديث Questboard: أغلق علامات التبويب الأخرى لهذا الموقع أو أعد تحميلها.',
+  'newer-version-open': 'إصدار أحدث مفتوح في علامة تبويب أخرى: أعد تحميل هذه الصفحة.',
+  'remote-unreachable': 'تعذر الوصول إلى الخادم. حاول لاحقًا.',
+  'remote-answer-invalid': 'أعطى الخادم إجابة غير متوقعة.',
+  'origin-not-allowed': 'لا يُسمح لهذا الموقع باستخدام خادم Questboard هذا.',
+  'method-not-implemented': 'لا يدعم الخادم طريقة الطلب هذه.',
+  'malformed-request': 'تعذرت قراءة الطلب.',
+  'malformed-http': 'الطلب ليس HTTP صالحًا.',
+  'headers-too-large': 'ترويسات الطلب كبيرة جدًا.',
+  'request-too-slow': 'استغرق وصول الطلب وقتًا طويلًا.',
+  'body-cut-short': 'انقطع الطلب.',
+  'answered-before-body': 'أُجيب عن الطلب قبل قراءته.',
+  'expectation-failed': 'لا يستطيع الخادم تلبية ترويسة Expect في الطلب.',
+  'answer-timeout': 'لم يُجب الخادم في الوقت المحدد. حاول مرة أخرى.',
+} satisfies Refusals;

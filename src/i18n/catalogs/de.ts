@@ -1,5 +1,5 @@
 // German. Ids and placeholders as in en.ts.
-import type { Catalog, ElementMessageId, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'Bestenliste nach Punkten',
@@ -103,3 +103,61 @@ export const elements = {
   'connectSocial.failed': 'Das Speichern ist fehlgeschlagen.',
   'connectSocial.failedBecause': 'Das Speichern ist fehlgeschlagen: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
+export const refusals = {
+  'unknown-operation': 'Diese Anfrage gehört nicht zur API.',
+  'method-not-allowed': 'Diese Anfragemethode ist hier nicht erlaubt.',
+  'unsupported-content-type': 'Die Anfrage wurde nicht als JSON gesendet.',
+  'invalid-body': 'Der Inhalt der Anfrage ist ungültig.',
+  'body-too-large': 'Die Anfrage ist zu groß.',
+  'invalid-input': 'Eine Eingabe ist ungültig.',
+  'invalid-idempotency-key': 'Der Idempotency-Key der Anfrage ist ungültig.',
+  'idempotency-key-reused': 'Diese Anfrage wurde schon mit anderem Inhalt gesendet.',
+  'too-many-writes': 'Zu viele Änderungen in kurzer Zeit. Bitte gleich erneut versuchen.',
+  'no-change-feed': 'Live-Aktualisierungen sind hier nicht verfügbar.',
+  'internal-error': 'Auf dem Server ist ein Fehler aufgetreten.',
+  'api-key-missing': 'Der API-Schlüssel fehlt.',
+  'api-key-invalid': 'Der API-Schlüssel ist ungültig.',
+  'no-admin-key-yet': 'Dieser Server hat noch keinen Admin-Schlüssel.',
+  'scope-missing': 'Dieser API-Schlüssel darf das nicht.',
+  'other-app': 'Dieser API-Schlüssel gehört zu einer anderen App.',
+  'import-not-allowed': 'Dieser API-Schlüssel darf diese Daten nicht importieren.',
+  'not-that-member': 'Sie können nur in Ihrem eigenen Namen handeln.',
+  'member-tokens-not-enabled': 'Die Anmeldung von Mitgliedern ist für diese App nicht eingerichtet.',
+  'member-token-missing': 'Bitte melden Sie sich an.',
+  'member-token-malformed': 'Ihre Anmeldung kann nicht gelesen werden.',
+  'member-token-expired': 'Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.',
+  'member-token-not-yet-valid': 'Ihre Anmeldung ist noch nicht gültig. Prüfen Sie die Uhr Ihres Geräts.',
+  'member-token-invalid': 'Ihre Anmeldung konnte nicht bestätigt werden.',
+  'member-token-unknown-key':
+    'Ihre Anmeldung nutzt einen Schlüssel, den diese App nicht mehr annimmt. Bitte melden Sie sich erneut an.',
+  'member-token-other-app': 'Ihre Anmeldung gehört zu einer anderen App.',
+  'member-tokens-need-https': 'Die Anmeldung kann nur auf einer sicheren Seite (https) geprüft werden.',
+  'app-not-found': 'Diese App gibt es nicht.',
+  'member-not-found': 'Dieses Mitglied ist noch nicht bekannt.',
+  'challenge-not-found': 'Diese Herausforderung gibt es nicht.',
+  'challenge-not-started': 'Diese Herausforderung hat noch nicht begonnen.',
+  'task-not-found': 'Diese Aufgabe gibt es nicht.',
+  'self-endorsement': 'Sie können sich nicht selbst empfehlen.',
+  'transfer-pre-check': 'Die Überweisung wurde abgelehnt.',
+  'key-taken': 'Dieser Schlüssel wird schon verwendet.',
+  'id-taken': 'Diese Kennung wird schon verwendet.',
+  'invalid-dataset': 'Die zu importierenden Daten sind ungültig.',
+  'database-unavailable': 'Die Datenbank antwortet nicht. Bitte gleich erneut versuchen.',
+  'database-busy': 'Der Server ist ausgelastet. Bitte erneut versuchen.',
+  'older-version-open': 'Questboard wird aktualisiert: Schließen oder laden Sie andere Tabs dieser Website neu.',
+  'newer-version-open': 'In einem anderen Tab ist eine neuere Version geöffnet: Laden Sie diese Seite neu.',
+  'remote-unreachable': 'Der Server ist nicht erreichbar. Bitte später erneut versuchen.',
+  'remote-answer-invalid': 'Der Server hat unerwartet geantwortet.',
+  'origin-not-allowed': 'Diese Website darf diesen Questboard-Server nicht nutzen.',
+  'method-not-implemented': 'Der Server unterstützt diese Anfragemethode nicht.',
+  'malformed-request': 'Die Anfrage kann nicht gelesen werden.',
+  'malformed-http': 'Die Anfrage ist kein gültiges HTTP.',
+  'headers-too-large': 'Die Kopfzeilen der Anfrage sind zu groß.',
+  'request-too-slow': 'Die Anfrage kam zu langsam an.',
+  'body-cut-short': 'Die Anfrage wurde abgebrochen.',
+  'answered-before-body': 'Die Anfrage wurde beantwortet, bevor sie gelesen war.',
+  'expectation-failed': 'Der Server kann den Expect-Header der Anfrage nicht erfüllen.',
+  'answer-timeout': 'Der Server hat nicht rechtzeitig geantwortet. Bitte erneut versuchen.',
+} satisfies Refusals;

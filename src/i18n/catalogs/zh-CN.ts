@@ -1,6 +1,6 @@
 // Simplified Chinese, also for any other Chinese page: one plural form (other), so every message is
 // plain text. Ids and placeholders as in en.ts.
-import type { Catalog, ElementMessageId, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': '积分排行榜',
@@ -97,3 +97,60 @@ export const elements = {
   'connectSocial.failed': '无法保存。',
   'connectSocial.failedBecause': '无法保存：{reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
+export const refusals = {
+  'unknown-operation': '此请求不属于该 API。',
+  'method-not-allowed': '此处不允许使用该请求方法。',
+  'unsupported-content-type': '请求未以 JSON 格式发送。',
+  'invalid-body': '请求内容无效。',
+  'body-too-large': '请求过大。',
+  'invalid-input': '有输入内容无效。',
+  'invalid-idempotency-key': '请求的 Idempotency-Key 无效。',
+  'idempotency-key-reused': '此请求已用不同的内容发送过。',
+  'too-many-writes': '短时间内更改过多。请稍后重试。',
+  'no-change-feed': '此处不提供实时更新。',
+  'internal-error': '服务器出错了。',
+  'api-key-missing': '缺少 API 密钥。',
+  'api-key-invalid': 'API 密钥无效。',
+  'no-admin-key-yet': '此服务器还没有管理密钥。',
+  'scope-missing': '此 API 密钥无权执行此操作。',
+  'other-app': '此 API 密钥属于另一个应用。',
+  'import-not-allowed': '此 API 密钥不能导入这些数据。',
+  'not-that-member': '你只能以自己的身份操作。',
+  'member-tokens-not-enabled': '此应用尚未设置成员登录。',
+  'member-token-missing': '请登录。',
+  'member-token-malformed': '无法读取你的登录信息。',
+  'member-token-expired': '你的登录已过期。请重新登录。',
+  'member-token-not-yet-valid': '你的登录尚未生效。请检查设备的时钟。',
+  'member-token-invalid': '无法验证你的登录。',
+  'member-token-unknown-key': '你的登录使用了此应用不再接受的密钥。请重新登录。',
+  'member-token-other-app': '你的登录属于另一个应用。',
+  'member-tokens-need-https': '只能在安全页面 (https) 上验证登录。',
+  'app-not-found': '此应用不存在。',
+  'member-not-found': '尚不认识此成员。',
+  'challenge-not-found': '此挑战不存在。',
+  'challenge-not-started': '此挑战尚未开始。',
+  'task-not-found': '此任务不存在。',
+  'self-endorsement': '你不能推荐自己。',
+  'transfer-pre-check': '转账被拒绝。',
+  'key-taken': '此密钥已被使用。',
+  'id-taken': '此 ID 已被使用。',
+  'invalid-dataset': '要导入的数据无效。',
+  'database-unavailable': '数据库没有响应。请稍后重试。',
+  'database-busy': '服务器繁忙。请重试。',
+  'older-version-open': 'Questboard 正在更新：请关闭或重新加载此网站的其他标签页。',
+  'newer-version-open': '另一个标签页中打开了更新的版本：请重新加载此页面。',
+  'remote-unreachable': '无法连接服务器。请稍后重试。',
+  'remote-answer-invalid': '服务器返回了意外的响应。',
+  'origin-not-allowed': '此网站不能使用这台 Questboard 服务器。',
+  'method-not-implemented': '服务器不支持此请求方法。',
+  'malformed-request': '无法读取请求。',
+  'malformed-http': '请求不是有效的 HTTP。',
+  'headers-too-large': '请求的标头过大。',
+  'request-too-slow': '请求到达得太慢。',
+  'body-cut-short': '请求被中断。',
+  'answered-before-body': '请求在读取之前就已被应答。',
+  'expectation-failed': '服务器无法满足请求的 Expect 标头。',
+  'answer-timeout': '服务器未能及时响应。请重试。',
+} satisfies Refusals;
