@@ -30,30 +30,29 @@ export type QuestboardErrorKind =
   | 'unavailable'
   | 'other';
 
-const SIGNED_OUT: readonly ErrorCode[] = ['member-token-missing', 'member-token-expired'];
+/** What a code says by itself; other refusals are told apart by their status. */
+const KIND_OF_CODE: Partial<Record<string, QuestboardErrorKind>> = {
+  'member-token-missing': 'signed-out',
+  'member-token-expired': 'signed-out',
+  'member-not-found': 'unknown-member',
+  'challenge-not-started': 'not-started',
+} satisfies Partial<Record<ErrorCode, QuestboardErrorKind>>;
+
+const KIND_OF_STATUS: Partial<Record<number, QuestboardErrorKind>> = {
+  0: 'unreachable',
+  400: 'invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'invalid',
+  413: 'invalid',
+  415: 'invalid',
+  503: 'unavailable',
+};
 
 function classify(status: number, code: string | null): QuestboardErrorKind {
-  switch (status) {
-    case 0:
-      return 'unreachable';
-    case 404:
-      if (code === ('challenge-not-started' satisfies ErrorCode)) return 'not-started';
-      return code === ('member-not-found' satisfies ErrorCode) ? 'unknown-member' : 'not-found';
-    case 401:
-      if (!code?.startsWith('member-token')) return 'unauthorized';
-      return (SIGNED_OUT as readonly string[]).includes(code) ? 'signed-out' : 'member-token';
-    case 403:
-      return 'forbidden';
-    case 400:
-    case 409:
-    case 413:
-    case 415:
-      return 'invalid';
-    case 503:
-      return 'unavailable';
-    default:
-      return 'other';
-  }
+  if (code?.startsWith('member-token')) return KIND_OF_CODE[code] ?? 'member-token';
+  return KIND_OF_CODE[code!] ?? KIND_OF_STATUS[status] ?? 'other';
 }
 
 /** A request the API answered with `is_valid: false`, or one that never got a valid answer (status 0). */

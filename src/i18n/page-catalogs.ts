@@ -23,7 +23,6 @@ export type CatalogLoader = (language: LoadedLanguage) => Promise<CatalogModule>
 
 const english: Catalog = { ...en.table, ...en.elements };
 const catalogs = new Map<Language, Catalog>([['en', english]]);
-const refusals = new Map<Language, Refusals>();
 const loading = new Map<Language, Promise<void>>();
 let loader: CatalogLoader | undefined;
 
@@ -42,10 +41,8 @@ export function loadCatalog(language: Language): Promise<void> {
   if (!pending) {
     const load = loader ?? (() => Promise.reject(new Error('this build carries English only')));
     pending = load(language as LoadedLanguage).then(
-      (module) => {
-        catalogs.set(language, { ...module.table, ...module.elements });
-        refusals.set(language, module.refusals);
-      },
+      // The refusals' codes are words joined by hyphens, which no message id is.
+      (module) => void catalogs.set(language, { ...module.table, ...module.elements, ...module.refusals }),
       (error: unknown) => {
         console.warn(`[questboard] ${language} could not be loaded, so English shows: ${String(error)}`);
         catalogs.set(language, english);
@@ -58,7 +55,7 @@ export function loadCatalog(language: Language): Promise<void> {
 
 /** Why the API refused, said in a loaded catalog's language; undefined in English and for a code this build does not know. */
 export function refusalText(language: string, code: string | null): string | undefined {
-  return (refusals.get(language as Language) as Partial<Record<string, string>> | undefined)?.[code!];
+  return (catalogs.get(language as Language) as Partial<Record<string, string>> | undefined)?.[code!];
 }
 
 let translators = new Map<string, Translator>();
