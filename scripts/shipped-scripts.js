@@ -20,7 +20,8 @@ export const SHIPPED_SCRIPTS = {
     tsconfig: 'tsconfig.worker.json',
     format: 'iife',
     globalName: 'QuestboardServiceWorker',
-    budgetKB: 40,
+    // 40 KB until every refusal carried its code (src/api/error-codes.ts): about 0.5 KB of codes.
+    budgetKB: 41,
   },
   // What a site owner pastes in a <script src> tag.
   'questboard.js': {
@@ -32,7 +33,7 @@ export const SHIPPED_SCRIPTS = {
   },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget.
-  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 40 },
+  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 41 },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.
   'questboard-live.js': { entry: 'src/client/change-stream-reader.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4 },

@@ -1,14 +1,25 @@
 // Member tokens on the wire: the headers that carry them and their refusals,
-// each with a code (X-Questboard-Error) a client can act on without reading
-// the message, and a message that says which rule the token broke. Every
-// refusal's words live here, and only here; so does the reading of a token's
-// base64url parts, which the verifier and the clients share.
+// each with a code (./error-codes.ts) a client can act on without reading the
+// message, and words that say which rule the token broke, which live here and
+// only here; so does the reading of a token's base64url parts, which the
+// verifier and the clients share.
+import {
+  MEMBER_TOKEN_EXPIRED,
+  MEMBER_TOKEN_INVALID,
+  MEMBER_TOKEN_MALFORMED,
+  MEMBER_TOKEN_MISSING,
+  MEMBER_TOKEN_NOT_YET_VALID,
+  MEMBER_TOKEN_OTHER_APP,
+  MEMBER_TOKEN_UNKNOWN_KEY,
+  MEMBER_TOKENS_NEED_HTTPS,
+  MEMBER_TOKENS_NOT_ENABLED,
+  NOT_THAT_MEMBER,
+  type Refusal,
+} from './error-codes.js';
 import { ApiError } from './errors.js';
 
 /** The request header a page sends a member token in, beside its `Authorization`. */
 export const MEMBER_TOKEN_HEADER = 'X-Questboard-Member';
-/** The answer header naming a refusal's code (one of MEMBER_TOKEN_ERROR_CODES). */
-export const ERROR_CODE_HEADER = 'X-Questboard-Error';
 
 /** What a site may sign member tokens with: no `none`, and no shared secrets (HS*), which a page's keys would give away. */
 export const MEMBER_TOKEN_ALGORITHMS = ['ES256', 'EdDSA'] as const;
@@ -27,74 +38,59 @@ export const MAX_MEMBER_TOKEN_LIFETIME_S = 24 * 60 * 60;
  */
 export const MEMBER_TOKEN_CLOCK_TOLERANCE_S = 30;
 
-export const MEMBER_TOKEN_ERROR_CODES = [
-  'member-token-missing',
-  'member-token-malformed',
-  'member-token-expired',
-  'member-token-not-yet-valid',
-  'member-token-invalid',
-  'member-token-unknown-key',
-  'member-token-other-app',
-  'member-tokens-not-enabled',
-] as const;
-export type MemberTokenErrorCode = (typeof MEMBER_TOKEN_ERROR_CODES)[number];
-
+/** Why a member token is refused: each reason's refusal (with its code), and the rule it broke. */
 const REFUSALS = {
   notEnabled: [
-    'member-tokens-not-enabled',
-    "Member tokens are not enabled for this app: its settings hold no member_token_keys, so a key with the 'member' scope cannot write.",
+    MEMBER_TOKENS_NOT_ENABLED,
+    "its settings hold no member_token_keys, so a key with the 'member' scope cannot write",
   ],
   missing: [
-    'member-token-missing',
-    `Missing member token: a key with the 'member' scope writes only with the header ${MEMBER_TOKEN_HEADER}: <token>, signed for the signed-in member by the site's backend.`,
+    MEMBER_TOKEN_MISSING,
+    `a key with the 'member' scope writes only with the header ${MEMBER_TOKEN_HEADER}: <token>, signed for the signed-in member by the site's backend`,
   ],
   notCompact: [
-    'member-token-malformed',
-    'Malformed member token: it is not a signed JWT in compact form (three base64url parts: header.payload.signature).',
+    MEMBER_TOKEN_MALFORMED,
+    'it is not a signed JWT in compact form (three base64url parts: header.payload.signature)',
   ],
   badClaims: [
-    'member-token-malformed',
-    'Malformed member token: its claims must hold app_id and sub as text, and iat and exp (and nbf, if any) as NumericDates in seconds.',
+    MEMBER_TOKEN_MALFORMED,
+    'its claims must hold app_id and sub as text, and iat and exp (and nbf, if any) as NumericDates in seconds',
   ],
-  badSub: ['member-token-malformed', 'Malformed member token: its sub is not an account name the API accepts.'],
-  expired: ['member-token-expired', "Expired member token: its exp has passed; the site's backend signs a new one."],
+  badSub: [MEMBER_TOKEN_MALFORMED, 'its sub is not an account name the API accepts'],
+  expired: [MEMBER_TOKEN_EXPIRED, "its exp has passed; the site's backend signs a new one"],
   notYetValid: [
-    'member-token-not-yet-valid',
-    `Member token not yet valid: its nbf or iat lies ahead of this clock by more than ${MEMBER_TOKEN_CLOCK_TOLERANCE_S} seconds.`,
+    MEMBER_TOKEN_NOT_YET_VALID,
+    `its nbf or iat lies ahead of this clock by more than ${MEMBER_TOKEN_CLOCK_TOLERANCE_S} seconds`,
   ],
-  badSignature: [
-    'member-token-invalid',
-    "Invalid member token: its signature does not verify with the app's key that its kid names.",
-  ],
+  badSignature: [MEMBER_TOKEN_INVALID, "its signature does not verify with the app's key that its kid names"],
   // MEMBER_TOKEN_ALGORITHMS, written out: a join() here would stay in the embed, which reads only the headers.
-  algorithmNotAllowed: ['member-token-invalid', 'Invalid member token: it must be signed with ES256 or EdDSA.'],
-  keyMismatch: ['member-token-invalid', 'Invalid member token: its alg is not the algorithm of the key its kid names.'],
+  algorithmNotAllowed: [MEMBER_TOKEN_INVALID, 'it must be signed with ES256 or EdDSA'],
+  keyMismatch: [MEMBER_TOKEN_INVALID, 'its alg is not the algorithm of the key its kid names'],
   unusableKey: [
-    'member-token-invalid',
-    "Invalid member token: the app's key its kid names cannot be used here (not a point of its curve, or a curve this engine lacks).",
+    MEMBER_TOKEN_INVALID,
+    "the app's key its kid names cannot be used here (not a point of its curve, or a curve this engine lacks)",
   ],
   tooLong: [
-    'member-token-invalid',
-    `Invalid member token: its exp is more than ${MAX_MEMBER_TOKEN_LIFETIME_S / 3600} hours after its iat; member tokens live a day at most.`,
+    MEMBER_TOKEN_INVALID,
+    `its exp is more than ${MAX_MEMBER_TOKEN_LIFETIME_S / 3600} hours after its iat; member tokens live a day at most`,
   ],
   unknownKey: [
-    'member-token-unknown-key',
-    "Unknown member token key: the token's kid names none of the app's member_token_keys (a key rotated out, or no kid at all).",
+    MEMBER_TOKEN_UNKNOWN_KEY,
+    "the token's kid names none of the app's member_token_keys (a key rotated out, or no kid at all)",
   ],
-  otherApp: ['member-token-other-app', "Member token for another app: its app_id is not this API key's app."],
-} as const satisfies Record<string, readonly [MemberTokenErrorCode, string]>;
+  otherApp: [MEMBER_TOKEN_OTHER_APP, "its app_id is not this API key's app"],
+} as const satisfies Record<string, readonly [Refusal<string, `${string}{why}.`>, string]>;
 
 export type MemberTokenRefusal = keyof typeof REFUSALS;
 
 /** A refused member token: 401, with its code in X-Questboard-Error. */
 export function refuseMemberToken(reason: MemberTokenRefusal): ApiError {
-  const [code, message] = REFUSALS[reason];
-  return new ApiError(401, message, { [ERROR_CODE_HEADER]: code });
+  const [refusal, why] = REFUSALS[reason];
+  return new ApiError(refusal, { why });
 }
 
 /** A member key naming someone else in the body: the token is fine, the request is not. */
-export const notThatMember = (field: string) =>
-  new ApiError(403, `Not allowed: with a member key, ${field} must be the member the token names (or be left out).`);
+export const notThatMember = (field: string) => new ApiError(NOT_THAT_MEMBER, { field });
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
@@ -145,8 +141,4 @@ export function unverifiedClaims(token: string): UnverifiedClaims {
  * context) no signature can be checked: said as such, not as a fault of the token. Made when
  * thrown, so that a bundle reading only this module's headers (the embed) leaves it out.
  */
-export const memberTokensNeedWebCrypto = () =>
-  new ApiError(
-    501,
-    'Member tokens cannot be checked here: this page is not a secure context (https), where WebCrypto verifies them.',
-  );
+export const memberTokensNeedWebCrypto = () => new ApiError(MEMBER_TOKENS_NEED_HTTPS);

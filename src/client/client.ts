@@ -11,7 +11,8 @@ import type {
 } from '../api/responses.js';
 import type { Changed } from '../api/broadcast.js';
 import { newGuid } from '../api/formats.js';
-import { ERROR_CODE_HEADER, MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
+import { ERROR_CODE_HEADER } from '../api/error-codes.js';
+import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type {
   ConnectSocialBody,
   Dataset,

@@ -1,15 +1,15 @@
-import type { MemberTokenErrorCode } from '../api/member-tokens.js';
+import type { ErrorCode } from '../api/errors.js';
 
 /**
- * What went wrong, told apart once here (from the status, the answer's X-Questboard-Error code
- * and the spec's messages) so that no element reads message text.
+ * What went wrong, told apart once here (from the status and the answer's X-Questboard-Error
+ * code) so that no element reads message text.
  */
 export type QuestboardErrorKind =
   /** No answer at all: the network, or a remote that cannot be reached. */
   | 'unreachable'
-  /** 404 "The challenge has not started yet." */
+  /** 404 challenge-not-started. */
   | 'not-started'
-  /** 404 "User not found: …": the app has not heard of the member yet. */
+  /** 404 member-not-found: the app has not heard of the member yet. */
   | 'unknown-member'
   /** Any other 404: no such challenge, task or app. */
   | 'not-found'
@@ -30,30 +30,29 @@ export type QuestboardErrorKind =
   | 'unavailable'
   | 'other';
 
-const SIGNED_OUT: readonly MemberTokenErrorCode[] = ['member-token-missing', 'member-token-expired'];
+/** What a code says by itself; other refusals are told apart by their status. */
+const KIND_OF_CODE: Partial<Record<string, QuestboardErrorKind>> = {
+  'member-token-missing': 'signed-out',
+  'member-token-expired': 'signed-out',
+  'member-not-found': 'unknown-member',
+  'challenge-not-started': 'not-started',
+} satisfies Partial<Record<ErrorCode, QuestboardErrorKind>>;
 
-function classify(status: number, message: string, code: string | null): QuestboardErrorKind {
-  switch (status) {
-    case 0:
-      return 'unreachable';
-    case 404:
-      if (message === 'The challenge has not started yet.') return 'not-started';
-      return message.startsWith('User not found:') ? 'unknown-member' : 'not-found';
-    case 401:
-      if (code === null) return 'unauthorized';
-      return (SIGNED_OUT as readonly string[]).includes(code) ? 'signed-out' : 'member-token';
-    case 403:
-      return 'forbidden';
-    case 400:
-    case 409:
-    case 413:
-    case 415:
-      return 'invalid';
-    case 503:
-      return 'unavailable';
-    default:
-      return 'other';
-  }
+const KIND_OF_STATUS: Partial<Record<number, QuestboardErrorKind>> = {
+  0: 'unreachable',
+  400: 'invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'invalid',
+  413: 'invalid',
+  415: 'invalid',
+  503: 'unavailable',
+};
+
+function classify(status: number, code: string | null): QuestboardErrorKind {
+  if (code?.startsWith('member-token')) return KIND_OF_CODE[code] ?? 'member-token';
+  return KIND_OF_CODE[code!] ?? KIND_OF_STATUS[status] ?? 'other';
 }
 
 /** A request the API answered with `is_valid: false`, or one that never got a valid answer (status 0). */
@@ -63,10 +62,14 @@ export class QuestboardError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    /** Why the API refused the member token: its X-Questboard-Error answer header (one of MEMBER_TOKEN_ERROR_CODES), or null. */
-    readonly code: string | null = null,
+    /**
+     * Why the API refused: its X-Questboard-Error answer header, one of the codes of
+     * src/api/error-codes.ts (docs/errors.md), or null where there was no answer. A string: a
+     * newer server may answer a code this client does not know.
+     */
+    readonly code: ErrorCode | (string & {}) | null = null,
   ) {
     super(message);
-    this.kind = classify(status, message, code);
+    this.kind = classify(status, code);
   }
 }

@@ -1,4 +1,5 @@
 // API keys: who is calling, and what they may do for which app.
+import { API_KEY_INVALID, API_KEY_MISSING, KEY_TAKEN, OTHER_APP, SCOPE_MISSING } from '../api/error-codes.js';
 import { ApiError, invalidInput } from '../api/errors.js';
 import { apiKey, SCOPES, type Scope } from '../api/schemas.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
@@ -34,7 +35,7 @@ export async function addAdminKeys(
   const stored = await tx.getMeta<StoredAdminKeys>(ADMIN_KEYS);
   const hashes = await adminKeyHashes(tx);
   for (const [index, key] of keys.entries()) {
-    if (await tx.get('api_keys', key)) throw new ApiError(409, `${nameOf(index)}: this key is already an app's key.`);
+    if (await tx.get('api_keys', key)) throw new ApiError(KEY_TAKEN, { field: nameOf(index) });
     hashes.add(sha256Hex(key));
   }
   if (keys.length > 0 || Array.isArray(stored)) await tx.putMeta(ADMIN_KEYS, { sha256: [...hashes] });
@@ -57,7 +58,7 @@ export async function replaceAdminKeys(
 /** The key of an `Authorization: Bearer <key>` header, or a 401. */
 export function bearerKey(header: string | null): string {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) throw new ApiError(401, 'Missing API key: send the header Authorization: Bearer <key>.');
+  if (!match) throw new ApiError(API_KEY_MISSING);
   // Checked as a dataset's keys are: one no store could hold is never looked up.
   const key = match[1]!;
   const checked = apiKey.safeParse(key);
@@ -70,7 +71,7 @@ export async function authenticate(tx: Transaction, key: string): Promise<ApiKey
   if (record) return record;
   // Installation admin keys carry every scope for every app.
   if ((await adminKeyHashes(tx)).has(sha256Hex(key))) return adminKeyRecord(key);
-  throw new ApiError(401, 'Invalid API key.');
+  throw new ApiError(API_KEY_INVALID);
 }
 
 /**
@@ -81,13 +82,13 @@ export const adminKeyRecord = (key: string): ApiKeyRecord => ({ key: sha256Hex(k
 
 export function requireScope(key: ApiKeyRecord, scope: Scope): void {
   if (!key.scopes.includes(scope)) {
-    throw new ApiError(403, `Not allowed: this API key does not carry the '${scope}' scope.`);
+    throw new ApiError(SCOPE_MISSING, { scope });
   }
 }
 
 /** An app that exists but that the key does not belong to. */
 export function requireApp(key: ApiKeyRecord, app_id: string): void {
   if (key.app_id !== null && key.app_id !== app_id) {
-    throw new ApiError(403, 'Not allowed: this API key belongs to another app.');
+    throw new ApiError(OTHER_APP);
   }
 }

@@ -1,5 +1,6 @@
 // Challenges and tasks: lookups scoped to an app, and their wire shapes.
-import { ApiError, notFound } from '../api/errors.js';
+import { CHALLENGE_NOT_FOUND, CHALLENGE_NOT_STARTED, TASK_NOT_FOUND } from '../api/error-codes.js';
+import { ApiError } from '../api/errors.js';
 import { Fixed4, formatDate, QUANTITY_SCALE } from '../api/formats.js';
 import type { Challenge, Task, TaskProgressWire } from '../api/responses.js';
 import type { ChallengeRecord, ProgressRecord, TaskRecord, Transaction } from '../store/index.js';
@@ -10,18 +11,18 @@ import type { ChallengeRecord, ProgressRecord, TaskRecord, Transaction } from '.
  */
 export async function findChallenge(tx: Transaction, challenge_id: string, app_id: string | null) {
   const challenge = await tx.get('challenges', challenge_id);
-  if (!challenge || (app_id !== null && challenge.app_id !== app_id)) throw notFound('Challenge');
+  if (!challenge || (app_id !== null && challenge.app_id !== app_id)) throw new ApiError(CHALLENGE_NOT_FOUND);
   return challenge;
 }
 
 export async function findTask(tx: Transaction, task_id: string, app_id: string | null) {
   const task = await tx.get('tasks', task_id);
-  if (!task || (app_id !== null && task.app_id !== app_id)) throw notFound('Task');
+  if (!task || (app_id !== null && task.app_id !== app_id)) throw new ApiError(TASK_NOT_FOUND);
   return task;
 }
 
 export function assertStarted(challenge: ChallengeRecord, at: number): void {
-  if (at < challenge.start_at) throw new ApiError(404, 'The challenge has not started yet.');
+  if (at < challenge.start_at) throw new ApiError(CHALLENGE_NOT_STARTED);
 }
 
 export function taskShape(task: TaskRecord): Task {

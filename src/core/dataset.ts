@@ -1,6 +1,7 @@
 // Import and export of whole apps. Progress and endorsements are replayed
 // through the same rules as live calls, so every total is derived, never
 // imported; an export holds what is needed to derive the same totals again.
+import { ID_TAKEN, INVALID_DATASET, INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
@@ -36,7 +37,8 @@ export async function importDataset(
   const seen = new Set<string>();
   for (const [index, app] of apps.entries()) {
     const path = `apps[${index}]`;
-    if (seen.has(app.app_id)) throw new ApiError(400, `${path}.app_id: '${app.app_id}' appears twice.`);
+    if (seen.has(app.app_id))
+      throw new ApiError(INVALID_INPUT, { field: `${path}.app_id`, reason: `'${app.app_id}' appears twice` });
     seen.add(app.app_id);
     if (mode === 'replace') await tx.deleteAppData(app.app_id);
     await importApp(tx, app, path, adminKeys, now, importer);
@@ -82,7 +84,7 @@ async function importApp(
       // answered as any key. (Knowing the key, it could try it as a Bearer key anyway, where
       // failures are limited; the import must not be a way round that.) The installation's may know.
       if (importer !== null) continue;
-      throw new ApiError(409, `${path}.api_keys[${index}].key: this key is not available.`);
+      throw new ApiError(ID_TAKEN, { field: `${path}.api_keys[${index}].key`, kind: 'key' });
     }
     const record: ApiKeyRecord = { key: apiKey.key, app_id: app.app_id, scopes: apiKey.scopes };
     tx.put('api_keys', record);
@@ -136,7 +138,7 @@ function treasuryBalance(text: string): string {
 /** Kept in the form transfers compare with (`0.0.01001` is `0.0.1001`). */
 function treasuryAccount(text: string, path: string): string {
   const account = parseAccountId(text);
-  if (!account) throw new ApiError(400, `${path}: must be shard.realm.num with numbers in range.`);
+  if (!account) throw new ApiError(INVALID_INPUT, { field: path, reason: 'must be shard.realm.num with numbers in range' });
   return account.text;
 }
 
@@ -152,7 +154,7 @@ async function importChallenge(
   const existing = await tx.get('challenges', challenge_id);
   if (existing && existing.app_id !== app_id) {
     // Neutral on purpose: another app's ids must not be probed.
-    throw new ApiError(409, `${path}.challenge_id: this id is not available.`);
+    throw new ApiError(ID_TAKEN, { field: `${path}.challenge_id`, kind: 'id' });
   }
   const task_ids: string[] = [];
   for (const [index, task] of data.tasks.entries()) {
@@ -160,9 +162,9 @@ async function importChallenge(
     const task_id = task.task_id ?? newGuid();
     const existingTask = await tx.get('tasks', task_id);
     if (existingTask && existingTask.challenge_id !== challenge_id) {
-      throw new ApiError(409, `${taskPath}.task_id: this id is not available.`);
+      throw new ApiError(ID_TAKEN, { field: `${taskPath}.task_id`, kind: 'id' });
     }
-    if (task_ids.includes(task_id)) throw new ApiError(400, `${taskPath}.task_id: appears twice.`);
+    if (task_ids.includes(task_id)) throw new ApiError(INVALID_INPUT, { field: `${taskPath}.task_id`, reason: 'appears twice' });
     const quantity_e4 = toQuantityE4(task.quantity);
     task_ids.push(task_id);
     tx.put('tasks', {
@@ -260,9 +262,10 @@ async function replay(
     for (const { item, index, at } of entries) {
       await rethrowAt(`${path}.progress[${index}]`, async () => {
         const task = await tx.get('tasks', item.task_id);
-        if (!task || task.app_id !== app.app_id) throw new ApiError(400, 'task_id: no such task in this app.');
+        if (!task || task.app_id !== app.app_id)
+          throw new ApiError(INVALID_INPUT, { field: 'task_id', reason: 'no such task in this app' });
         const user = await tx.get('users', [app.app_id, account_name]);
-        if (!user) throw new ApiError(400, 'account_name: no such member in this app.');
+        if (!user) throw new ApiError(INVALID_INPUT, { field: 'account_name', reason: 'no such member in this app' });
         const quantity_e4 = toQuantityE4(item.quantity);
         await applyProgress(tx, { app, task, user, quantity_e4, at });
       });
@@ -322,7 +325,7 @@ async function rethrowAt(path: string, work: () => Promise<unknown>): Promise<vo
   try {
     await work();
   } catch (error) {
-    if (error instanceof ApiError) throw new ApiError(400, `${path}: ${error.message}`);
+    if (error instanceof ApiError) throw new ApiError(INVALID_DATASET, { field: path, reason: error.message });
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 // Endorsements: one member vouching for another, worth XP to the receiver.
+import { SELF_ENDORSEMENT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, Transaction } from '../store/index.js';
 import { earnXp } from './members.js';
@@ -14,7 +15,7 @@ export interface Endorsement {
 /** Returns whether anything changed: the same endorsement twice is kept once, and changes nothing. */
 export async function endorse(tx: Transaction, app: AppRecord, endorsement: Endorsement): Promise<boolean> {
   const { from_account, to_account, endorsement_id, at } = endorsement;
-  if (from_account === to_account) throw new ApiError(400, 'to_account: a member cannot endorse themselves.');
+  if (from_account === to_account) throw new ApiError(SELF_ENDORSEMENT);
   const key: [string, string, string, string] = [app.app_id, from_account, to_account, endorsement_id];
   // Read together: the SQL store sends them in one round trip, not three.
   await Promise.all([

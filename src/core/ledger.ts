@@ -2,12 +2,13 @@
 // check and the debit happen in the caller's one readwrite transaction, so
 // parallel transfers are serialised by the store (an IndexedDB transaction, a
 // locked row in SQL), from one process or many, and can never overdraw.
+import { INVALID_INPUT, TRANSFER_PRE_CHECK } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { parseAccountId, parseCoins } from '../api/formats.js';
 import type { AppRecord, Transaction } from '../store/index.js';
 
 /** Failures read as the ledger SDK words them, with its PascalCase codes. */
-const preCheck = (code: string) => new ApiError(400, `Transaction Failed Pre-Check: ${code}`);
+const preCheck = (reason: string) => new ApiError(TRANSFER_PRE_CHECK, { reason });
 
 export interface Transfer {
   to_address: string;
@@ -19,7 +20,8 @@ export function transfer(tx: Transaction, app: AppRecord, { to_address, quantity
   const recipient = parseAccountId(to_address);
   if (!recipient) throw preCheck('InvalidAccountId');
   const amount = parseCoins(quantity);
-  if (!amount.ok && amount.reason === 'not-a-number') throw new ApiError(400, 'quantity: must be a number.');
+  if (!amount.ok && amount.reason === 'not-a-number')
+    throw new ApiError(INVALID_INPUT, { field: 'quantity', reason: 'must be a number' });
   if (!amount.ok && amount.reason !== 'too-large') throw preCheck('InvalidAccountAmounts');
   const treasury = app.treasury;
   if (!treasury) throw preCheck('PayerAccountNotFound');

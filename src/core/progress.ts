@@ -1,4 +1,5 @@
 // What one log of a task does to a member's progress, totals and challenges.
+import { INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
 import { assertStarted } from './catalog.js';
@@ -29,7 +30,7 @@ export async function applyProgress(tx: Transaction, { app, task, user, quantity
   assertStarted(challenge, at);
   // Setting a quantity to 0 is an edit; adding 0 is a mistake.
   if (quantity_e4 <= 0 && !(task.alloweditquantity && quantity_e4 === 0)) {
-    throw new ApiError(400, 'quantity: must be greater than 0.');
+    throw new ApiError(INVALID_INPUT, { field: 'quantity', reason: 'must be greater than 0' });
   }
   const progress = (await tx.get('progress', [task.task_id, user.account_name])) ?? {
     task_id: task.task_id,

@@ -1,11 +1,10 @@
 import { changeAffects, subscribeToChanges } from '../client/changes.js';
-import { clientFor, MissingApiKeyError } from '../client/config.js';
-import { QuestboardError } from '../client/questboard-error.js';
+import { clientFor } from '../client/config.js';
 import { followRemoteChanges } from '../client/remote-changes.js';
 import type { LeaderboardType } from '../api/schemas.js';
 import { applyColorScheme, onColorSchemeChange } from '../components/shared/color-scheme.js';
 import { localeOf, siteMessages, watchLanguages } from '../components/shared/locale.js';
-import { keptNotice } from '../components/shared/status.js';
+import { failureReason, keptNotice } from '../components/shared/status.js';
 import { catalogLanguage } from '../i18n/languages.js';
 import type { Translator } from '../i18n/messages.js';
 import { loadCatalog, pageTranslator } from '../i18n/page-catalogs.js';
@@ -100,7 +99,7 @@ async function fill(container: HTMLElement): Promise<void> {
     container.querySelector(`.${leaderboardClass.root}`)?.prepend(keptParagraph(notice));
   } catch (error) {
     const t = await translator(locale);
-    container.textContent = t.text('leaderboard.unavailable', { reason: reasonOf(t, error) });
+    container.textContent = t.text('leaderboard.unavailable', { reason: failureReason(t, error) });
     shown.delete(container);
   }
   container.setAttribute('aria-busy', 'false');
@@ -120,12 +119,6 @@ function keptParagraph(text: string): HTMLParagraphElement {
   paragraph.setAttribute('role', 'status');
   paragraph.textContent = text;
   return paragraph;
-}
-
-function reasonOf(t: Translator, error: unknown): string {
-  if (error instanceof MissingApiKeyError) return t.text('error.noApiKey');
-  if (error instanceof QuestboardError && error.kind === 'unreachable') return t.text('error.unreachable');
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The fragment's root takes its container's `data-theme` as an element takes its `theme`. */

@@ -3,6 +3,7 @@
 // module per language, and the fragment is rendered outside Lit (in the worker and the Node
 // server), where a catalog of plain objects serves as well. Ids are a union type, so a typo or
 // a missing placeholder is a compile error, and tests check every catalog against English.
+import type { ErrorCode } from '../api/errors.js';
 import type { elements, table } from './catalogs/en.js';
 import { numberFormat } from './number-format.js';
 
@@ -22,6 +23,11 @@ export type ElementMessageId = keyof typeof elements;
 /** A catalog holds every message of its part; a site's messages may hold any of them. */
 export type Catalog<Id extends MessageId = MessageId> = { readonly [K in Id]: Message };
 export type SiteMessages = Readonly<Record<string, Partial<Catalog>>>;
+/**
+ * Why the API refused, by its code, in a language but English: English pages show the API's own
+ * message, which is English (and the embed, which carries English, has no room for another copy).
+ */
+export type Refusals = { readonly [Code in ErrorCode]: string };
 
 type Forms<M> = M extends string ? M : M[keyof M];
 /** `{name}`s of a text; braces around anything but a word (code, as `{ apiKey }`) are text. */

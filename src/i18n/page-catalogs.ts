@@ -7,15 +7,17 @@ import {
   type Catalog,
   type ElementMessageId,
   type MessageSource,
+  type Refusals,
   type SiteMessages,
   type TableMessageId,
   type Translator,
 } from './messages.js';
 
-/** What a catalog file holds: the fragment's words and the elements'. */
+/** What a catalog file holds: the fragment's words, the elements', and the API's refusals. */
 export interface CatalogModule {
   table: Catalog<TableMessageId>;
   elements: Catalog<ElementMessageId>;
+  refusals: Refusals;
 }
 export type CatalogLoader = (language: LoadedLanguage) => Promise<CatalogModule>;
 
@@ -39,7 +41,8 @@ export function loadCatalog(language: Language): Promise<void> {
   if (!pending) {
     const load = loader ?? (() => Promise.reject(new Error('this build carries English only')));
     pending = load(language as LoadedLanguage).then(
-      (module) => void catalogs.set(language, { ...module.table, ...module.elements }),
+      // The refusals' codes are words joined by hyphens, which no message id is.
+      (module) => void catalogs.set(language, { ...module.table, ...module.elements, ...module.refusals }),
       (error: unknown) => {
         console.warn(`[questboard] ${language} could not be loaded, so English shows: ${String(error)}`);
         catalogs.set(language, english);
@@ -48,6 +51,11 @@ export function loadCatalog(language: Language): Promise<void> {
     loading.set(language, pending);
   }
   return pending;
+}
+
+/** Why the API refused, said in a loaded catalog's language; undefined in English and for a code this build does not know. */
+export function refusalText(language: string, code: string | null): string | undefined {
+  return (catalogs.get(language as Language) as Partial<Record<string, string>> | undefined)?.[code!];
 }
 
 let translators = new Map<string, Translator>();

@@ -1,5 +1,6 @@
+import { ERROR_CODE_HEADER, ORIGIN_NOT_ALLOWED } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
-import { ERROR_CODE_HEADER, MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
+import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 
 /** Request headers a Questboard client sends: the key, JSON bodies, retries of writes, where an event stream resumes, and the member's token. */
 const ALLOWED_REQUEST_HEADERS = `Authorization, Content-Type, Idempotency-Key, Last-Event-ID, ${MEMBER_TOKEN_HEADER}`;
@@ -49,7 +50,7 @@ export function createCors(serverOrigins: string[]): Cors {
     checkOrigin(origin, appOrigins) {
       if (allows(origin, appOrigins)) return;
       const list = appOrigins === undefined ? "this server's --cors-origin" : "the allowed_origins of this API key's app";
-      throw new ApiError(403, `Not allowed: pages at ${origin} may not call this API; the origin is not among ${list}.`);
+      throw new ApiError(ORIGIN_NOT_ALLOWED, { origin, allowed: list });
     },
     isPreflight: (request) => request.method === 'OPTIONS' && request.headers.has('Access-Control-Request-Method'),
     /**

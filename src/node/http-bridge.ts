@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ANSWERED_BEFORE_BODY, BODY_CUT_SHORT, MALFORMED_REQUEST, METHOD_NOT_IMPLEMENTED } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { ALLOWED_METHODS } from './cors.js';
 
@@ -14,7 +15,7 @@ const UNCARRIED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** A method the server takes nowhere (any it takes somewhere is the handler's 405). */
 export function notImplemented(method?: string): ApiError {
-  return new ApiError(501, `${method ?? 'This method'} is not implemented by this server: it takes ${ALLOWED_METHODS}.`);
+  return new ApiError(METHOD_NOT_IMPLEMENTED, { method: method ?? 'This method', allowed: ALLOWED_METHODS });
 }
 
 export interface BridgedRequest {
@@ -51,7 +52,7 @@ export function toFetchRequest(incoming: IncomingMessage, origin: string): Bridg
   } catch {
     // What a Request refuses: no URL, one with credentials, a header value it will not hold.
     detachBody();
-    throw new ApiError(400, 'The request cannot be read: its target or a header is malformed.');
+    throw new ApiError(MALFORMED_REQUEST);
   }
 }
 
@@ -80,7 +81,7 @@ function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Arra
         };
         const onError = () => {
           detach();
-          controller.error(new ApiError(400, 'The request body was cut short: the connection closed before it ended.'));
+          controller.error(new ApiError(BODY_CUT_SHORT));
         };
         detach = () => {
           incoming.off('data', onData).off('end', onEnd).off('error', onError);
@@ -90,7 +91,7 @@ function bodyStream(incoming: IncomingMessage): { body: ReadableStream<Uint8Arra
           detach();
           // Every request that sent a body ends here once answered, most of them read to the end:
           // an error made for those (its stack captured) took 1.5% of a write's time.
-          if (!ended) controller.error(new ApiError(503, 'The request was answered before its body was read.'));
+          if (!ended) controller.error(new ApiError(ANSWERED_BEFORE_BODY));
         };
         incoming.on('data', onData).on('end', onEnd).on('error', onError);
         // A 'data' listener starts the flow; nothing flows until the handler reads.

@@ -3,6 +3,14 @@ import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type S
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
+import {
+  ANSWER_TIMEOUT,
+  EXPECTATION_FAILED,
+  HEADERS_TOO_LARGE,
+  INTERNAL_ERROR,
+  MALFORMED_HTTP,
+  REQUEST_TOO_SLOW,
+} from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { Handle } from '../server/handler.js';
 import { errorResponse } from '../server/http.js';
@@ -135,7 +143,7 @@ export async function startHttpHost(handle: Handle, options: HostOptions): Promi
   server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     dropRestOfBody(incoming);
     logRefused(417, incoming.method ?? null);
-    const refusal = new ApiError(417, 'Expect: only 100-continue is understood here.');
+    const refusal = new ApiError(EXPECTATION_FAILED);
     void sendFetchResponse(errorResponse(refusal), outgoing, cors.headersFor(incoming.headers.origin ?? null));
   });
   // Node hands a CONNECT over as a raw socket; without a listener it would drop it.
@@ -187,10 +195,7 @@ async function answerInTime(answer: Promise<Response>, timeoutMs: number, onTime
   const late = new Promise<Response>((resolve) => {
     timer = setTimeout(() => {
       onTimeout();
-      const message =
-        `The request did not finish within ${timeoutMs} ms. ` +
-        'A write may still complete: retry it with the same Idempotency-Key.';
-      resolve(errorResponse(new ApiError(503, message)));
+      resolve(errorResponse(new ApiError(ANSWER_TIMEOUT, { ms: timeoutMs })));
     }, timeoutMs);
   });
   try {
@@ -203,20 +208,20 @@ async function answerInTime(answer: Promise<Response>, timeoutMs: number, onTime
 function hostError(error: unknown, logger: Logger, requestId: string): Response {
   if (error instanceof ApiError) return errorResponse(error);
   logger.error({ err: error, reqId: requestId }, 'unexpected error in the HTTP host');
-  return errorResponse(new ApiError(500, 'internal error in the HTTP host'));
+  return errorResponse(new ApiError(INTERNAL_ERROR));
 }
 
 /** What Node's parser could not take (its codes: llhttp's HPE_*), said as the API says it. */
 function parserError(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, `The request's URL and headers are larger than ${maxHeaderSize} bytes.`);
+      return new ApiError(HEADERS_TOO_LARGE, { limit: maxHeaderSize });
     case 'HPE_INVALID_METHOD':
       return notImplemented();
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, 'The request took too long to arrive.');
+      return new ApiError(REQUEST_TOO_SLOW);
     default:
-      return new ApiError(400, 'The request is not well-formed HTTP/1.1.');
+      return new ApiError(MALFORMED_HTTP);
   }
 }
 

@@ -5,6 +5,7 @@
 // and a log line, while health and the rest of the server go on answering.
 import { statfs } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
+import { DISK_FULL, STORAGE_FAILED, STORAGE_NOT_ANSWERING } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { TRANSACTION_MODES, type Query, type SqlDriver } from '../store/sql/sql.js';
 import { PGLITE_WORKER, type Reply, type Request, type SentError, type Stopped, type WorkerData } from './pglite-worker.js';
@@ -23,14 +24,14 @@ const FREE_SPACE_NEEDED = 16 * 1024 * 1024;
 
 /** The refusals of a data directory that cannot take what it is asked: one place for all of them. */
 const STORAGE_REFUSALS = {
-  diskFull: () => new ApiError(507, "The server's disk is full: nothing more can be written until space is freed."),
-  failed: () => new ApiError(503, "The server cannot use its data directory; the server's log says why."),
-  stalled: () => new ApiError(503, "The server's data directory does not answer; try again shortly."),
+  diskFull: () => new ApiError(DISK_FULL),
+  failed: () => new ApiError(STORAGE_FAILED),
+  stalled: () => new ApiError(STORAGE_NOT_ANSWERING),
 };
 
 /** SQLSTATEs of a file the database could not read or write: a read-only or failing disk (EROFS is 42501). */
 const FILE_ACCESS_FAILED = new Set(['42501', '58030', '58P01']);
-const DISK_FULL = '53100';
+const DISK_FULL_SQLSTATE = '53100';
 
 export interface PgliteThreadOptions {
   /** Told once, when the data directory fails for good (the thread ended, or a file could not be read or written). */
@@ -91,7 +92,7 @@ export async function pgliteThreadDriver(dataDir: string, { onFailure }: PgliteT
 
   const refusalOf = (error: SentError): Error => {
     if (failure !== null) return STORAGE_REFUSALS.failed();
-    if (error.code === DISK_FULL) return STORAGE_REFUSALS.diskFull();
+    if (error.code === DISK_FULL_SQLSTATE) return STORAGE_REFUSALS.diskFull();
     if (error.code !== undefined && FILE_ACCESS_FAILED.has(error.code)) {
       fail(new Error(`the data directory ${dataDir} failed: ${error.message}`));
       return STORAGE_REFUSALS.failed();

@@ -3,6 +3,8 @@
 // two member writes wait in an outbox. The worker and the in-page transport
 // both wrap their local handler with it.
 import { operationOf, operationPath } from '../api/api-path.js';
+import { INTERNAL_ERROR, REMOTE_ANSWER_INVALID, REMOTE_UNREACHABLE } from '../api/error-codes.js';
+import { ApiError } from '../api/errors.js';
 import { newGuid } from '../api/formats.js';
 import {
   MEMBER_TOKEN_CLOCK_TOLERANCE_S,
@@ -13,7 +15,7 @@ import {
 import type { Handle } from '../server/handler.js';
 import { errorResponse } from '../server/http.js';
 import { cachedResponse, findAnswer, hashAuthorization, keepAnswer } from './answer-cache.js';
-import { failure, queued } from './answers.js';
+import { queued } from './answers.js';
 import {
   countFailedReplay,
   enqueueWrite,
@@ -194,7 +196,7 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     } catch (error) {
       // Like the handler: a bug answers 500 in the API's shape, never a rejected respondWith.
       console.error('questboard: unexpected error in the remote-first strategy', error);
-      return failure(500, 'Internal error: the request could not be completed.');
+      return errorResponse(new ApiError(INTERNAL_ERROR));
     }
   }
 
@@ -229,9 +231,8 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
         ? stoppedAt.outcome
         : await callRemote(fetchRemote, call, timeout_ms);
 
-    if (outcome.kind === 'invalid') return failure(502, outcome.reason);
-    if (outcome.kind === 'unreachable')
-      return whenUnreachable(call, keyHash, `The remote server ${remote} cannot be reached (${outcome.reason})`);
+    if (outcome.kind === 'invalid') return errorResponse(new ApiError(REMOTE_ANSWER_INVALID, { reason: outcome.reason }));
+    if (outcome.kind === 'unreachable') return whenUnreachable(call, keyHash, { remote, reason: outcome.reason });
     if (call.method === 'GET' && outcome.status < 300) {
       const contentType = outcome.headers.get('Content-Type');
       await keepAnswer(await database(), keyHash, call.url, { status: outcome.status, contentType, body: outcome.body }, now());
@@ -240,12 +241,17 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
     return new Response(outcome.body, { status: outcome.status, headers: outcome.headers });
   }
 
-  async function whenUnreachable(call: RemoteCall, keyHash: string, unreachable: string): Promise<Response> {
+  async function whenUnreachable(
+    call: RemoteCall,
+    keyHash: string,
+    cause: { remote: string; reason: string },
+  ): Promise<Response> {
+    const unreachable = (then: string) => errorResponse(new ApiError(REMOTE_UNREACHABLE, { ...cause, then }));
     const db = await database();
     if (call.method === 'GET') {
       const answer = await findAnswer(db, keyHash, call.url);
       if (answer !== undefined) return cachedResponse(answer, now());
-      return failure(503, `${unreachable}, and no earlier answer to this request is kept.`);
+      return unreachable(', and no earlier answer to this request is kept.');
     }
     if (call.idempotencyKey !== null && call.method === 'POST' && QUEUEABLE_OPERATIONS.has(call.operation)) {
       // Queued, it would only be dropped: refused now as the remote refuses it, so that the page
@@ -276,9 +282,9 @@ export function remoteFirst(local: Handle, options: RemoteFirstOptions = {}): Re
       return queued();
     }
     if (call.operation === 'airdrop_token_ledger') {
-      return failure(503, `${unreachable}. Transfers are never queued: nothing was sent.`);
+      return unreachable('. Transfers are never queued: nothing was sent.');
     }
-    return failure(503, `${unreachable}. Only endorse_account and connect_social wait for it; try again later.`);
+    return unreachable('. Only endorse_account and connect_social wait for it; try again later.');
   }
 
   return {

@@ -3,6 +3,15 @@
 // (service worker, in-page transport, Node server) calls only this.
 import { operationOf } from '../api/api-path.js';
 import type { ChangeNotice } from '../api/broadcast.js';
+import {
+  DATABASE_UNAVAILABLE,
+  NOT_HEALTHY,
+  INTERNAL_ERROR,
+  METHOD_NOT_ALLOWED,
+  NO_ADMIN_KEY_YET,
+  NO_CHANGE_FEED,
+  UNKNOWN_OPERATION,
+} from '../api/error-codes.js';
 import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
 import { adminKeyRecord, authenticate, bearerKey, requireScope } from '../core/access.js';
@@ -95,7 +104,7 @@ export function createHandler({
         return errorResponse(error.status === 401 ? await failedAuthentication(error, request, context) : error);
       // A bug: say so plainly and keep the details out of the answer.
       onUnexpectedError(error, request);
-      return errorResponse(new ApiError(500, 'Internal error: the request could not be completed.'));
+      return errorResponse(new ApiError(INTERNAL_ERROR));
     }
   };
 
@@ -129,9 +138,9 @@ export function createHandler({
     try {
       await store.ping(context?.transactionBegins);
     } catch (error) {
-      if (error instanceof ApiError) throw new ApiError(503, error.message);
+      if (error instanceof ApiError) throw error.status === 503 ? error : new ApiError(NOT_HEALTHY, { reason: error.message });
       onUnexpectedError(error, request);
-      throw new ApiError(503, "The database does not answer; the server's log says why.");
+      throw new ApiError(DATABASE_UNAVAILABLE, { since: '', then: "the server's log says why" });
     }
   }
 
@@ -173,15 +182,15 @@ export function createHandler({
     const url = new URL(request.url);
     const name = operationOf(url);
     const operation = name !== null && Object.hasOwn(operations, name) ? operations[name]! : undefined;
-    if (!operation) throw new ApiError(404, `Unknown operation: ${url.pathname}.`);
+    if (!operation) throw new ApiError(UNKNOWN_OPERATION, { path: url.pathname });
     const method = request.method.toUpperCase();
     if (!operation.methods.includes(method as 'GET' | 'POST')) {
       const allow = operation.methods.join(', ');
-      throw new ApiError(405, `Method ${method} is not allowed here; use ${allow}.`, { allow });
+      throw new ApiError(METHOD_NOT_ALLOWED, { method, allow }, { allow });
     }
 
     // Said before the key is read: a worker's store may know no key of the remote's.
-    if (operation.streamsChanges && !changeStreams) throw NO_CHANGE_FEED;
+    if (operation.streamsChanges && !changeStreams) throw new ApiError(NO_CHANGE_FEED);
     if (operation.scope !== null) limiter?.admitAuthentication(context?.clientAddress, now().getTime());
     const keyText = operation.scope === null ? null : bearerKey(request.headers.get('authorization'));
     const query = Object.fromEntries(url.searchParams);
@@ -246,11 +255,6 @@ export function createHandler({
   }
 }
 
-const NO_CHANGE_FEED = new ApiError(
-  501,
-  'Live updates (GET /v1/events) are not served here: only a Questboard server has a feed of changes to stream.',
-);
-
 /**
  * What an operation without a transaction gets: none of a transaction's methods, so that using
  * one fails, while asking for an optional one (announce) finds none.
@@ -299,11 +303,7 @@ async function admit(
 ): Promise<{ app: AppRecord | undefined } | null> {
   if (operation.bootstrap && (await isEmpty(tx))) {
     if (allowBootstrap) return null;
-    throw new ApiError(
-      401,
-      'This server has no admin key yet, and takes none from the dataset itself: its operator gives it one ' +
-        '(QUESTBOARD_ADMIN_KEYS or --admin-keys-file), or starts it once with --allow-bootstrap.',
-    );
+    throw new ApiError(NO_ADMIN_KEY_YET);
   }
   const record = await authenticate(tx, key);
   if (callsAsMember(record, operation)) return { app: await tx.get('apps', record.app_id!) };

@@ -1,4 +1,5 @@
 // Reading requests and writing responses, with the limits the API promises.
+import { BODY_TOO_LARGE, ERROR_CODE_HEADER, INVALID_BODY, UNSUPPORTED_CONTENT_TYPE } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { toJsonText } from '../api/formats.js';
 import { JsonTextError, parseJsonText } from '../api/json-text.js';
@@ -27,25 +28,29 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 export function errorResponse(error: ApiError): Response {
-  return jsonResponse(error.status, { is_valid: false, message: error.message }, error.headers);
+  return jsonResponse(
+    error.status,
+    { is_valid: false, message: error.message },
+    { [ERROR_CODE_HEADER]: error.code, ...error.headers },
+  );
 }
 
 /** The JSON body of a POST: 415 for another type or charset, 413 past the limit, 400 for bad UTF-8 or JSON. */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   if (!JSON_IN_UTF8.test(request.headers.get('content-type') ?? '')) {
-    throw new ApiError(415, 'Unsupported content-type: send the body as application/json, in UTF-8.');
+    throw new ApiError(UNSUPPORTED_CONTENT_TYPE);
   }
   const text = await readText(request, limit);
-  if (text.trim() === '') throw new ApiError(400, 'The request body is empty: send a JSON object.');
+  if (text.trim() === '') throw new ApiError(INVALID_BODY, { problem: 'is empty: send a JSON object' });
   let body: unknown;
   try {
     body = parseJsonText(text, EXACT_NUMBER_PATHS);
   } catch (error) {
     if (!(error instanceof JsonTextError)) throw error;
-    throw new ApiError(400, `The request body ${error.message}.`);
+    throw new ApiError(INVALID_BODY, { problem: error.message });
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError(400, 'The request body must be a JSON object.');
+    throw new ApiError(INVALID_BODY, { problem: 'must be a JSON object' });
   }
   return body;
 }
@@ -71,7 +76,7 @@ async function readText(request: Request, limit: number): Promise<string> {
     try {
       text += utf8.decode(bytes, { stream: more });
     } catch {
-      throw new ApiError(400, 'The request body is not valid UTF-8.');
+      throw new ApiError(INVALID_BODY, { problem: 'is not valid UTF-8' });
     }
   };
   if (!request.body) take(await request.arrayBuffer(), false);
@@ -91,4 +96,4 @@ async function readText(request: Request, limit: number): Promise<string> {
   return text;
 }
 
-const bodyTooLarge = (limit: number) => new ApiError(413, `The request body is larger than ${limit} bytes.`);
+const bodyTooLarge = (limit: number) => new ApiError(BODY_TOO_LARGE, { limit });

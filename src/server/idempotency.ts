@@ -1,5 +1,6 @@
 // Idempotency-Key: a write retried with the same key answers its first answer,
 // for a day, as the payment APIs that defined the pattern keep them.
+import { IDEMPOTENCY_KEY_REUSED, INVALID_IDEMPOTENCY_KEY } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { RawJson, toJsonText } from '../api/formats.js';
 import type { Transaction } from '../store/index.js';
@@ -29,13 +30,13 @@ export async function once(
   run: () => Promise<Outcome>,
 ): Promise<Outcome> {
   if (!KEY.test(idempotency_key)) {
-    throw new ApiError(400, 'Idempotency-Key: must be 1–255 visible ASCII characters (no spaces).');
+    throw new ApiError(INVALID_IDEMPOTENCY_KEY);
   }
   const expired = now - IDEMPOTENCY_WINDOW_MS;
   const earlier = await tx.get('idempotency', [api_key, idempotency_key]);
   if (earlier && earlier.created_at > expired) {
     if (earlier.fingerprint !== fingerprint) {
-      throw new ApiError(409, 'Idempotency-Key was already used for a different request.');
+      throw new ApiError(IDEMPOTENCY_KEY_REUSED);
     }
     return { status: earlier.status, body: new RawJson(earlier.body) };
   }

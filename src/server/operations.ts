@@ -2,6 +2,7 @@
 // writes, and what it does. Inputs arrive already parsed by their schema.
 import type { Changed } from '../api/broadcast.js';
 import type * as z from 'zod/mini';
+import { ADMIN_KEYS_FROM_OPERATOR, IMPORT_NOT_ALLOWED, INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { canonicalLanguageTag, toQuantityE4 } from '../api/formats.js';
 import * as schemas from '../api/schemas.js';
@@ -233,7 +234,8 @@ export const operations: Record<string, Operation> = {
     run: async ({ input, tx, key, now }) => {
       // The key's app pays; an installation admin key names the app, and naming another is a 403.
       const app_id = input.app_id ?? key.app_id;
-      if (app_id === null) throw new ApiError(400, 'app_id: is required with an installation admin key.');
+      if (app_id === null)
+        throw new ApiError(INVALID_INPUT, { field: 'app_id', reason: 'is required with an installation admin key' });
       const app = await findApp(tx, app_id);
       requireApp(key, app.app_id);
       const tx_id = transfer(tx, app, { to_address: input.to_address, quantity: String(input.quantity) }, now);
@@ -282,15 +284,11 @@ export const operations: Record<string, Operation> = {
       if (key.app_id !== null) {
         const foreign = (input.apps ?? []).some((app) => app.app_id !== key.app_id);
         if (foreign || input.admin_keys?.length) {
-          throw new ApiError(403, 'Not allowed: this API key may import only its own app, and no admin keys.');
+          throw new ApiError(IMPORT_NOT_ALLOWED);
         }
       }
       if (input.admin_keys?.length && !mayAddAdminKeys) {
-        throw new ApiError(
-          400,
-          'admin_keys: this server takes its admin keys only from its operator ' +
-            '(QUESTBOARD_ADMIN_KEYS or --admin-keys-file); leave them out of the dataset.',
-        );
+        throw new ApiError(ADMIN_KEYS_FROM_OPERATOR);
       }
       const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
       return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, scope: 'app' as const })) };

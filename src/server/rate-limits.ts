@@ -18,6 +18,7 @@
 // every 60 s (--failed-auth-limit). A person who mistypes a key, or a page with an expired token
 // retrying, stays far below; a script guessing keys or signatures is answered 429 until its window
 // has room again, for every key it sends, good or not, so that no guess is judged meanwhile.
+import { TOO_MANY_FAILED_AUTHENTICATIONS, TOO_MANY_WRITES } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { RateLimit, RateLimits } from '../api/schemas.js';
 import { sha256Hex } from '../core/key-hash.js';
@@ -178,8 +179,8 @@ function limitsOf({ key, member, clientAddress, limits = {} }: LimitedWrite) {
 function tooManyWrites(who: string, limit: RateLimit, retryAfterMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new ApiError(
-    429,
-    `Too many writes ${who}: at most ${limit.writes} every ${limit.window_seconds} s. Try again in ${seconds} s.`,
+    TOO_MANY_WRITES,
+    { who, writes: limit.writes, window: limit.window_seconds, seconds },
     { 'retry-after': String(seconds) },
   );
 }
@@ -187,9 +188,8 @@ function tooManyWrites(who: string, limit: RateLimit, retryAfterMs: number): Api
 function tooManyFailures(address: string, limit: NonNullable<FailedAuthLimit>, retryAfterMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new ApiError(
-    429,
-    `Too many failed authentications from the address ${address}: at most ${limit.failures} every ` +
-      `${limit.window_seconds} s. Try again in ${seconds} s.`,
+    TOO_MANY_FAILED_AUTHENTICATIONS,
+    { address, failures: limit.failures, window: limit.window_seconds, seconds },
     { 'retry-after': String(seconds) },
   );
 }

@@ -151,7 +151,7 @@ describe('member tokens from the page', () => {
       const asBob = await refusal(
         client.endorseAccount({ app_id: APP_ID, from_account: 'bob', to_account: 'carol', endorsement_id: 'helpful' }),
       );
-      expect(asBob).to.include({ status: 403, kind: 'forbidden', code: null });
+      expect(asBob).to.include({ status: 403, kind: 'forbidden', code: 'not-that-member' });
       const forBob = await refusal(client.connectSocial({ app_id: APP_ID, account_name: 'bob', twitter_name: 'not_bob' }));
       expect(forBob).to.include({ status: 403, kind: 'forbidden' });
       expect(await endorsementsOf(transport)).to.deep.equal([]);

@@ -1,6 +1,8 @@
 // Every catalog against English's: the same message ids in the same part, the same
-// placeholders, and exactly the plural forms its language has.
+// placeholders, and exactly the plural forms its language has; and words for every code the
+// API refuses with (English pages show the API's own English message).
 import { expect } from '@open-wc/testing';
+import * as errorCodes from '../../src/api/error-codes.js';
 import * as english from '../../src/i18n/catalogs/en.js';
 import { LANGUAGES } from '../../src/i18n/languages.js';
 import type { Message } from '../../src/i18n/messages.js';
@@ -9,7 +11,10 @@ type Part = Readonly<Record<string, Message>>;
 interface CatalogFile {
   table: Part;
   elements: Part;
+  refusals?: Readonly<Record<string, string>>;
 }
+
+const CODES = Object.values(errorCodes).flatMap((entry) => (typeof entry === 'object' ? [entry.code] : []));
 
 const ENGLISH: CatalogFile = { table: english.table, elements: english.elements };
 
@@ -22,6 +27,12 @@ for (const language of LANGUAGES.filter((each) => each !== 'en')) {
     let catalog: CatalogFile;
     before(async () => {
       catalog = (await import(`../../src/i18n/catalogs/${language}.ts`)) as CatalogFile;
+    });
+
+    it("words every code of the API's refusals, and no other", () => {
+      expect(Object.keys(catalog.refusals ?? {}).sort()).to.deep.equal(CODES.slice().sort());
+      const untranslated = CODES.filter((code) => !catalog.refusals![code]?.trim());
+      expect(untranslated, 'codes without words').to.deep.equal([]);
     });
 
     for (const part of ['table', 'elements'] as const) {

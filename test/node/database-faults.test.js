@@ -187,7 +187,7 @@ describe(
           await fail();
           const down = await pollHealth(({ status, body }) => status === 503 && /since/.test(body.message), 'the database down');
           assert.equal(down.body.is_valid, false);
-          assert.match(down.body.message, /^The database does not answer since [\d-]+T[\d:.]+Z: .+\. Try again shortly\.$/);
+          assert.match(down.body.message, /^The database does not answer since [\d-]+T[\d:.]+Z \(.+\); try again shortly\.$/);
 
           for (const path of READ_URLS) {
             const answer = await get(path, DOWN_ANSWER_MS);

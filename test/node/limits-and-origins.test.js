@@ -65,6 +65,7 @@ describe('write limits shared by two server processes on one PostgreSQL database
     for (const refused of answers.filter((answer) => answer.status === 429)) {
       assert.match(refused.body.message, /^Too many writes with this API key: at most 5 every 3600 s\. Try again in \d+ s\.$/);
       assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.equal(refused.headers.get('x-questboard-error'), 'too-many-writes');
     }
     assert.equal((await first.endorse()).status, 429);
     assert.equal((await second.endorse()).status, 429);
@@ -140,6 +141,7 @@ describe("an app's allowed origins, and --cors-origin for an app without them", 
     assert.equal(endorsed.headers.get('access-control-allow-origin'), APP_ORIGIN);
     assert.equal(endorsed.headers.get('vary'), 'Origin');
     assert.match(endorsed.headers.get('access-control-expose-headers'), /Retry-After/);
+    assert.match(endorsed.headers.get('access-control-expose-headers'), /X-Questboard-Error/);
     const read = await guild.call('GET', '/v1/get_userinfo?app_id=guild&account_name=bob', { headers: { origin: APP_ORIGIN } });
     assert.equal(read.status, 200);
     assert.equal(read.headers.get('access-control-allow-origin'), APP_ORIGIN);
@@ -155,6 +157,7 @@ describe("an app's allowed origins, and --cors-origin for an app without them", 
         is_valid: false,
         message: `Not allowed: pages at ${origin} may not call this API; the origin is not among the allowed_origins of this API key's app.`,
       });
+      assert.equal(refused.headers.get('x-questboard-error'), 'origin-not-allowed');
       assert.equal(refused.headers.get('access-control-allow-origin'), null);
       const read = await guild.call('GET', '/v1/get_userinfo?app_id=guild&account_name=bob', { headers: { origin } });
       assert.equal(read.status, 403);

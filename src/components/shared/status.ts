@@ -1,7 +1,8 @@
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { MissingApiKeyError } from '../../client/config.js';
 import { QuestboardError } from '../../client/questboard-error.js';
 import type { MessageId, Translator } from '../../i18n/messages.js';
+import { refusalText } from '../../i18n/page-catalogs.js';
 
 /** `text`: a message's text or parts (Translator.parts). */
 export function renderLoading(text: unknown): TemplateResult {
@@ -59,14 +60,27 @@ export interface FailureValues {
 }
 
 /**
+ * Why something failed, for the member: the missing key, no answer, or the API's refusal in the
+ * page's language by its code (its English message where the language has no words for it).
+ */
+export function failureReason(t: Translator, error: unknown): string {
+  if (error instanceof MissingApiKeyError) return t.text('error.noApiKey');
+  if (!(error instanceof QuestboardError)) return String(error instanceof Error ? error.message : error);
+  if (error.kind === 'unreachable') return t.text('error.unreachable');
+  return refusalText(t.language, error.code) ?? error.message;
+}
+
+/**
  * What an element says when something failed: the missing key, or the sentence of `id` with
- * the reason the API gave (isolated: it is English and may sit in a right-to-left sentence).
+ * its reason (isolated: it may sit in a right-to-left sentence), the API's English message as
+ * its title where the reason is not that message.
  */
 export function failureMessage(t: Translator, id: FailureId, error: unknown, values: FailureValues = {}): unknown[] {
   // Messages of both forms take the same values besides {reason}; their types cannot say so per id.
   const parts = t.parts as (id: MessageId, values: object) => unknown[];
-  if (error instanceof MissingApiKeyError) return [t.text('error.noApiKey')];
+  if (error instanceof MissingApiKeyError) return [failureReason(t, error)];
   if (!(error instanceof QuestboardError)) return parts(id, values);
-  const reason = error.kind === 'unreachable' ? t.text('error.unreachable') : html`<bdi>${error.message}</bdi>`;
-  return parts(`${id}Because`, { ...values, reason });
+  const reason = failureReason(t, error);
+  const detail = reason === error.message ? nothing : error.message;
+  return parts(`${id}Because`, { ...values, reason: html`<bdi title=${detail}>${reason}</bdi>` });
 }

@@ -3,6 +3,7 @@
 // waits forever for an older one to let go and refuses a newer one with a bare
 // VersionError.
 import { openDB, type IDBPDatabase } from 'idb';
+import { NEWER_VERSION_OPEN, OLDER_VERSION_OPEN } from '../../api/error-codes.js';
 import { ApiError } from '../../api/errors.js';
 import { DATABASE_VERSION, migrate } from './migrations.js';
 import type { QuestboardSchema } from './schema.js';
@@ -13,14 +14,6 @@ import type { QuestboardSchema } from './schema.js';
  * so the first request after that tab lets go is served.
  */
 const BLOCKED_WAIT_MS = 3000;
-
-const olderVersionOpen = () =>
-  new ApiError(
-    503,
-    "Questboard is being updated, but another tab holds an older version of Questboard's database open; close or reload it.",
-  );
-
-const newerVersionOpen = () => new ApiError(503, 'A newer version of Questboard is open in another tab; reload this page.');
 
 export interface Connection {
   /** The open database, opened (or upgraded) on first use and again after another tab took it away. */
@@ -65,14 +58,14 @@ export function connection(name: string, onNewerVersion?: () => void): Connectio
       opening = null;
       if (!(error instanceof DOMException && error.name === 'VersionError')) throw error;
       onNewerVersion?.();
-      throw newerVersionOpen();
+      throw new ApiError(NEWER_VERSION_OPEN);
     });
     return {
       database,
       afterWait: () =>
         blocked
           .then(() => new Promise((resolve) => setTimeout(resolve, BLOCKED_WAIT_MS)))
-          .then(() => (upgrading ? database : Promise.reject(olderVersionOpen()))),
+          .then(() => (upgrading ? database : Promise.reject(new ApiError(OLDER_VERSION_OPEN)))),
     };
   }
 

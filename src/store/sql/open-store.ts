@@ -2,6 +2,7 @@
 // up to date, and one SQL transaction per request. A write that conflicts
 // with a concurrent one (a serialization failure, a deadlock, a row inserted
 // first elsewhere) is run again, a few times, before the request is refused.
+import { DATABASE_BUSY, DATABASE_UNAVAILABLE } from '../../api/error-codes.js';
 import { ApiError } from '../../api/errors.js';
 import { StaleReadAhead, type Store } from '../port.js';
 import { SPLIT_DUE } from './board-moves.js';
@@ -272,12 +273,12 @@ function endsWithWork(session: SqlSession): SqlSession & { end(): void; readonly
 /** What the caller is told when the database, not the request, failed. */
 function asApiError(error: unknown, code: string): unknown {
   if (error instanceof ApiError) return error;
-  if (mayRunAgain(error, code)) return new ApiError(503, 'The server is busy with conflicting writes; try again.');
+  if (mayRunAgain(error, code)) return new ApiError(DATABASE_BUSY);
   if (error instanceof DatabaseUnavailable) {
-    const since = error.since ? ` since ${error.since.toISOString()}` : '';
-    return new ApiError(503, `The database does not answer${since}: ${error.reason}. Try again shortly.`);
+    const since = error.since ? ` since ${error.since.toISOString()} (${error.reason})` : ` (${error.reason})`;
+    return new ApiError(DATABASE_UNAVAILABLE, { since, then: 'try again shortly' });
   }
-  if (isConnectionFailure(error)) return new ApiError(503, 'The database does not answer; try again shortly.');
+  if (isConnectionFailure(error)) return new ApiError(DATABASE_UNAVAILABLE, { since: '', then: 'try again shortly' });
   return error;
 }
 
