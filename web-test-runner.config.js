@@ -54,7 +54,7 @@ export default {
   // IndexedDB are per origin, so files run one at a time.
   concurrency: 1,
   testsFinishTimeout: 300_000,
-  // The summary counts a file that fails to load as a failure; .ci/run reads it.
+  // The summary counts a file that fails to load as a failure; scripts/test.js reads it.
   reporters: [
     defaultReporter(),
     summaryReporter({
@@ -76,7 +76,7 @@ export default {
   ],
   // One engine per run (scripts/test-browsers.js runs each in turn): the
   // reference server is one process that tests stop and start, so two engines
-  // at once would pull it from under each other.
+  // at once in one run would pull it from under each other.
   browsers: [
     chromeLauncher({
       launchOptions: await launchOptions(engine),
