@@ -14,8 +14,9 @@
 //          counted as a failure in CI, which never skips
 //   count  a function of its exit code giving { passed, failed } from its test
 //          runner's own summary; without one the stage counts as one check
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long a stage's processes get to end after a signal before they are killed. */
@@ -34,7 +35,30 @@ function signalGroup(pid, signal) {
   }
 }
 
-const groupAlive = (pid) => signalGroup(pid, 0);
+/**
+ * The processes of group `pgid` still running, as "pid command" lines: zombies,
+ * already ended but not yet reaped by whoever inherited them, are not counted.
+ * Where there is no /proc, any process of the group, unnamed.
+ */
+function liveMembers(pgid) {
+  if (!existsSync('/proc/self/stat')) return signalGroup(pgid, 0) ? [`(group ${pgid})`] : [];
+  const members = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // "pid (command) state ppid pgrp …": the command may hold spaces and parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') {
+        members.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()}`);
+      }
+    } catch {
+      // it ended while being read
+    }
+  }
+  return members;
+}
+
+const groupAlive = (pid) => liveMembers(pid).length > 0;
 
 /** Stops every process of the group: `signal` first, SIGKILL after the grace period. */
 async function stopGroup(pid, signal = 'SIGTERM') {
@@ -72,9 +96,9 @@ async function runCommand({ command, args, env }) {
   groups.add(child.pid);
   const [code, signal] = await exited;
   // Whatever the stage left running (a server a test did not stop) goes with it.
-  if (groupAlive(child.pid)) {
-    const left = spawnSync('pgrep', ['-a', '-g', String(child.pid)], { encoding: 'utf8' }).stdout ?? '';
-    console.error(`\n${command} ${args.join(' ')} left processes running; stopping them:\n${left}`);
+  const left = liveMembers(child.pid);
+  if (left.length > 0) {
+    console.error(`\n${command} ${args.join(' ')} left processes running; stopping them:\n${left.join('\n')}`);
     await stopGroup(child.pid);
   }
   groups.delete(child.pid);
