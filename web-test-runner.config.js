@@ -2,6 +2,8 @@ import { defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { launchOptions } from './scripts/find-browser.js';
 import { remoteServerPlugin } from './scripts/wtr-remote-server.js';
 import { apiAdapterPlugin } from './scripts/wtr-api-adapter.js';
@@ -41,6 +43,18 @@ function fuzzSettings() {
   };
 }
 
+/**
+ * A port the OS picked for the test runner's own server: left to itself it takes
+ * the first free one from 8000 up, which two runs on one machine race for.
+ */
+async function portOfTheSystem() {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address();
+  probe.close();
+  return port;
+}
+
 /** Which engine this run tests: QB_ENGINE=chromium (the default) or firefox. */
 const engine = process.env.QB_ENGINE ?? 'chromium';
 /** Which store the API suite's in-page handler is swapped for: indexeddb (none), pglite or postgres. */
@@ -50,6 +64,7 @@ if (engine !== 'chromium' && engine !== 'firefox') throw new Error(`QB_ENGINE mu
 export default {
   files: process.env.TEST_FILES ?? 'test/**/*.test.ts',
   nodeResolve: true,
+  port: await portOfTheSystem(),
   // One browser context is shared by every file: service workers and
   // IndexedDB are per origin, so files run one at a time.
   concurrency: 1,
