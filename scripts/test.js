@@ -33,6 +33,7 @@ const NODE_TESTS = [
   'test/docs/',
   'test/node/',
   'test/package/',
+  'test/scripts/',
   'test/server/',
   'test/store/',
 ];
