@@ -78,7 +78,9 @@ export default {
     }),
   ],
   middleware: [apiAdapter.forward],
-  testFramework: { config: { timeout: 20_000 } },
+  // A guard against a hang, not a speed limit: a test that restarts the reference
+  // server waits for it to start again, over 20 s on a busy 2-core machine.
+  testFramework: { config: { timeout: 60_000 } },
   plugins: [
     serviceWorkerBundle(),
     // The embed tests' pages, each built from a template by test/embed/pages.js.
