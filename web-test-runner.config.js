@@ -2,6 +2,8 @@ import { defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { launchOptions } from './scripts/find-browser.js';
 import { remoteServerPlugin } from './scripts/wtr-remote-server.js';
 import { apiAdapterPlugin } from './scripts/wtr-api-adapter.js';
@@ -41,6 +43,18 @@ function fuzzSettings() {
   };
 }
 
+/**
+ * A port the OS picked for the test runner's own server: left to itself it takes
+ * the first free one from 8000 up, which two runs on one machine race for.
+ */
+async function portOfTheSystem() {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address();
+  probe.close();
+  return port;
+}
+
 /** Which engine this run tests: QB_ENGINE=chromium (the default) or firefox. */
 const engine = process.env.QB_ENGINE ?? 'chromium';
 /** Which store the API suite's in-page handler is swapped for: indexeddb (none), pglite or postgres. */
@@ -50,11 +64,12 @@ if (engine !== 'chromium' && engine !== 'firefox') throw new Error(`QB_ENGINE mu
 export default {
   files: process.env.TEST_FILES ?? 'test/**/*.test.ts',
   nodeResolve: true,
+  port: await portOfTheSystem(),
   // One browser context is shared by every file: service workers and
   // IndexedDB are per origin, so files run one at a time.
   concurrency: 1,
   testsFinishTimeout: 300_000,
-  // The summary counts a file that fails to load as a failure; .ci/run reads it.
+  // The summary counts a file that fails to load as a failure; scripts/test.js reads it.
   reporters: [
     defaultReporter(),
     summaryReporter({
@@ -63,7 +78,9 @@ export default {
     }),
   ],
   middleware: [apiAdapter.forward],
-  testFramework: { config: { timeout: 20_000 } },
+  // A guard against a hang, not a speed limit: a test that restarts the reference
+  // server waits for it to start again, over 20 s on a busy 2-core machine.
+  testFramework: { config: { timeout: 60_000 } },
   plugins: [
     serviceWorkerBundle(),
     // The embed tests' pages, each built from a template by test/embed/pages.js.
@@ -76,7 +93,7 @@ export default {
   ],
   // One engine per run (scripts/test-browsers.js runs each in turn): the
   // reference server is one process that tests stop and start, so two engines
-  // at once would pull it from under each other.
+  // at once in one run would pull it from under each other.
   browsers: [
     chromeLauncher({
       launchOptions: await launchOptions(engine),

@@ -1,7 +1,7 @@
 // A web-test-runner reporter that writes the run's totals per engine as JSON
 // ({ chromium: { passed, failed, skippedTests }, firefox: … }) to a file, for
-// .ci/run's closing lines. Each engine runs in its own test-runner process
-// (scripts/test-browsers.js), so each adds its entry to what the file holds.
+// the closing line of scripts/test.js. Each engine runs in its own
+// test-runner process (scripts/test-browsers.js), with a file of its own.
 // Unlike the progress bar's figures it counts a test file that failed without
 // a failing test (a load error, a failing hook) as one failure, so a broken
 // file can never read as "0 failed".

@@ -13,6 +13,7 @@ import { bundleForNode } from './bundle-node.js';
 import { createDatabase } from './postgres.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const EXIT_WITH_PARENT = new URL('wtr-exit-with-parent.js', import.meta.url).href;
 export const PROXY_PREFIX = '/_qbdb';
 /** Hop-by-hop and framing headers: each side of the proxy sets its own. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding']);
@@ -25,12 +26,12 @@ export function apiAdapterPlugin(adapter = process.env.QB_API_ADAPTER ?? 'indexe
 
   async function start() {
     bundle = await bundleForNode('src/node/test-database-server.ts');
-    const args = [bundle.file];
+    const args = ['--import', EXIT_WITH_PARENT, bundle.file];
     if (adapter === 'postgres') {
       database = await createDatabase('questboard_api');
       args.push('--database-url', database.url);
     }
-    child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     const exited = once(child, 'exit').then(([code]) => {
       throw new Error(`the test-database server exited with ${code} before it was ready`);
     });

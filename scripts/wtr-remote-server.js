@@ -1,37 +1,85 @@
 // A web-test-runner plugin that runs the reference server (`npm run serve`) on
 // a port of its own, so browser tests reach a real remote cross-origin.
 // Tests drive it with executeServerCommand('remote-server', { action }):
-//   'url'    → the server's base URL
+//   'url'    → the server's base URL, the same for the whole run
 //   'stop'   → stops it (SIGTERM), so calls fail with a network error
-//   'start'  → starts it again on the same port, with the dataset loaded afresh
+//   'start'  → starts it again, same URL, with the dataset loaded afresh
 // The server runs in memory with --test-hooks: tests count received requests
 // and inject 5xx answers through its /_test endpoints.
+//
+// The URL stays the same across restarts without asking for a port again
+// (another process may have taken it meanwhile): this plugin keeps one
+// listening socket, on a port the OS picked, for the whole run, and relays
+// each connection to the server of the moment, itself on a port the OS picks
+// at each start. While the server is stopped, connections are reset.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createConnection, createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const EXIT_WITH_PARENT = new URL('wtr-exit-with-parent.js', import.meta.url).href;
 /** In the server's JSON log line, which ends the URL with a quote. */
 const READY = /listening on (http:\/\/[^\s"]+)/;
 
 /** @param {{ dataset: string }} options path of the dataset (import shape), relative to the project root */
 export function remoteServerPlugin({ dataset }) {
+  /** The server now running, and where it listens; null while stopped. */
   let child = null;
+  let target = null;
+  /** The listening socket tests connect to, and the URL it gives them. */
+  let front = null;
   let url = null;
-  let port = 0;
+  /** Relayed connections, ended with the server they reach. */
+  const relayed = new Set();
   // A server that cannot start fails the tests that use it, not the whole run.
   let startError = null;
+
+  function relay(socket) {
+    if (target === null) {
+      socket.resetAndDestroy();
+      return;
+    }
+    const upstream = createConnection(target);
+    const pair = [socket, upstream];
+    relayed.add(pair);
+    const end = () => {
+      relayed.delete(pair);
+      socket.destroy();
+      upstream.destroy();
+    };
+    for (const side of pair) side.on('error', end).on('close', end);
+    socket.pipe(upstream).pipe(socket);
+  }
+
+  async function listenFront(hostname) {
+    front = createServer(relay);
+    front.listen(0, hostname);
+    await once(front, 'listening');
+    return front.address().port;
+  }
 
   async function start() {
     if (child) return;
     const server = spawn(
       process.execPath,
-      ['scripts/serve.js', '--port', String(port), '--memory', '--allow-bootstrap', '--data', dataset, '--test-hooks'],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      [
+        '--import',
+        EXIT_WITH_PARENT,
+        'scripts/serve.js',
+        '--port',
+        '0',
+        '--memory',
+        '--allow-bootstrap',
+        // Remote tests send refused keys on purpose, all from 127.0.0.1: no failed-auth limit here.
+        '--failed-auth-limit',
+        '0',
+        '--data',
+        dataset,
+        '--test-hooks',
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
     );
     const exited = once(server, 'exit').then(([code]) => {
       throw new Error(`the reference server exited with ${code} before it was ready`);
@@ -42,19 +90,28 @@ export function remoteServerPlugin({ dataset }) {
         if (match) resolve(match[1]);
       });
     });
-    url = await Promise.race([ready, exited]);
+    const serverUrl = new URL(await Promise.race([ready, exited]));
     exited.catch(() => {});
-    port = Number(new URL(url).port);
+    target = { host: serverUrl.hostname, port: Number(serverUrl.port) };
     child = server;
+    if (url === null) {
+      serverUrl.port = String(await listenFront(serverUrl.hostname));
+      url = serverUrl.origin;
+    }
   }
 
   async function stop() {
     if (!child) return;
     const server = child;
     child = null;
+    target = null;
     const exited = once(server, 'exit');
     server.kill('SIGTERM');
     await exited;
+    for (const [socket, upstream] of relayed) {
+      socket.destroy();
+      upstream.destroy();
+    }
   }
 
   return {
@@ -65,7 +122,10 @@ export function remoteServerPlugin({ dataset }) {
         console.error(`questboard-remote-server: ${error.message}`);
       });
     },
-    serverStop: stop,
+    async serverStop() {
+      await stop();
+      front?.close();
+    },
     async executeCommand({ command, payload }) {
       if (command !== 'remote-server') return undefined;
       switch (payload?.action) {

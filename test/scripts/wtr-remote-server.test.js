@@ -1,0 +1,69 @@
+// scripts/wtr-remote-server.js, the reference server the browser tests reach
+// cross-origin: its URL survives a restart even when another process took
+// the port meanwhile, and the server goes when the test runner is killed.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { after, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { remoteServerPlugin } from '../../scripts/wtr-remote-server.js';
+
+const DATASET = 'test/remote/remote-dataset.json';
+/** A server start takes long on a busy machine; only a hang should reach this. */
+const TIMEOUT = 600_000;
+
+const command = (plugin, action) => plugin.executeCommand({ command: 'remote-server', payload: { action } });
+
+/** Listens on `port` if it is free; null when another socket holds it. */
+async function takePort(hostname, port) {
+  const server = createServer();
+  server.listen(port, hostname);
+  const [event] = await Promise.race([once(server, 'listening').then(() => ['listening']), once(server, 'error')]);
+  return event === 'listening' ? server : null;
+}
+
+it(
+  'answers at the same URL after a restart, though another process tried to take its port meanwhile',
+  { timeout: TIMEOUT },
+  async () => {
+    const plugin = remoteServerPlugin({ dataset: DATASET });
+    after(() => plugin.serverStop());
+    await plugin.serverStart();
+    const url = await command(plugin, 'url');
+    assert.equal((await fetch(`${url}/_test/subscriptions`)).status, 200);
+
+    await command(plugin, 'stop');
+    await assert.rejects(fetch(`${url}/_test/subscriptions`), TypeError);
+    const { hostname, port } = new URL(url);
+    const thief = await takePort(hostname, Number(port));
+    after(() => thief?.close());
+
+    await command(plugin, 'start');
+    assert.equal(await command(plugin, 'url'), url);
+    assert.equal((await fetch(`${url}/_test/subscriptions`)).status, 200);
+  },
+);
+
+it('stops the server it started when the test runner is killed', { timeout: TIMEOUT }, async () => {
+  const runner = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { remoteServerPlugin } = await import(${JSON.stringify(new URL('../../scripts/wtr-remote-server.js', import.meta.url).href)});
+       const plugin = remoteServerPlugin({ dataset: ${JSON.stringify(DATASET)} });
+       await plugin.serverStart();
+       console.log(await plugin.executeCommand({ command: 'remote-server', payload: { action: 'url' } }));`,
+    ],
+    // The server shares the runner's stderr: the pipe ends only when the server is gone too.
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  after(() => runner.kill('SIGKILL'));
+  runner.stderr.resume();
+  const serverGone = once(runner.stderr, 'end');
+  const [line] = await once(runner.stdout.setEncoding('utf8'), 'data');
+  assert.equal((await fetch(`${line.trim()}/_test/subscriptions`)).status, 200);
+
+  runner.kill('SIGKILL');
+  await serverGone;
+});
