@@ -2,7 +2,9 @@
 // (run by bin/questboard-server.js) and run from source by `npm run serve`.
 // One esbuild configuration for both, and for the questboard-token command
 // (dist/node/token.js, run by bin/questboard-token.js).
+import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -28,3 +30,25 @@ export const SERVER_BUNDLE = {
 
 /** The questboard-token command: the same configuration, its own entry. */
 export const TOKEN_CLI_BUNDLE = { ...SERVER_BUNDLE, entryPoints: ['src/node/token-cli.ts'] };
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * A bundle written outside the project, where a bare import would find no
+ * node_modules: each runtime dependency is imported by its file URL in this
+ * checkout instead.
+ */
+const dependenciesOfThisCheckout = {
+  name: 'dependencies-of-this-checkout',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path }) => {
+      const isDependency = RUNTIME_DEPENDENCIES.some((name) => path === name || path.startsWith(`${name}/`));
+      return isDependency ? { path: import.meta.resolve(path), external: true } : undefined;
+    });
+  },
+};
+
+/** Bundles the server of this checkout's source into `outfile` (anywhere), as `npm run serve` runs it. */
+export async function bundleServerSource(outfile) {
+  await build({ ...SERVER_BUNDLE, absWorkingDir: root, outfile, external: [], plugins: [dependenciesOfThisCheckout] });
+}

@@ -14,9 +14,13 @@
 // at each start. While the server is stopped, connections are reset.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bundleServerSource } from './server-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const EXIT_WITH_PARENT = new URL('wtr-exit-with-parent.js', import.meta.url).href;
@@ -35,6 +39,13 @@ export function remoteServerPlugin({ dataset }) {
   const relayed = new Set();
   // A server that cannot start fails the tests that use it, not the whole run.
   let startError = null;
+  /**
+   * The server's source bundled once for the run (QUESTBOARD_SERVER_BUNDLE): tests stop and
+   * start it again and again, and bundling at each start made a start slow on a busy machine.
+   */
+  const bundleDirectory = mkdtempSync(join(tmpdir(), 'questboard-remote-server-'));
+  const bundle = join(bundleDirectory, 'serve.mjs');
+  let bundled = null;
 
   function relay(socket) {
     if (target === null) {
@@ -62,6 +73,8 @@ export function remoteServerPlugin({ dataset }) {
 
   async function start() {
     if (child) return;
+    bundled ??= bundleServerSource(bundle);
+    await bundled;
     const server = spawn(
       process.execPath,
       [
@@ -79,7 +92,7 @@ export function remoteServerPlugin({ dataset }) {
         dataset,
         '--test-hooks',
       ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, QUESTBOARD_SERVER_BUNDLE: bundle } },
     );
     const exited = once(server, 'exit').then(([code]) => {
       throw new Error(`the reference server exited with ${code} before it was ready`);
@@ -125,6 +138,7 @@ export function remoteServerPlugin({ dataset }) {
     async serverStop() {
       await stop();
       front?.close();
+      rmSync(bundleDirectory, { recursive: true, force: true });
     },
     async executeCommand({ command, payload }) {
       if (command !== 'remote-server') return undefined;
