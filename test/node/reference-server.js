@@ -12,6 +12,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const READY = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 /** Bound on any wait for the server; a test that reaches it fails instead of hanging. */
 export const WAIT_MS = 20_000;
+/** Bound on the server's start: bundling it and starting PGlite took over 20 s on a loaded 2-core machine. */
+const START_MS = 60_000;
 
 /** Runs `node scripts/serve.js …args`: the process, and its exit code, stdout and stderr once it ends. */
 export function spawnServer(args, { env = {} } = {}) {
@@ -58,7 +60,11 @@ export async function startServer(args = [], { env = {} } = {}) {
       if (match) resolve(Number(match[1]));
     });
   });
-  const port = await Promise.race([ready, exited, bounded('the server to start')]);
+  const port = await Promise.race([ready, exited, bounded('the server to start', START_MS)]).catch((error) => {
+    // A server still starting would outlive the test, holding its process open.
+    child.kill('SIGKILL');
+    throw error;
+  });
   exited.catch(() => {});
   return {
     port,
@@ -66,7 +72,9 @@ export async function startServer(args = [], { env = {} } = {}) {
     /** What it has written to stderr so far (passed on to this process's too). */
     stderr: () => stderr,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
-    peakMemory: () => Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
+    peakMemory: () => statusBytes(child.pid, 'VmHWM'),
+    /** Resident memory of the server process now, in bytes (Linux). */
+    memory: () => statusBytes(child.pid, 'VmRSS'),
     /** Kills the process outright (SIGKILL), as a crash or a power cut would. */
     async crash() {
       const killed = once(child, 'exit');
@@ -81,8 +89,13 @@ export async function startServer(args = [], { env = {} } = {}) {
   };
 }
 
-function bounded(what) {
-  return new Promise((_, reject) => setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), WAIT_MS).unref());
+/** A size /proc/<pid>/status gives in kB, in bytes. */
+function statusBytes(pid, field) {
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+}
+
+function bounded(what, ms = WAIT_MS) {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), ms).unref());
 }
 
 /**
