@@ -58,6 +58,11 @@ export const TOO_MANY_FAILED_AUTHENTICATIONS = refusal(
   429,
   'Too many failed authentications from the address {address}: at most {failures} every {window} s. Try again in {seconds} s.',
 );
+export const TOO_MANY_EVENT_STREAMS = refusal(
+  'too-many-event-streams',
+  429,
+  'Too many event streams: {why}. Close one, or retry later.',
+);
 export const NO_CHANGE_FEED = refusal(
   'no-change-feed',
   501,

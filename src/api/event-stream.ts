@@ -17,6 +17,24 @@ export function formatChangeEvent(type: ChangeEventType, id: string, notice: Cha
   return `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(notice)}\n\n`;
 }
 
+/** The last event of a stream the server dropped: the client should reconnect with its Last-Event-ID. */
+export const RECONNECT_EVENT = 'reconnect';
+
+/** Why a stream was dropped, as the data of its last event (RECONNECT_EVENT). */
+export interface ReconnectNotice {
+  type: 'questboard:reconnect';
+  reason: 'slow-reader';
+  message: string;
+}
+
+/**
+ * The last event of a stream whose reader fell too far behind. It carries no id, so the
+ * client's Last-Event-ID stays that of the last change it read, from which the server replays.
+ */
+export function formatReconnectEvent(notice: ReconnectNotice): string {
+  return `event: ${RECONNECT_EVENT}\ndata: ${JSON.stringify(notice)}\n\n`;
+}
+
 /** An id alone: no event, but where a client that reconnects resumes from. */
 export function formatEventId(id: string): string {
   return `id: ${id}\n\n`;

@@ -7,7 +7,7 @@
 // read with fetch, which can send Authorization; an EventSource cannot send headers.
 import { operationPath } from '../api/api-path.js';
 import { isChangeNotice, type ChangeNotice } from '../api/broadcast.js';
-import { EVENT_STREAM_TYPE, EventStreamParser } from '../api/event-stream.js';
+import { EVENT_STREAM_TYPE, EventStreamParser, RECONNECT_EVENT } from '../api/event-stream.js';
 
 /** Waits before reconnecting: from 1 s, doubling up to 30 s, each spread by up to half again so pages do not return in step. */
 const FIRST_RETRY_MS = 1_000;
@@ -56,11 +56,17 @@ export function readChangeStream(target: StreamTarget, deliver: (change: ChangeN
         silence = setTimeout(abort, SILENCE_LIMIT_MS);
         const { done, value } = await reader.read();
         if (done) return 'read';
-        for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+        const events = parser.push(decoder.decode(value, { stream: true }));
+        lastEventId = parser.lastEventId ?? lastEventId;
+        for (const event of events) {
+          // The server dropped us for reading too slowly: the next stream replays from lastEventId.
+          if (event.type === RECONNECT_EVENT) {
+            abort();
+            return 'read';
+          }
           const change = event.type === 'change' || event.type === 'reset' ? parseJson(event.data) : null;
           if (isChangeNotice(change)) deliver(change);
         }
-        lastEventId = parser.lastEventId ?? lastEventId;
       }
     } catch {
       return 'failed';

@@ -20,6 +20,7 @@ import { createCors } from './cors.js';
 import { notImplemented, sendFetchResponse, toFetchRequest } from './http-bridge.js';
 import type { Logger } from './logger.js';
 import { cannotListen } from './startup-error.js';
+import { DEFAULT_STREAM_LIMITS, streamCounter, type StreamLimits } from './stream-limits.js';
 
 export interface HostOptions {
   /** The interface to listen on. */
@@ -30,6 +31,8 @@ export interface HostOptions {
   trustProxy?: boolean;
   /** How long the handler may take to answer before the host answers 503 itself. */
   requestTimeoutMs: number;
+  /** How many event streams one client address, and one key, may hold open (default DEFAULT_STREAM_LIMITS). */
+  streamLimits?: StreamLimits;
   logger: Logger;
 }
 
@@ -60,6 +63,9 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** An import runs to its end: answered early, it would seem failed and then commit, and a retry would merge it twice. */
 const RUNS_TO_ITS_END = /\/v1\/admin\/import$/;
 
+/** The event stream (GET /v1/events), whose answers last as long as their reader: counted per client. */
+const EVENT_STREAM = /\/v1\/events$/;
+
 /** An X-Request-Id a proxy set is kept when it is a plain token, so one id follows the request through both logs. */
 const SANE_REQUEST_ID = /^[\w.:+=/-]{1,128}$/;
 
@@ -73,6 +79,7 @@ const SANE_REQUEST_ID = /^[\w.:+=/-]{1,128}$/;
 export async function startHttpHost(handle: Handle, options: HostOptions): Promise<HttpHost> {
   const { logger, requestTimeoutMs, trustProxy = false } = options;
   const cors = createCors(options.corsOrigins);
+  const streams = streamCounter(options.streamLimits ?? DEFAULT_STREAM_LIMITS);
   /** Aborted on close: answers still streaming (event streams, which never end by themselves) end then. */
   const closing = new AbortController();
   // Every answer being sent listens to it (an event stream for its whole life), so more than
@@ -111,11 +118,16 @@ export async function startHttpHost(handle: Handle, options: HostOptions): Promi
       const { request } = bridged;
       request.headers.set('X-Request-Id', requestId);
       if (cors.isPreflight(request)) response = cors.preflight(origin);
-      else if (RUNS_TO_ITS_END.test(path)) response = await handle(request, context);
-      else
-        response = await answerInTime(handle(request, context), requestTimeoutMs, () =>
-          logger.warn({ reqId: requestId, path }, 'request timed out'),
-        );
+      else {
+        // Taken before the handler subscribes, given back once the connection lets go of the answer.
+        if (EVENT_STREAM.test(path))
+          outgoing.once('close', streams.open(context.clientAddress, request.headers.get('authorization')));
+        if (RUNS_TO_ITS_END.test(path)) response = await handle(request, context);
+        else
+          response = await answerInTime(handle(request, context), requestTimeoutMs, () =>
+            logger.warn({ reqId: requestId, path }, 'request timed out'),
+          );
+      }
     } catch (error) {
       response = hostError(error, logger, requestId);
     }

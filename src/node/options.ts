@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { isOrigin } from '../api/formats.js';
 import type { RateLimit } from '../api/schemas.js';
+import { DEFAULT_STREAM_BUFFER_BYTES } from '../server/change-stream.js';
 import { DEFAULT_FAILED_AUTH_LIMIT, DEFAULT_RATE_LIMITS } from '../server/rate-limits.js';
 import { DEFAULT_CONNECTIONS } from '../store/sql/sql.js';
+import { DEFAULT_STREAMS_PER_ADDRESS, DEFAULT_STREAMS_PER_KEY, type StreamLimits } from './stream-limits.js';
 
 /** Where the data lives, in the shape the SQL store opens it. */
 export type StorageOptions = { databaseUrl: string; connections?: number } | { dataDir: string } | { memory: true };
@@ -32,6 +34,10 @@ export interface ServeOptions {
   trustProxy: boolean;
   /** Failed authentications (401) a client address may make every 60 s before it is answered 429; 0: no limit. */
   failedAuthLimit: number;
+  /** How many event streams one client address, and one key, may hold open. */
+  streamLimits: StreamLimits;
+  /** Bytes an event stream's reader may leave unread before the stream is dropped. */
+  streamBufferBytes: number;
   /** Enables the /_test endpoints the tests use to count requests, slow answers down and inject faults. */
   testHooks: boolean;
   help: boolean;
@@ -46,6 +52,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_DATA_DIR = './questboard-data';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** More streams than a process has file descriptors is a typo, not a limit. */
+const MAX_STREAMS = 1_000_000;
 
 export const USAGE = `Usage: questboard-server [options]     (from a checkout: npm run serve -- [options])
   --host HOST               interface to listen on (default ${DEFAULT_HOST}; 0.0.0.0 behind a proxy)
@@ -75,6 +83,14 @@ Requests:
   --failed-auth-limit N     failed authentications (a wrong key, a member token that does not verify) a client
                             address may make every ${DEFAULT_FAILED_AUTH_LIMIT.window_seconds} s; beyond, every request with a key is answered 429
                             with Retry-After (default ${DEFAULT_FAILED_AUTH_LIMIT.failures}; 0 turns it off)
+  --event-streams-per-address N
+                            event streams (GET /v1/events) one client address may hold open (default ${DEFAULT_STREAMS_PER_ADDRESS});
+                            past it a stream is answered 429 with Retry-After
+  --event-streams-per-key N event streams one key may hold open (default ${DEFAULT_STREAMS_PER_KEY}): a read key is shared
+                            by every visitor of the pages that embed it
+  --event-stream-buffer-bytes BYTES
+                            unread bytes past which a slow reader's stream is dropped, with a last
+                            'reconnect' event (default ${DEFAULT_STREAM_BUFFER_BYTES})
   --log-level LEVEL         ${LOG_LEVELS.join(', ')} (default info): one JSON line per request on stdout
   --data FILE               dataset in the admin import shape, loaded at start into an empty store
   --test-hooks              adds /_test/requests, /_test/fault, /_test/delay and /_test/reset for tests
@@ -106,6 +122,9 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
         'cors-origin': { type: 'string', multiple: true },
         'trust-proxy': { type: 'boolean' },
         'failed-auth-limit': { type: 'string' },
+        'event-streams-per-address': { type: 'string' },
+        'event-streams-per-key': { type: 'string' },
+        'event-stream-buffer-bytes': { type: 'string' },
         'log-level': { type: 'string' },
         data: { type: 'string' },
         'test-hooks': { type: 'boolean' },
@@ -150,6 +169,23 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
       DEFAULT_FAILED_AUTH_LIMIT.failures,
       0,
       1_000_000,
+    ),
+    streamLimits: {
+      perAddress: integer(
+        '--event-streams-per-address',
+        values['event-streams-per-address'],
+        DEFAULT_STREAMS_PER_ADDRESS,
+        1,
+        MAX_STREAMS,
+      ),
+      perKey: integer('--event-streams-per-key', values['event-streams-per-key'], DEFAULT_STREAMS_PER_KEY, 1, MAX_STREAMS),
+    },
+    streamBufferBytes: integer(
+      '--event-stream-buffer-bytes',
+      values['event-stream-buffer-bytes'],
+      DEFAULT_STREAM_BUFFER_BYTES,
+      1024,
+      2 ** 30,
     ),
     testHooks: values['test-hooks'] ?? false,
     help: values.help ?? false,

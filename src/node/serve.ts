@@ -107,7 +107,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     const handle = sharingReads(
       createHandler({
         store,
-        changeStreams: changeStreams(changes),
+        changeStreams: changeStreams(changes, { bufferBytes: options.streamBufferBytes }),
         onChange: sharedChanges ? undefined : changes.publish,
         limiter,
         readAhead: createReadAhead(undefined, limiter),

@@ -18,7 +18,7 @@ const refused = (argv, pattern, env = {}) =>
   );
 
 describe('the server options', () => {
-  it('default to loopback, port 8787, a data directory here, no bootstrap, 30 s, any origin and no proxy', () => {
+  it('default to loopback, port 8787, a data directory here, no bootstrap, 30 s, any origin, no proxy, 20 streams an address', () => {
     assert.deepEqual(parseServeOptions([]), {
       host: '127.0.0.1',
       port: 8787,
@@ -32,6 +32,8 @@ describe('the server options', () => {
       corsOrigins: ['*'],
       trustProxy: false,
       failedAuthLimit: 100,
+      streamLimits: { perAddress: 20, perKey: 1000 },
+      streamBufferBytes: 262_144,
       testHooks: false,
       help: false,
     });
@@ -42,7 +44,17 @@ describe('the server options', () => {
       ...['--host', '0.0.0.0', '--port', '0', '--data-dir', '/var/lib/questboard', '--allow-bootstrap'],
       ...['--admin-keys-file', '/run/secrets/keys', '--request-timeout-ms', '5000', '--log-level', 'warn'],
       ...['--data', 'seed.json', '--cors-origin', 'https://a.example, https://b.example', '--cors-origin', 'https://c.example'],
-      ...['--trust-proxy', '--failed-auth-limit', '0', '--test-hooks'],
+      ...[
+        '--trust-proxy',
+        '--failed-auth-limit',
+        '0',
+        '--test-hooks',
+        '--event-streams-per-address',
+        '5',
+        '--event-streams-per-key',
+        '300',
+      ],
+      ...['--event-stream-buffer-bytes', '65536'],
     ]);
     assert.deepEqual(options, {
       host: '0.0.0.0',
@@ -57,6 +69,8 @@ describe('the server options', () => {
       corsOrigins: ['https://a.example', 'https://b.example', 'https://c.example'],
       trustProxy: true,
       failedAuthLimit: 0,
+      streamLimits: { perAddress: 5, perKey: 300 },
+      streamBufferBytes: 65_536,
       testHooks: true,
       help: false,
     });
@@ -130,6 +144,9 @@ describe('the server options', () => {
       refused([`--port=${port}`], /^--port must be a whole number from 0 to 65535/);
     for (const ms of ['0', '-5', '1e3x', ''])
       refused([`--request-timeout-ms=${ms}`], /^--request-timeout-ms must be a whole number from 1/);
+    for (const option of ['--event-streams-per-address', '--event-streams-per-key'])
+      for (const count of ['0', '2.5', 'many']) refused([option, count], new RegExp(`^${option} must be a whole number from 1`));
+    refused(['--event-stream-buffer-bytes', '100'], /^--event-stream-buffer-bytes must be a whole number from 1024/);
     refused(['--log-level', 'verbose'], /^--log-level must be one of trace, debug, info, warn, error, fatal, silent/);
     for (const option of ['--host', '--data-dir', '--database-url', '--admin-keys-file', '--data']) {
       refused([option, ' '], new RegExp(`^${option} needs a value`));

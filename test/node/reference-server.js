@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const READY = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 /** Bound on any wait for the server; a test that reaches it fails instead of hanging. */
 export const WAIT_MS = 20_000;
-/** Bound on the start of a server on PGlite in a fresh data directory, which a busy machine slows most. */
+/** Bound on the start of a server on PGlite in a fresh data directory, and of any server: bundling it and starting PGlite took over 20 s on a loaded 2-core machine. */
 export const START_MS = 60_000;
 
 /** Runs `node scripts/serve.js …args`: the process, and its exit code, stdout and stderr once it ends. */
@@ -36,7 +36,7 @@ export const runServer = (args, options) => spawnServer(args, options).ended;
  * lines (JSON on stdout) are kept, parsed, in `log`. `startMs` bounds the wait for it
  * to start (a server loading a dataset into a fresh data directory on a busy machine may take longer).
  */
-export async function startServer(args = [], { env = {}, startMs = WAIT_MS } = {}) {
+export async function startServer(args = [], { env = {}, startMs = START_MS } = {}) {
   const storage = args.some((arg) => arg === '--data-dir' || arg === '--database-url') ? [] : ['--memory'];
   const child = spawn(process.execPath, ['scripts/serve.js', '--port', '0', ...storage, ...args], {
     cwd: root,
@@ -77,7 +77,9 @@ export async function startServer(args = [], { env = {}, startMs = WAIT_MS } = {
     /** What it has written to stderr so far (passed on to this process's too). */
     stderr: () => stderr,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
-    peakMemory: () => Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
+    peakMemory: () => statusBytes(child.pid, 'VmHWM'),
+    /** Resident memory of the server process now, in bytes (Linux). */
+    memory: () => statusBytes(child.pid, 'VmRSS'),
     /** Kills the process outright (SIGKILL), as a crash or a power cut would. */
     async crash() {
       const killed = once(child, 'exit');
@@ -90,6 +92,11 @@ export async function startServer(args = [], { env = {}, startMs = WAIT_MS } = {
       return Promise.race([exit, bounded('the server to stop')]);
     },
   };
+}
+
+/** A size /proc/<pid>/status gives in kB, in bytes. */
+function statusBytes(pid, field) {
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 }
 
 function bounded(what, ms = WAIT_MS) {

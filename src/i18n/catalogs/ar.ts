@@ -132,6 +132,7 @@ export const refusals = {
   'idempotency-key-reused': 'أُرسل هذا الطلب من قبل بمحتوى مختلف.',
   'too-many-writes': 'تغييرات كثيرة جدًا في وقت قصير. حاول مرة أخرى بعد قليل.',
   'too-many-failed-authentications': 'محاولات مصادقة فاشلة كثيرة جدًا. حاول لاحقًا.',
+  'too-many-event-streams': 'اتصالات مباشرة مفتوحة كثيرة جدًا. أغلق أحدها أو حاول لاحقًا.',
   'no-change-feed': 'التحديثات المباشرة غير متاحة هنا.',
   'internal-error': 'حدث خطأ في الخادم.',
   'api-key-missing': 'مفتاح API مفقود.',

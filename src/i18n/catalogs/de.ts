@@ -116,6 +116,7 @@ export const refusals = {
   'idempotency-key-reused': 'Diese Anfrage wurde schon mit anderem Inhalt gesendet.',
   'too-many-writes': 'Zu viele Änderungen in kurzer Zeit. Bitte gleich erneut versuchen.',
   'too-many-failed-authentications': 'Zu viele fehlgeschlagene Anmeldungen. Bitte später erneut versuchen.',
+  'too-many-event-streams': 'Zu viele offene Live-Verbindungen. Bitte eine schließen oder später erneut versuchen.',
   'no-change-feed': 'Live-Aktualisierungen sind hier nicht verfügbar.',
   'internal-error': 'Auf dem Server ist ein Fehler aufgetreten.',
   'api-key-missing': 'Der API-Schlüssel fehlt.',

@@ -117,6 +117,7 @@ export const refusals = {
   'idempotency-key-reused': 'Esta solicitud ya se envió con otro contenido.',
   'too-many-writes': 'Demasiados cambios en poco tiempo. Inténtalo de nuevo en un momento.',
   'too-many-failed-authentications': 'Demasiadas autenticaciones fallidas. Inténtalo más tarde.',
+  'too-many-event-streams': 'Demasiadas conexiones en directo abiertas. Cierra una o inténtalo más tarde.',
   'no-change-feed': 'Las actualizaciones en directo no están disponibles aquí.',
   'internal-error': 'Se ha producido un error en el servidor.',
   'api-key-missing': 'Falta la clave de API.',

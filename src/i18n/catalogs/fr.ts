@@ -118,6 +118,7 @@ export const refusals = {
   'idempotency-key-reused': 'Cette requête a déjà été envoyée avec un autre contenu.',
   'too-many-writes': 'Trop de modifications en peu de temps. Réessayez dans un instant.',
   'too-many-failed-authentications': 'Trop d’authentifications échouées. Réessayez plus tard.',
+  'too-many-event-streams': 'Trop de connexions en direct ouvertes. Fermez-en une ou réessayez plus tard.',
   'no-change-feed': 'Les mises à jour en direct ne sont pas disponibles ici.',
   'internal-error': 'Une erreur s’est produite sur le serveur.',
   'api-key-missing': 'La clé d’API manque.',

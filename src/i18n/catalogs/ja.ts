@@ -110,6 +110,7 @@ export const refusals = {
   'idempotency-key-reused': 'このリクエストは別の内容ですでに送信されています。',
   'too-many-writes': '短時間に変更が多すぎます。少し待ってからもう一度お試しください。',
   'too-many-failed-authentications': '認証の失敗が多すぎます。後でもう一度お試しください。',
+  'too-many-event-streams': '開いているライブ接続が多すぎます。1つ閉じるか、後でもう一度お試しください。',
   'no-change-feed': 'ここではライブ更新を利用できません。',
   'internal-error': 'サーバーでエラーが発生しました。',
   'api-key-missing': 'API キーがありません。',

@@ -117,6 +117,7 @@ export const refusals = {
   'idempotency-key-reused': 'Esta solicitação já foi enviada com outro conteúdo.',
   'too-many-writes': 'Muitas alterações em pouco tempo. Tente de novo em instantes.',
   'too-many-failed-authentications': 'Muitas autenticações falharam. Tente mais tarde.',
+  'too-many-event-streams': 'Muitas conexões ao vivo abertas. Feche uma ou tente mais tarde.',
   'no-change-feed': 'Atualizações ao vivo não estão disponíveis aqui.',
   'internal-error': 'Ocorreu um erro no servidor.',
   'api-key-missing': 'Falta a chave de API.',

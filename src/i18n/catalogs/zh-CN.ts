@@ -110,6 +110,7 @@ export const refusals = {
   'idempotency-key-reused': '此请求已用不同的内容发送过。',
   'too-many-writes': '短时间内更改过多。请稍后重试。',
   'too-many-failed-authentications': '认证失败次数过多。请稍后重试。',
+  'too-many-event-streams': '打开的实时连接过多。请关闭一个或稍后重试。',
   'no-change-feed': '此处不提供实时更新。',
   'internal-error': '服务器出错了。',
   'api-key-missing': '缺少 API 密钥。',
