@@ -223,7 +223,10 @@ export function createHandler({
         // Of the input as parsed, so a retry that spells it otherwise (its parameters in another
         // order, an amount as 0.10 for 0.1) is the same request.
         const fingerprint = `${method} ${name} ${canonical(call.query)} ${canonical(call.input)}`;
-        return once(tx, key.key, idempotencyKey, fingerprint, call.now, () => operation.run(call));
+        // Records written before that, of the request as it came, still answer a retry across the
+        // upgrade within their day.
+        const asWrittenBefore = `${method} ${name}${url.search} ${canonical(raw)}`;
+        return once(tx, key.key, idempotencyKey, [fingerprint, asWrittenBefore], call.now, () => operation.run(call));
       };
       if (keyText === null) return run();
       // The guard's statements (a server's write limits) go out with the operation's first ones,

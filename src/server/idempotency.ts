@@ -25,7 +25,8 @@ export async function once(
   tx: Transaction,
   api_key: string,
   idempotency_key: string,
-  fingerprint: string,
+  /** The request's fingerprint, then the forms an earlier version wrote for the same request. */
+  [fingerprint, ...earlierForms]: string[],
   now: number,
   run: () => Promise<Outcome>,
 ): Promise<Outcome> {
@@ -35,7 +36,7 @@ export async function once(
   const expired = now - IDEMPOTENCY_WINDOW_MS;
   const earlier = await tx.get('idempotency', [api_key, idempotency_key]);
   if (earlier && earlier.created_at > expired) {
-    if (earlier.fingerprint !== fingerprint) {
+    if (earlier.fingerprint !== fingerprint && !earlierForms.includes(earlier.fingerprint)) {
       throw new ApiError(IDEMPOTENCY_KEY_REUSED);
     }
     return { status: earlier.status, body: new RawJson(earlier.body) };
