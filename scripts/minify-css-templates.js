@@ -1,9 +1,9 @@
 // A build step for the scripts a site loads as they are (scripts/build.js): the CSS in `css`
 // templates (Lit's in src/components, src/ui/css.ts's in src/ui) loses its comments and
 // indentation. Minifiers leave template text alone, and in the embed that text is about a
-// twentieth of its gzip size. Only whitespace and comments change: a run of whitespace becomes
-// one space (between selectors it is a combinator), and none is kept beside `{`, `}` or `;`,
-// nor after `:` or `,` (never before a colon: `.a :hover` is not `.a:hover`).
+// twentieth of its gzip size. Only whitespace, comments and a block's last `;` change: a run of
+// whitespace becomes one space (between selectors it is a combinator), and none is kept beside
+// `{`, `}` or `;`, nor after `:` or `,` (never before a colon: `.a :hover` is not `.a:hover`).
 /** A rolldown/Vite plugin, run after TypeScript is stripped. */
 export function minifyCssTemplates() {
   return {
@@ -34,7 +34,9 @@ export function minifyCss(css) {
             .replace(/\/\*[\s\S]*?\*\//g, '')
             .replace(/\s+/g, ' ')
             .replace(/ ?([{};]) ?/g, '$1')
-            .replace(/([:,]) /g, '$1'),
+            .replace(/([:,]) /g, '$1')
+            // The last declaration of a block needs no semicolon.
+            .replace(/;}/g, '}'),
     )
     .join('');
 }
