@@ -36,7 +36,12 @@ export function minifyCss(css) {
             .replace(/ ?([{};]) ?/g, '$1')
             .replace(/([:,]) /g, '$1')
             // The last declaration of a block needs no semicolon.
-            .replace(/;}/g, '}'),
+            .replace(/;}/g, '}')
+            // calc()'s * and / need no spaces (its + and - do): taken only between a `)`, a number or
+            // a % and a number or var(), so a selector's universal `*` (`.a * .b`) is never touched.
+            .replace(/([)\d%]) ([*/]) (?=[(\d]|\.\d|var\()/g, '$1$2')
+            // A number's leading zero: 0.8 is .8 (not after a digit, a letter or a dot: 10.5, h0.5).
+            .replace(/(?<![\w.])0\.(\d)/g, '.$1'),
     )
     .join('');
 }
