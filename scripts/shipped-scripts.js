@@ -20,8 +20,10 @@ export const SHIPPED_SCRIPTS = {
     tsconfig: 'tsconfig.worker.json',
     format: 'iife',
     globalName: 'QuestboardServiceWorker',
-    // 40 KB until every refusal carried its code (src/api/error-codes.ts): about 0.5 KB of codes.
-    budgetKB: 41,
+    // 40 KB is the product's budget. Over it by about 0.3 KB since every refusal carries a code
+    // (src/api/error-codes.ts, 0.5 KB), bodies are checked as UTF-8 and ids bounded; allowed
+    // 40.5 until the fragment's words in other languages load lazily (the next cut, ~5 KB).
+    budgetKB: 40.5,
   },
   // What a site owner pastes in a <script src> tag.
   'questboard.js': {
@@ -29,11 +31,13 @@ export const SHIPPED_SCRIPTS = {
     tsconfig: 'tsconfig.json',
     format: 'iife',
     globalName: 'Questboard',
-    budgetKB: 25,
+    // 25 KB is the product's budget. Over it by about 60 bytes since the endorse button asks
+    // whether its endorsement was made (get_endorsement); allowed 25.2 until the next cut.
+    budgetKB: 25.2,
   },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget.
-  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 41 },
+  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 40.5 },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.
   'questboard-live.js': { entry: 'src/client/change-stream-reader.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4 },
