@@ -122,7 +122,7 @@ describe('event streams of readers that stop reading are dropped, and the server
   const streams = [];
   before(async () => {
     // Every stream here comes from 127.0.0.1: the per-address cap is another test's.
-    server = await startServer(['--data', DATASET, '--event-streams-per-address', '50']);
+    server = await startServer(['--allow-bootstrap', '--data', DATASET, '--event-streams-per-address', '50']);
   });
   after(async () => {
     for (const stream of streams) stream.socket.destroy();
@@ -177,7 +177,7 @@ describe('event streams per client address and per key', () => {
   });
 
   it('one address holds 20 streams by default: the 21st onwards is answered 429 JSON with Retry-After', async () => {
-    const server = await startServer(['--data', DATASET]);
+    const server = await startServer(['--allow-bootstrap', '--data', DATASET]);
     servers.push(server);
     const answers = [];
     for (let i = 0; i < 60; i++) {
@@ -204,7 +204,7 @@ describe('event streams per client address and per key', () => {
   });
 
   it('one key holds --event-streams-per-key streams, from any addresses', async () => {
-    const server = await startServer(['--data', DATASET, '--trust-proxy', '--event-streams-per-key', '30']);
+    const server = await startServer(['--allow-bootstrap', '--data', DATASET, '--trust-proxy', '--event-streams-per-key', '30']);
     servers.push(server);
     const statuses = [];
     for (let i = 0; i < 40; i++) {
