@@ -45,8 +45,9 @@ async function insertedColumns(sql) {
     WHERE table_schema = current_schema() AND table_name = ANY(${MEMBER_TABLES})
       AND is_generated = 'NEVER' AND coalesce(column_default, '') NOT LIKE 'nextval(%'
     ORDER BY table_name, ordinal_position`;
+  /** @type {Map<string, string[]>} */
   const columns = new Map(MEMBER_TABLES.map((table) => [table, []]));
-  for (const { table_name, column_name } of rows) columns.get(table_name).push(column_name);
+  for (const { table_name, column_name } of rows) /** @type {string[]} */ (columns.get(table_name)).push(column_name);
   return columns;
 }
 

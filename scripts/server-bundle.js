@@ -16,6 +16,7 @@ const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.me
 export const RUNTIME_DEPENDENCIES = Object.keys(packageJson.dependencies);
 
 /** esbuild's options for the server bundle, less where it is written. */
+/** @type {import('esbuild').BuildOptions} */
 export const SERVER_BUNDLE = {
   entryPoints: ['src/node/serve.ts'],
   bundle: true,

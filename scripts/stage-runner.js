@@ -24,6 +24,7 @@ const GRACE_MS = 10_000;
 
 /** Process groups of the stages running now (one at a time, but kept general). */
 const groups = new Set();
+/** @type {string | null} */
 let interrupted = null;
 
 function signalGroup(pid, signal) {
@@ -84,7 +85,10 @@ process.on('exit', () => {
   for (const pid of groups) signalGroup(pid, 'SIGKILL');
 });
 
-/** Runs one stage's command in a group of its own; resolves to its exit code (signals as 128 + n). */
+/**
+ * Runs one stage's command in a group of its own; resolves to its exit code (signals as 128 + n).
+ * @param {{ command: string, args: string[], env?: Record<string, string> }} stage
+ */
 async function runCommand({ command, args, env }) {
   const child = spawn(command, args, { stdio: 'inherit', detached: true, env: { ...process.env, ...env } });
   const spawned = once(child, 'spawn').then(

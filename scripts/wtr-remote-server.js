@@ -30,14 +30,19 @@ const READY = /listening on (http:\/\/[^\s"]+)/;
 /** @param {{ dataset: string }} options path of the dataset (import shape), relative to the project root */
 export function remoteServerPlugin({ dataset }) {
   /** The server now running, and where it listens; null while stopped. */
+  /** @type {import('node:child_process').ChildProcess | null} */
   let child = null;
+  /** @type {{ host: string, port: number } | null} */
   let target = null;
   /** The listening socket tests connect to, and the URL it gives them. */
+  /** @type {import('node:net').Server | null} */
   let front = null;
+  /** @type {string | null} */
   let url = null;
   /** Relayed connections, ended with the server they reach. */
   const relayed = new Set();
   // A server that cannot start fails the tests that use it, not the whole run.
+  /** @type {Error | null} */
   let startError = null;
   /**
    * The server's source bundled once for the run (QUESTBOARD_SERVER_BUNDLE): tests stop and
@@ -45,6 +50,7 @@ export function remoteServerPlugin({ dataset }) {
    */
   const bundleDirectory = mkdtempSync(join(tmpdir(), 'questboard-remote-server-'));
   const bundle = join(bundleDirectory, 'serve.mjs');
+  /** @type {Promise<void> | null} */
   let bundled = null;
 
   function relay(socket) {
@@ -68,7 +74,7 @@ export function remoteServerPlugin({ dataset }) {
     front = createServer(relay);
     front.listen(0, hostname);
     await once(front, 'listening');
-    return front.address().port;
+    return /** @type {import('node:net').AddressInfo} */ (front.address()).port;
   }
 
   async function start() {
@@ -98,7 +104,7 @@ export function remoteServerPlugin({ dataset }) {
       throw new Error(`the reference server exited with ${code} before it was ready`);
     });
     const ready = new Promise((resolve) => {
-      createInterface({ input: server.stdout }).on('line', (line) => {
+      createInterface({ input: /** @type {import('node:stream').Readable} */ (server.stdout) }).on('line', (line) => {
         const match = READY.exec(line);
         if (match) resolve(match[1]);
       });

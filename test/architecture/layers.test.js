@@ -48,7 +48,8 @@ it('every import in src/ points down the layers', async () => {
       const to = layerOf(resolve(dirname(file), specifier));
       if (from === to) continue;
       if (!rank.has(from) || !rank.has(to)) wrong.push(`${relative(src, file)}: ${specifier} (a folder missing from LAYERS)`);
-      else if (rank.get(to) <= rank.get(from)) wrong.push(`${relative(src, file)} (${from}) imports ${specifier} (${to})`);
+      else if (/** @type {number} */ (rank.get(to)) <= /** @type {number} */ (rank.get(from)))
+        wrong.push(`${relative(src, file)} (${from}) imports ${specifier} (${to})`);
     }
   }
   assert.deepEqual(wrong, []);

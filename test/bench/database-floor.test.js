@@ -63,7 +63,7 @@ it("inserts again every member row the imports wrote, once, each member's logs i
 
   assert.deepEqual(await memberRows(db.url), seeded);
   for (const app of APPS) {
-    const floor = floors.get(app.appId);
+    const floor = /** @type {{ members: number, seconds: number }} */ (floors.get(app.appId));
     assert.equal(floor.members, app.size);
     assert.ok(floor.seconds > 0);
   }

@@ -144,7 +144,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       await page.click('#log-form button[type="submit"]');
       await untilHighlightShown(page);
 
-      const fileInput = await page.$('#import-file');
+      const fileInput = /** @type {import('puppeteer-core').ElementHandle<HTMLInputElement>} */ (await page.$('#import-file'));
       await fileInput.uploadFile(join(downloads, exported[0]));
       await page.waitForFunction(() => /^Restored/.test(document.querySelector('#data-result')?.textContent ?? ''), {
         timeout: 30_000,

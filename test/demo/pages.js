@@ -16,13 +16,13 @@ export async function startDemoServer() {
     cacheDir,
     configFile: new URL('../../vite.config.ts', import.meta.url).pathname,
     root: new URL('../..', import.meta.url).pathname,
-    logLevel: process.env.DEMO_TEST_LOG ?? 'warn',
+    logLevel: /** @type {import('vite').LogLevel} */ (process.env.DEMO_TEST_LOG ?? 'warn'),
     // No file watching or hot reload: a source file saved during the run must not reload a page mid-test.
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
   });
   await server.listen();
   return {
-    origin: server.resolvedUrls.local[0].replace(/\/$/, ''),
+    origin: /** @type {import('vite').ResolvedServerUrls} */ (server.resolvedUrls).local[0].replace(/\/$/, ''),
     async close() {
       await server.close();
       await rm(cacheDir, { recursive: true, force: true });
@@ -35,6 +35,10 @@ export async function startDemoServer() {
  * from scratch) that records every console error, uncaught exception, failed
  * request and (where the engine measures them) layout shifts.
  * `colorScheme` is emulated only where the driver can (CDP: Chromium).
+ * @param {import('puppeteer-core').Browser} browser
+ * @param {string} url
+ * @param {import('puppeteer-core').Viewport} viewport
+ * @param {{ colorScheme?: string }} [options]
  */
 export async function openPage(browser, url, viewport, { colorScheme } = {}) {
   const context = await browser.createBrowserContext();
@@ -43,7 +47,7 @@ export async function openPage(browser, url, viewport, { colorScheme } = {}) {
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
   });
-  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('pageerror', (error) => problems.push(`uncaught: ${/** @type {Error} */ (error).message}`));
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
   page.on('dialog', (dialog) => {
     problems.push(`dialog: ${dialog.message()}`);
@@ -56,7 +60,7 @@ export async function openPage(browser, url, viewport, { colorScheme } = {}) {
     // The Layout Instability API is Chromium's; elsewhere nothing is measured.
     if (!PerformanceObserver.supportedEntryTypes.includes('layout-shift')) return;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
+      for (const entry of /** @type {LayoutShift[]} */ (list.getEntries())) {
         if (!entry.hadRecentInput) window.__layoutShift += entry.value;
       }
     }).observe({ type: 'layout-shift', buffered: true });

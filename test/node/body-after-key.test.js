@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { openConnection, startServer } from './reference-server.js';
 
+/** @typedef {import('./reference-server.js').Answer} Answer */
+
 const MiB = 1024 * 1024;
 const DATASET = 'test/remote/remote-dataset.json';
 const ADMIN = 'Bearer sk_remote_admin';
@@ -99,11 +101,13 @@ describe('an import body is read only after the key', () => {
       );
       const chunk = Buffer.from('x'.repeat(MiB));
       const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
-      let answer = null;
+      // Typed in its initializer: the checker would take it for null, not following the callback that sets it.
+      let answer = /** @type {Answer | null} */ (null);
       const answered = connection.answer().then((value) => (answer = value));
       for (let sent = 0; sent < 65 && answer === null; sent++) await connection.write(frame);
       await answered;
-      assert.equal(answer.status, 413, answer.body);
+      // Set by `answered`: the checker does not follow assignments in callbacks.
+      assert.equal(/** @type {Answer} */ (answer).status, 413, /** @type {Answer} */ (answer).body);
       await connection.write('0\r\n\r\nGET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
       assert.equal((await connection.answer()).status, 200);
     } finally {

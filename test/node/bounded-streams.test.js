@@ -53,7 +53,7 @@ async function openRawStream(port, headers = {}) {
   return stream;
 }
 
-const statusOf = (text) => Number(/^HTTP\/1\.1 (\d+)/.exec(text)[1]);
+const statusOf = (text) => Number(/** @type {RegExpExecArray} */ (/^HTTP\/1\.1 (\d+)/.exec(text))[1]);
 const headOf = (text) => text.slice(0, text.indexOf('\r\n\r\n'));
 
 /** An answer with a body of Content-Length (a refusal): its status, head and JSON. */
@@ -89,22 +89,25 @@ async function write(port, count, from = 0) {
       const socket = connect(port, '127.0.0.1');
       await once(socket, 'connect');
       let answered = 0;
+      /** @type {string | null} */
       let refused = null;
-      const done = new Promise((resolve, reject) => {
-        socket.setEncoding('latin1');
-        let unread = '';
-        socket.on('data', (text) => {
-          // A status line (13 characters) may be cut between chunks: the last 12 are read again.
-          unread += text;
-          for (const [, status] of unread.matchAll(/HTTP\/1\.1 (\d{3}) /g)) {
-            if (status !== '200') refused ??= status;
-            answered++;
-          }
-          unread = unread.slice(-12);
-          if (answered >= share) resolve();
-        });
-        socket.on('error', reject);
-      });
+      const done = /** @type {Promise<void>} */ (
+        new Promise((resolve, reject) => {
+          socket.setEncoding('latin1');
+          let unread = '';
+          socket.on('data', (text) => {
+            // A status line (13 characters) may be cut between chunks: the last 12 are read again.
+            unread += text;
+            for (const [, status] of unread.matchAll(/HTTP\/1\.1 (\d{3}) /g)) {
+              if (status !== '200') refused ??= status;
+              answered++;
+            }
+            unread = unread.slice(-12);
+            if (answered >= share) resolve();
+          });
+          socket.on('error', reject);
+        })
+      );
       for (let i = 0; i < share; i += 200) {
         const batch = Array.from({ length: Math.min(200, share - i) }, (_, j) => request(from + lane * share + i + j));
         if (!socket.write(batch.join(''))) await once(socket, 'drain');

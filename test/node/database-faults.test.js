@@ -94,7 +94,7 @@ describe(
         signal,
       });
       if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
-        await response.body.cancel();
+        await /** @type {ReadableStream} */ (response.body).cancel();
         return { status: response.status, body: null };
       }
       const text = await response.text();
@@ -138,7 +138,7 @@ describe(
         headers: { authorization: 'Bearer pk_guild' },
         signal: AbortSignal.timeout(WAIT_MS),
       });
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      const reader = /** @type {ReadableStream} */ (response.body).pipeThrough(new TextDecoderStream()).getReader();
       let received = '';
       /** Reads until the stream has said `text`: false once `ms` pass first. */
       const said = async (text, ms) => {

@@ -19,6 +19,7 @@ import { startServer } from './reference-server.js';
  * `where` is a TCP port on 127.0.0.1 (0: any free one), or a socket file's path.
  */
 function databaseProxy(target, where) {
+  /** @type {import('node:net').Server | null} */
   let listener = null;
   const sockets = new Set();
   const track = (socket) => {
@@ -38,11 +39,11 @@ function databaseProxy(target, where) {
       if (typeof this.where === 'string') listener.listen(this.where);
       else listener.listen(this.where, '127.0.0.1');
       await once(listener, 'listening');
-      if (typeof this.where === 'number') this.where = listener.address().port;
+      if (typeof this.where === 'number') this.where = /** @type {import('node:net').AddressInfo} */ (listener.address()).port;
     },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => listener.close(resolve));
+      await new Promise((resolve) => /** @type {import('node:net').Server} */ (listener).close(resolve));
     },
   };
 }

@@ -51,6 +51,11 @@ describe('failed authentications from one address', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
+  /**
+   * @param {string} address
+   * @param {string} key
+   * @param {{ path?: string, init?: RequestInit & { headers?: Record<string, string> } }} [options]
+   */
   const call = async (address, key, { path = '/v1/get_userinfo?app_id=guild&account_name=alice', init = {} } = {}) => {
     const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
       ...init,

@@ -14,6 +14,11 @@ const ADMIN = 'sk_remote_admin';
 
 function client(server) {
   let endorsements = 0;
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {{ key?: string, body?: unknown, headers?: Record<string, string> }} [options]
+   */
   const call = async (method, path, { key = KEY, body, headers = {} } = {}) => {
     const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
       method,
@@ -178,8 +183,8 @@ describe("an app's allowed origins, and --cors-origin for an app without them", 
       assert.equal(answer.status, 204);
       assert.equal(answer.headers.get('access-control-allow-origin'), origin);
       assert.equal(answer.headers.get('vary'), 'Origin');
-      assert.match(answer.headers.get('access-control-allow-headers'), /Authorization/);
-      assert.match(answer.headers.get('access-control-allow-methods'), /POST/);
+      assert.match(/** @type {string} */ (answer.headers.get('access-control-allow-headers')), /Authorization/);
+      assert.match(/** @type {string} */ (answer.headers.get('access-control-allow-methods')), /POST/);
     }
     assert.equal((await guild.endorse({ origin: OTHER })).status, 403);
   });

@@ -78,7 +78,7 @@ describe('member tokens over HTTP', () => {
       },
     });
     assert.equal(answer.status, 204);
-    const allowed = answer.headers.get('Access-Control-Allow-Headers').toLowerCase().split(/,\s*/);
+    const allowed = /** @type {string} */ (answer.headers.get('Access-Control-Allow-Headers')).toLowerCase().split(/,\s*/);
     assert.ok(allowed.includes('x-questboard-member'), allowed.join(', '));
   });
 
@@ -88,7 +88,7 @@ describe('member tokens over HTTP', () => {
     const refused = await endorse(await sign(3600), 'second');
     assert.equal(refused.status, 401);
     assert.equal(refused.headers.get('X-Questboard-Error'), 'member-token-expired');
-    const exposed = refused.headers.get('Access-Control-Expose-Headers').toLowerCase().split(/,\s*/);
+    const exposed = /** @type {string} */ (refused.headers.get('Access-Control-Expose-Headers')).toLowerCase().split(/,\s*/);
     assert.ok(exposed.includes('x-questboard-error'), exposed.join(', '));
   });
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach } from 'node:test';
  * src/node/server-store.ts and src/server/handler.ts), closed after the test.
  */
 export function memoryServerPerTest(source) {
+  /** Set before each test, from the bundled source (untyped). @type {{ store: any, handle: any }} */
   const server = { store: undefined, handle: undefined };
   beforeEach(async () => {
     server.store = await source().openServerStore({ memory: true });

@@ -14,7 +14,7 @@ before(async () => {
 const refused = (argv, pattern, env = {}) =>
   assert.throws(
     () => parseServeOptions(argv, env),
-    (error) => error instanceof UsageError && pattern.test(error.message),
+    (error) => error instanceof UsageError && pattern.test(/** @type {Error} */ (error).message),
   );
 
 describe('the server options', () => {

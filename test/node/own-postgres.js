@@ -30,7 +30,7 @@ export async function postgresPrograms() {
 async function freePort() {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const { port } = server.address();
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
@@ -82,6 +82,7 @@ export async function ownCluster(programs) {
   return cluster;
 }
 
+/** @returns {Promise<[number, number]>} the postgres user's uid and gid */
 async function postgresIds() {
   const ids = async (flag) => Number((await run('id', [flag, 'postgres'])).stdout.trim());
   return [await ids('-u'), await ids('-g')];

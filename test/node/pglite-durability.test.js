@@ -23,18 +23,20 @@ async function traceSyncs(pid, file) {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`strace did not attach: ${stderr}`)), WAIT_MS);
-    // "Process N attached with M threads": every thread of the process, at once.
-    tracer.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      if (stderr.includes('attached')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    tracer.on('exit', () => reject(new Error(`strace ended: ${stderr}`)));
-  });
+  await /** @type {Promise<void>} */ (
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`strace did not attach: ${stderr}`)), WAIT_MS);
+      // "Process N attached with M threads": every thread of the process, at once.
+      tracer.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        if (stderr.includes('attached')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      tracer.on('exit', () => reject(new Error(`strace ended: ${stderr}`)));
+    })
+  );
   return {
     async stop() {
       const ended = once(tracer, 'exit');
@@ -55,7 +57,9 @@ describe('PGlite in a data directory', () => {
   it('syncs the WAL of every write before answering it', async (t) => {
     if (!(await installed('strace'))) return cannot(t, 'strace is not installed', 'apt-get install strace');
     directory = await mkdtemp(join(tmpdir(), 'questboard-durable-'));
-    server = await startServer(['--data-dir', join(directory, 'data'), '--allow-bootstrap', '--data', DATASET], { startMs: START_MS });
+    server = await startServer(['--data-dir', join(directory, 'data'), '--allow-bootstrap', '--data', DATASET], {
+      startMs: START_MS,
+    });
     const trace = join(directory, 'syncs.trace');
     const tracing = await traceSyncs(server.pid, trace);
     let answered = 0;

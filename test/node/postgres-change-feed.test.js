@@ -30,6 +30,7 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function listener(url) {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   const heard = [];
+  /** @type {(value?: unknown) => void} */
   let wake = () => undefined;
   await sql.listen(CHANNEL, (payload) => {
     heard.push(JSON.parse(payload));
@@ -113,7 +114,7 @@ describe('change notices through PostgreSQL', () => {
     }));
 
   it('announces only from writes of a store that shares its changes', (t) =>
-    withStore(t, async (store, other, db) => {
+    withStore(t, async (store, _other, db) => {
       assert.equal(await store.read(async (tx) => tx.announce), undefined, 'a read has nothing to announce');
       const own = await storeSource.openSqlStore({ databaseUrl: db.url, schema: 'feed' });
       try {

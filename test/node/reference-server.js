@@ -94,14 +94,24 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
   };
 }
 
+/** @typedef {Awaited<ReturnType<typeof startServer>>} RunningServer */
+
 /** A size /proc/<pid>/status gives in kB, in bytes. */
 function statusBytes(pid, field) {
-  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+  return (
+    Number(
+      /** @type {RegExpExecArray} */ (
+        new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+      )[1],
+    ) * 1024
+  );
 }
 
 function bounded(what, ms = WAIT_MS) {
   return new Promise((_, reject) => setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), ms).unref());
 }
+
+/** @typedef {{ status: number, headers: Record<string, string>, body: string, json: () => any }} Answer */
 
 /**
  * A connection to the server that reads whole answers (by Content-Length) as
@@ -113,7 +123,7 @@ export async function openConnection(port) {
   let received = Buffer.alloc(0);
   let closed = false;
   let wake = () => {};
-  socket.on('data', (chunk) => {
+  socket.on('data', (/** @type {Buffer} */ chunk) => {
     received = Buffer.concat([received, chunk]);
     wake();
   });
@@ -123,6 +133,7 @@ export async function openConnection(port) {
   });
   // A reset after the answer is a fact for the test to look at, not a crash.
   socket.on('error', () => {});
+  /** @returns {Answer | null} */
   const takeAnswer = () => {
     const end = received.indexOf('\r\n\r\n');
     if (end === -1) return null;
@@ -140,8 +151,11 @@ export async function openConnection(port) {
   return {
     socket,
     /** Writes and waits until the kernel has taken it (or the connection failed). */
-    write: (data) => new Promise((resolve) => socket.write(data, () => resolve())),
-    /** The next whole answer; rejects if the connection closes first or after WAIT_MS. */
+    write: (data) => /** @type {Promise<void>} */ (new Promise((resolve) => socket.write(data, () => resolve()))),
+    /**
+     * The next whole answer; rejects if the connection closes first or after WAIT_MS.
+     * @returns {Promise<Answer>}
+     */
     answer() {
       return Promise.race([
         new Promise((resolve, reject) => {

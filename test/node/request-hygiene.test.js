@@ -25,6 +25,11 @@ describe('request bodies and keys on the Node host', () => {
   });
   after(() => server?.stop());
 
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {{ key?: string, body?: BodyInit, type?: string }} [options]
+   */
   const call = async (method, path, { key = KEY, body, type = 'application/json' } = {}) => {
     const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
       method,

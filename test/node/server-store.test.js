@@ -68,7 +68,7 @@ describe('a data directory, one server at a time', () => {
     t.after(() => other.kill());
     await writeFile(lock, `${other.pid}\n`);
     await assert.rejects(source.openServerStore({ dataDir }), (error) => {
-      assert.match(error.message, new RegExp(`another server \\(process ${other.pid}\\) is using it`));
+      assert.match(/** @type {Error} */ (error).message, new RegExp(`another server \\(process ${other.pid}\\) is using it`));
       return true;
     });
     assert.equal(await readFile(lock, 'utf8'), `${other.pid}\n`, 'its lock left as it was');

@@ -127,7 +127,7 @@ describe('the health check, the access log and request ids', () => {
       const answer = await get(server, '/v1/nowhere', id === undefined ? {} : { 'X-Request-Id': id });
       assert.equal(answer.status, 404);
       const given = answer.headers.get('x-request-id');
-      assert.match(given, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      assert.match(/** @type {string} */ (given), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       await waitUntil(() => requestLines(server).some((line) => line.reqId === given && line.status === 404));
     }
   });
@@ -158,7 +158,7 @@ describe('request timeouts', () => {
     // The handler is held 1 s, past the 300 ms timeout: this 503 can only be the timeout's answer.
     const answer = await get(server, '/v1/health');
     assert.equal(answer.status, 503);
-    assert.match(answer.headers.get('content-type'), /^application\/json/);
+    assert.match(/** @type {string} */ (answer.headers.get('content-type')), /^application\/json/);
     assert.deepEqual(await answer.json(), {
       is_valid: false,
       message: 'The request did not finish within 300 ms. A write may still complete: retry it with the same Idempotency-Key.',
@@ -201,6 +201,7 @@ describe('stopping', () => {
   });
 });
 
+/** @returns {Promise<void>} */
 function connectTo(port) {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -223,7 +224,7 @@ async function waitUntil(condition) {
 async function freePort() {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
-  const { port } = probe.address();
+  const { port } = /** @type {import('node:net').AddressInfo} */ (probe.address());
   probe.close();
   await once(probe, 'close');
   return port;

@@ -47,6 +47,11 @@ async function server(storeOptions) {
     handlerAnswers.push(answer);
     return answer;
   });
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {{ key?: string, headers?: Record<string, string>, body?: unknown }} options
+   */
   const request = (method, path, { key = KEY, headers = {}, body }) =>
     new Request(`http://q.test${path}`, {
       method,

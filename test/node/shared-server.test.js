@@ -13,7 +13,13 @@ const DATASET = 'test/remote/remote-dataset.json';
 const KEY = 'pk_guild';
 const ADMIN = 'sk_remote_admin';
 
+/** @param {number} port */
 function client(port) {
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {{ key?: string, body?: unknown, headers?: Record<string, string> }} [options]
+   */
   return async (method, path, { key = KEY, body, headers = {} } = {}) => {
     const response = await fetch(`http://127.0.0.1:${port}${path}`, {
       method,
@@ -178,7 +184,7 @@ describe('live updates across server processes on one PostgreSQL database', () =
         headers: { authorization: `Bearer ${KEY}` },
       });
       assert.equal(stream.status, 200);
-      const reader = stream.body.pipeThrough(new TextDecoderStream()).getReader();
+      const reader = /** @type {ReadableStream} */ (stream.body).pipeThrough(new TextDecoderStream()).getReader();
       let text = '';
       const endorsed = await writer('POST', '/v1/endorse_account', {
         body: { app_id: 'guild', from_account: 'carol', to_account: 'bob', endorsement_id: 'live-1' },

@@ -117,8 +117,8 @@ describe('a server that cannot start', () => {
   it('names a port in use and how to choose another, before it opens the store or loads a dataset', async () => {
     // Held by this process: what matters is that the port is taken, not by whom.
     const holder = createServer();
-    await new Promise((resolve) => holder.listen({ host: '127.0.0.1', port: 0 }, resolve));
-    const { port } = holder.address();
+    await /** @type {Promise<void>} */ (new Promise((resolve) => holder.listen({ host: '127.0.0.1', port: 0 }, resolve)));
+    const { port } = /** @type {import('node:net').AddressInfo} */ (holder.address());
     const dataDir = join(directory, 'never-made');
     try {
       assertOneLine(

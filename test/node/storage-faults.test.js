@@ -10,6 +10,8 @@ import { afterEach, describe, it } from 'node:test';
 import { START_MS, startServer } from './reference-server.js';
 import { failExt4, fillUp, mountScratch } from './storage-faults.js';
 
+/** @typedef {import('./reference-server.js').RunningServer} RunningServer */
+
 const DATASET = 'test/remote/remote-dataset.json';
 const ANSWER_MS = 60_000;
 
@@ -28,12 +30,17 @@ const manyMembers = (count, prefix) => ({
 });
 
 describe('PGlite when its disk', () => {
+  /** @type {Awaited<ReturnType<typeof mountScratch>>} */
   let scratch = null;
+  /**
+   * Set by startOn, which the checker does not follow: the tests cast it to what they know it is.
+   * @type {RunningServer | null}
+   */
   let server = null;
   afterEach(async () => {
     try {
       // A server that no longer stops (a hang, before the fix) is killed: nothing is left running.
-      await server?.stop().catch((error) => server.crash().then(() => Promise.reject(error)));
+      await server?.stop().catch((error) => /** @type {RunningServer} */ (server).crash().then(() => Promise.reject(error)));
     } finally {
       server = null;
       await scratch?.unmount();
@@ -61,7 +68,7 @@ describe('PGlite when its disk', () => {
     assert.match(health.body.message, /disk is full/);
     const read = await call(server, 'GET', '/v1/get_userinfo?app_id=guild&account_name=alice');
     assert.equal(read.status, 200, 'reads go on');
-    assert.equal(typeof (await server.stop()), 'number', 'SIGTERM ended it');
+    assert.equal(typeof (await /** @type {RunningServer} */ (server).stop()), 'number', 'SIGTERM ended it');
   });
 
   it('fails and turns read-only: 503 with a JSON message and a log line, health 503, and SIGTERM stops it', async (t) => {
@@ -74,12 +81,14 @@ describe('PGlite when its disk', () => {
     assert.equal(refused.status, 503, JSON.stringify(refused.body));
     assert.equal(refused.body.is_valid, false);
     assert.match(refused.body.message, /cannot use its data directory/);
-    const logged = server.log.find((line) => line.level === 50 && /data directory failed/.test(line.msg));
-    assert.ok(logged, JSON.stringify(server.log));
+    const logged = /** @type {RunningServer} */ (server).log.find(
+      (line) => line.level === 50 && /data directory failed/.test(line.msg),
+    );
+    assert.ok(logged, JSON.stringify(/** @type {RunningServer} */ (server).log));
     assert.match(logged.err.message, /Read-only file system/);
     const health = await call(server, 'GET', '/v1/health');
     assert.equal(health.status, 503);
     assert.match(health.body.message, /cannot use its data directory/);
-    assert.equal(typeof (await server.stop()), 'number', 'SIGTERM ended it');
+    assert.equal(typeof (await /** @type {RunningServer} */ (server).stop()), 'number', 'SIGTERM ended it');
   });
 });

@@ -41,6 +41,10 @@ const headerOf = (token) => JSON.parse(Buffer.from(token.split('.')[0], 'base64u
 describe('questboard-token keygen → sign → the handler', () => {
   const server = memoryServerPerTest(() => source);
 
+  /**
+   * @param {string} path
+   * @param {{ key?: string, body?: unknown, token?: string }} options
+   */
   const call = (path, { key, body, token }) =>
     server.handle(
       new Request(`http://q.test/v1/${path}`, {
@@ -143,6 +147,7 @@ describe('questboard-token refuses', () => {
     publicFile = await keyFile('refusals-public.jwk', public_jwk);
   });
 
+  /** @type {[string[], RegExp][]} */
   const usage = [
     [['frobnicate'], /unknown command "frobnicate"/],
     [['keygen', '--alg', 'HS256'], /--alg must be ES256 or EdDSA, got "HS256"/],

@@ -134,7 +134,8 @@ it('packs every built file, the types, manifest and themes, README, LICENSE and 
   }
   const outside = [...packed].filter(
     (file) =>
-      !/^(dist|docs|examples)\//.test(file) && !['package.json', 'README.md', 'LICENSE', ...Object.values(packageJson.bin)].includes(file),
+      !/^(dist|docs|examples)\//.test(file) &&
+      !['package.json', 'README.md', 'LICENSE', ...Object.values(packageJson.bin)].includes(file),
   );
   assert.deepEqual(outside, [], 'packed beyond dist/, docs/, examples/ and the top-level files');
   // The dated history of what was tried is for the engineers, not for a site's node_modules.
@@ -183,9 +184,9 @@ async function entryExports() {
     outdir: tmpdir(),
     logLevel: 'silent',
   });
-  return Object.values(metafile.outputs)
-    .find((output) => output.entryPoint)
-    .exports.sort();
+  return /** @type {import('esbuild').Metafile['outputs'][string]} */ (
+    Object.values(metafile.outputs).find((output) => output.entryPoint)
+  ).exports.sort();
 }
 
 // What a site's code may use; hooks between our own modules (setInPageServerLoader,

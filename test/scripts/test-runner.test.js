@@ -57,7 +57,7 @@ it(
     const { child, finished } = runTests({
       QB_STAGES: 'node',
       QB_NODE_TESTS: 'test/scripts/fixtures/starts-a-server.js',
-      QB_FIXTURE_PORT: String(calledBack.address().port),
+      QB_FIXTURE_PORT: String(/** @type {import('node:net').AddressInfo} */ (calledBack.address()).port),
     });
     const [leftBehind] = await once(calledBack, 'connection');
     const gone = once(leftBehind, 'close');
@@ -66,8 +66,8 @@ it(
     const { code, lines } = await finished;
     await gone; // the process the fixture started is no more: its connection closed
     calledBack.close();
-    const [, , failed] = CLOSING_LINE.exec(lines.at(-1)) ?? [];
-    assert.ok(Number(failed) >= 1, lines.at(-1));
+    const [, , failed] = CLOSING_LINE.exec(/** @type {string} */ (lines.at(-1))) ?? [];
+    assert.ok(Number(failed) >= 1, /** @type {string} */ (lines.at(-1)));
     assert.equal(code, 130);
   },
 );

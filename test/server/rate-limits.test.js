@@ -50,6 +50,11 @@ async function limitedServer(storeOptions) {
       .setExpirationTime(iat + 3600)
       .sign(privateKey);
   };
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {{ key?: string, body?: unknown, address?: string, token?: string }} [options]
+   */
   const call = async (method, path, { key = KEY, body, address = '203.0.113.7', token } = {}) => {
     const request = new Request(`http://q.test${path}`, {
       method,

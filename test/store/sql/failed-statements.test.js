@@ -32,7 +32,7 @@ async function checkFirstFailureJudged(store) {
   });
   await assert.rejects(refused, (error) => {
     assert.ok(error instanceof source.ApiError, `an answer, not ${String(error)}`);
-    assert.equal(error.status, 503);
+    assert.equal(/** @type {{ status: number }} */ (error).status, 503);
     return true;
   });
   assert.equal(attempts, 8, 'run again as after any conflict');

@@ -99,10 +99,10 @@ async function assertCountsAgree() {
 
 /** Pages of each period board's unranked tail against the members without points in its period. */
 async function assertTailsAgree() {
-  for (const [board, field] of [
+  for (const [board, field] of /** @type {[typeof WEEKLY, string][]} */ ([
     [WEEKLY, 'week'],
     [MONTHLY, 'month'],
-  ]) {
+  ])) {
     const tail = [...periods]
       .filter(([, member]) => member[field] !== board.period)
       .map(([name]) => name)
