@@ -1,14 +1,14 @@
 // The server `npm run bench:server` measures: the Questboard server itself
-// (src/node/serve.ts, with the flags of questboard-server), started as it
+// (src/server/serve.ts, with the flags of questboard-server), started as it
 // starts for anyone, with one addition for the report: every statement's time
 // is added up by its text, and GET /_bench/statements answers (and resets)
 // those sums, so the seeding can say how much of its time the database took.
 // bench/server-run.js bundles it (scripts/bundle-node.js) and runs it in a
 // process of its own.
-import { createLogger } from '../src/node/logger.js';
-import { parseServeOptions } from '../src/node/options.js';
-import { start, stopOnSignals } from '../src/node/serve.js';
-import { sharesChanges } from '../src/node/server-store.js';
+import { createLogger } from '../src/server/logger.js';
+import { parseServeOptions } from '../src/server/options.js';
+import { start, stopOnSignals } from '../src/server/serve.js';
+import { sharesChanges } from '../src/server/server-store.js';
 import { openSqlStore } from '../src/store/sql/index.js';
 import { pgliteDriver } from '../src/store/sql/pglite-driver.js';
 import { postgresDriver } from '../src/store/sql/postgres-driver.js';

@@ -238,7 +238,7 @@ ${outcome}
 
 ### Method
 
-- \`bench/server-run.js\` bundles \`bench/server-host.js\` (the Questboard server of \`src/node/serve.ts\` as
+- \`bench/server-run.js\` bundles \`bench/server-host.js\` (the Questboard server of \`src/server/serve.ts\` as
   \`questboard-server\` starts it, write limits and change feed included, with its statements timed and without
   the access log) and runs it in a process of its own on 127.0.0.1, once per engine: PGlite kept in a fresh directory, for the sizes up to ${count(settings.pgliteMax)};
   PostgreSQL, a fresh database of the run's own (dropped at the end), for every size.
@@ -266,7 +266,7 @@ ${outcome}
   Each run opens its connections first, with one health request each, not timed (a connection opened while
   the server is busy waits behind those already open). Health and most reads ask for one URL each, as many
   members opening a community's page do, so the server answers those that arrive together once (its shared
-  reads, \`src/node/shared-reads.ts\`); get_userinfo and get_task_progress name a member of their own each
+  reads, \`src/server/shared-reads.ts\`); get_userinfo and get_task_progress name a member of their own each
   time. The client runs on the same machine and takes some of its CPU.
 - "statements": those the store ran for one request of the operation, sent once after the rounds, and
   their summed time (each is a round trip to the database; a write sends the statements of its flush

@@ -1,4 +1,4 @@
-// Whether sharing identical reads (src/node/shared-reads.ts) pays: the handler on PostgreSQL,
+// Whether sharing identical reads (src/server/shared-reads.ts) pays: the handler on PostgreSQL,
 // in this process (no HTTP), called by CALLERS loops at once for SECONDS, with and without
 // sharing, three rounds each, alternated; the median rounds are printed. Two loads: one
 // leaderboard page asked for by everyone (a community page opened by many members at once), and
@@ -17,7 +17,7 @@ const loads = {
   "each member's info, never shared": (call) => `/v1/get_userinfo?app_id=guild&account_name=m${call % USERS}`,
 };
 
-const bundle = await bundleForNode('src/node/shared-reads.ts', 'src/server/handler.ts', 'src/store/sql/index.ts');
+const bundle = await bundleForNode('src/server/shared-reads.ts', 'src/handler/handler.ts', 'src/store/sql/index.ts');
 const database = await createDatabase('questboard_shared_reads_bench');
 try {
   const source = await import(bundle.file);

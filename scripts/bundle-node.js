@@ -27,7 +27,7 @@ export async function bundleForNode(...entries) {
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    tsconfig: 'src/node/tsconfig.node.json',
+    tsconfig: 'src/server/tsconfig.node.json',
     logLevel: 'warning',
   });
   return { file, remove: () => rm(directory, { recursive: true, force: true }) };

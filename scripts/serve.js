@@ -1,4 +1,4 @@
-// `npm run serve`: bundles the Node server (src/node/serve.ts) and runs it in
+// `npm run serve`: bundles the Node server (src/server/serve.ts) and runs it in
 // this process, so it always runs the current source. The arguments are the
 // server's own (`npm run serve -- --help`). QUESTBOARD_SERVER_BUNDLE names a
 // bundle made already (scripts/server-bundle.js, bundleServerSource), for a
@@ -16,7 +16,7 @@ if (!bundle) {
   const directory = await mkdtemp(join(tmpdir(), 'questboard-serve-'));
   bundle = join(directory, 'serve.mjs');
   // Kept until the server has started: a data directory's PGlite runs in a worker thread
-  // started from this same module (src/node/pglite-thread.ts).
+  // started from this same module (src/server/pglite-thread.ts).
   removeBundle = () => rmSync(directory, { recursive: true, force: true });
   process.on('exit', removeBundle);
   await bundleServerSource(bundle);

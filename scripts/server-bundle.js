@@ -1,4 +1,4 @@
-// The Node server (src/node) as one ES module: shipped as dist/node/server.js
+// The Node server (src/server) as one ES module: shipped as dist/node/server.js
 // (run by bin/questboard-server.js) and run from source by `npm run serve`.
 // One esbuild configuration for both, and for the questboard-token command
 // (dist/node/token.js, run by bin/questboard-token.js).
@@ -18,19 +18,19 @@ export const RUNTIME_DEPENDENCIES = Object.keys(packageJson.dependencies);
 /** esbuild's options for the server bundle, less where it is written. */
 /** @type {import('esbuild').BuildOptions} */
 export const SERVER_BUNDLE = {
-  entryPoints: ['src/node/serve.ts'],
+  entryPoints: ['src/server/serve.ts'],
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  tsconfig: 'src/node/tsconfig.node.json',
+  tsconfig: 'src/server/tsconfig.node.json',
   // Also marks their subpaths (`pkg/…`) external.
   external: RUNTIME_DEPENDENCIES,
   logLevel: 'warning',
 };
 
 /** The questboard-token command: the same configuration, its own entry. */
-export const TOKEN_CLI_BUNDLE = { ...SERVER_BUNDLE, entryPoints: ['src/node/token-cli.ts'] };
+export const TOKEN_CLI_BUNDLE = { ...SERVER_BUNDLE, entryPoints: ['src/server/token-cli.ts'] };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -13,7 +13,7 @@
 //   no build, no Firefox, no PostgreSQL, no node tests.
 //
 // QB_STAGES=lint,node (names as in the summary, a prefix is enough) runs some stages only;
-// QB_NODE_TESTS='test/node/x.test.js …' narrows the node tests, and the
+// QB_NODE_TESTS='test/server/x.test.js …' narrows the node tests, and the
 // variables of scripts/test-browsers.js (QB_ENGINES, QB_ADAPTERS, TEST_FILES) the browser tests.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,10 +31,10 @@ const NODE_TESTS = [
   'test/bench/',
   'test/demo/',
   'test/docs/',
-  'test/node/',
+  'test/server/',
   'test/package/',
   'test/scripts/',
-  'test/server/',
+  'test/handler/',
   'test/store/',
 ];
 const QUICK_FILES = 'test/api/{rules,handler}.test.ts';

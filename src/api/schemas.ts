@@ -314,7 +314,7 @@ const rateLimit = z.nullable(
   }),
 );
 
-/** An app's write limits on a server (src/server/rate-limits.ts); a limit left out keeps its default. */
+/** An app's write limits on a server (src/handler/rate-limits.ts); a limit left out keeps its default. */
 export const rateLimits = z.strictObject({
   per_key: z.optional(rateLimit),
   per_member: z.optional(rateLimit),

@@ -1,6 +1,6 @@
 import { announceChange } from './changes.js';
 import type { Transport } from './transport.js';
-import type { createHandler, Handle } from '../server/handler.js';
+import type { createHandler, Handle } from '../handler/handler.js';
 import type { openIndexedDbStore } from '../store/indexeddb/index.js';
 import type { RemoteConfiguration } from '../remote/remote-first.js';
 import type { remoteFirstInPage } from '../remote/remote-first-page.js';

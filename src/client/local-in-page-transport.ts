@@ -8,7 +8,7 @@ import {
 /** The handler, store and remote-first strategy from this package, imported on first use (a separate chunk for bundlers). */
 export async function loadBundledServer(): Promise<InPageServer> {
   const [{ createHandler }, { openIndexedDbStore }, { remoteFirstInPage }] = await Promise.all([
-    import('../server/handler.js'),
+    import('../handler/handler.js'),
     import('../store/indexeddb/index.js'),
     import('../remote/remote-first-page.js'),
   ]);

@@ -9,7 +9,7 @@ import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
 import { addAdminKeys, adminKeyHashes } from './access.js';
 import { endorse } from './endorsements.js';
 import { sha256Hex } from './key-hash.js';
-import { earnXp, newMember } from './members.js';
+import { earnXp, newMember } from './member-totals.js';
 import { applyProgress, logProgress } from './progress.js';
 
 const DEFAULT_TASK_POINTS = 10;

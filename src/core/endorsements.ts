@@ -2,8 +2,8 @@
 import { SELF_ENDORSEMENT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, Transaction } from '../store/index.js';
-import { earnXp } from './members.js';
-import { findMember } from './membership.js';
+import { earnXp } from './member-totals.js';
+import { findMember } from './lookups.js';
 
 export interface Endorsement {
   from_account: string;

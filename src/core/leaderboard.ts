@@ -10,7 +10,7 @@ import {
   type PageWindow,
   type Transaction,
 } from '../store/index.js';
-import { findMember } from './membership.js';
+import { findMember } from './lookups.js';
 import { monthOf, weekOf } from './periods.js';
 
 export const DEFAULT_LIMIT = 100;

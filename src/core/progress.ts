@@ -3,7 +3,7 @@ import { INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
 import { assertStarted } from './catalog.js';
-import { earnPoints } from './members.js';
+import { earnPoints } from './member-totals.js';
 
 export interface Log {
   app: AppRecord;

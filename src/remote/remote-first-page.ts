@@ -1,6 +1,6 @@
 // The strategy hosted by a page (the in-page transport): the same rules as in
 // the worker, with the outbox replayed on the window's `online` event.
-import type { Handle } from '../server/handler.js';
+import type { Handle } from '../handler/handler.js';
 import { remoteFirst, type RemoteFirst, type RemoteFirstOptions } from './remote-first.js';
 
 export function remoteFirstInPage(local: Handle, options: RemoteFirstOptions = {}): RemoteFirst {

@@ -1,7 +1,7 @@
 // The strategy hosted by a service worker: the remote setting arrives by
 // message (worker-protocol.ts), and the outbox is replayed on the worker's
 // `online` event and by Background Sync where the browser has it.
-import type { Handle } from '../server/handler.js';
+import type { Handle } from '../handler/handler.js';
 import { remoteFirst, type RemoteFirst, type RemoteFirstOptions } from './remote-first.js';
 import { isConfigureRemoteMessage, type ConfigureRemoteReply } from './worker-protocol.js';
 

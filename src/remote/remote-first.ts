@@ -12,8 +12,8 @@ import {
   refuseMemberToken,
   unverifiedClaims,
 } from '../api/member-tokens.js';
-import type { Handle } from '../server/handler.js';
-import { errorResponse } from '../server/http.js';
+import type { Handle } from '../handler/handler.js';
+import { errorResponse } from '../handler/http.js';
 import { cachedResponse, findAnswer, hashAuthorization, keepAnswer } from './answer-cache.js';
 import { queued } from './answers.js';
 import {

@@ -1,4 +1,4 @@
-// The store as the rules see it: everything src/core and src/server may ask of
+// The store as the rules see it: everything src/core and src/handler may ask of
 // it, and nothing of how it is kept. Two adapters implement it: IndexedDB
 // (indexeddb/, in the worker and the page) and SQL (sql/, PostgreSQL or PGlite,
 // in the Node server). Both keep boards countable without walking them, so a

@@ -1,4 +1,4 @@
-// The counters behind a server's write limits (src/server/rate-limits.ts): how many writes
+// The counters behind a server's write limits (src/handler/rate-limits.ts): how many writes
 // each bucket (a key, a member, a client address) made in a sliding window. Counted in the
 // request's own transaction, so a write that fails or is refused later counts for nothing,
 // and the count and the write commit together. Only the SQL store keeps them: the worker and

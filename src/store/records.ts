@@ -122,7 +122,7 @@ export interface IdempotencyRecord {
   fingerprint: string;
   status: number;
   body: string;
-  /** Epoch ms of the first answer: the record answers for a day after (src/server/idempotency.ts). */
+  /** Epoch ms of the first answer: the record answers for a day after (src/handler/idempotency.ts). */
   created_at: number;
 }
 

@@ -5,7 +5,7 @@
 import { apiRootBelow } from '../api/api-path.js';
 import { BROADCAST_CHANNEL, type ChangeNotice } from '../api/broadcast.js';
 import { remoteFirstInWorker } from '../remote/remote-first-worker.js';
-import { createHandler } from '../server/handler.js';
+import { createHandler } from '../handler/handler.js';
 import { openIndexedDbStore } from '../store/indexeddb/index.js';
 
 declare const self: ServiceWorkerGlobalScope;

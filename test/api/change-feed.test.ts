@@ -4,7 +4,7 @@
 import { expect } from '@open-wc/testing';
 import type { ChangeNotice } from '../../src/api/broadcast.js';
 import { EventStreamParser, formatChangeEvent, formatComment, formatEventId } from '../../src/api/event-stream.js';
-import { inProcessChangeFeed, type FeedEvent } from '../../src/server/change-feed.js';
+import { inProcessChangeFeed, type FeedEvent } from '../../src/handler/change-feed.js';
 
 const changed = (app_id: string, account_name: string): ChangeNotice => ({
   type: 'questboard:change',

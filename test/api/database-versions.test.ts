@@ -5,7 +5,7 @@ import { deleteDB, openDB } from 'idb';
 import { configure } from '../../src/client/config.js';
 import { inPageTransport } from '../../src/client/local-in-page-transport.js';
 import '../../src/components/qb-user-card/qb-user-card.js';
-import { createHandler } from '../../src/server/handler.js';
+import { createHandler } from '../../src/handler/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
 import { openEarlierVersion } from './earlier-layouts.js';

@@ -4,7 +4,7 @@
 import { expect } from '@open-wc/testing';
 import { deleteDB } from 'idb';
 import { addAdminKeys } from '../../src/core/access.js';
-import { createHandler } from '../../src/server/handler.js';
+import { createHandler } from '../../src/handler/handler.js';
 import type { Store } from '../../src/store/index.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 import { ADMIN_KEY, dataset, WEDNESDAY } from './support.js';

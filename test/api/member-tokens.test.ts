@@ -1,5 +1,5 @@
 // Member tokens and the `member` scope (src/core/member-token.ts,
-// src/server/member-access.ts), on every store the API suite runs on: the
+// src/handler/member-access.ts), on every store the API suite runs on: the
 // handler in the page over IndexedDB with a pinned clock, or the Questboard
 // server over HTTP on PGlite or PostgreSQL (the clock sent with each request);
 // and through the real service worker with the real clock. Key pairs and

@@ -3,7 +3,7 @@
 import { expect } from '@open-wc/testing';
 import { deleteDB, openDB, type IDBPDatabase } from 'idb';
 import { weekOf } from '../../src/core/periods.js';
-import { createHandler } from '../../src/server/handler.js';
+import { createHandler } from '../../src/handler/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
 import { openEarlierVersion } from './earlier-layouts.js';

@@ -2,7 +2,7 @@
 // `body` stream; Chromium's has one. Both paths run in both engines here: a
 // Request with its stream hidden is what Firefox hands the handler.
 import { expect } from '@open-wc/testing';
-import { readJsonBody } from '../../src/server/http.js';
+import { readJsonBody } from '../../src/handler/http.js';
 
 const LIMIT = 16 * 1024;
 

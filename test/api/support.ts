@@ -5,7 +5,7 @@
 import { executeServerCommand } from '@web/test-runner-commands';
 import { deleteDB, openDB, type IDBPDatabase } from 'idb';
 import type { ChangeNotice } from '../../src/api/broadcast.js';
-import { createHandler } from '../../src/server/handler.js';
+import { createHandler } from '../../src/handler/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 
 export interface Answer {

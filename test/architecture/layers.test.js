@@ -11,11 +11,11 @@ const src = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Top to bottom. Hosts may import everything below them, and none of them another host. */
 export const LAYERS = [
-  ['index.ts', 'embed', 'worker', 'node'],
+  ['index.ts', 'embed', 'worker', 'server'],
   ['components'],
   ['client'],
   ['remote'],
-  ['server'],
+  ['handler'],
   ['core'],
   ['store'],
   ['ui'],
@@ -58,7 +58,7 @@ it('every import in src/ points down the layers', async () => {
 it('the rules and the handler reach the store through its port only', async () => {
   const wrong = [];
   for (const file of await sourceFiles(src)) {
-    if (!['core', 'server'].includes(layerOf(file))) continue;
+    if (!['core', 'handler'].includes(layerOf(file))) continue;
     const text = await readFile(file, 'utf8');
     for (const match of text.matchAll(/from\s+'([^']+)'/g)) {
       const target = relative(src, resolve(dirname(file), match[1]));

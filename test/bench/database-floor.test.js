@@ -21,7 +21,7 @@ const CHUNK = 70;
 const database = sharedDatabase('questboard_floor');
 let source;
 before(async () => {
-  source = await importSource('src/server/handler.ts', 'src/store/sql/index.ts');
+  source = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts');
 });
 after(() => database.drop());
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findBrowser } from '../../scripts/find-browser.js';
 import { importSource } from '../source-module.js';
-import { startServer } from '../node/reference-server.js';
+import { startServer } from '../server/reference-server.js';
 import { openPage, startDemoServer, untilDashboardReady } from './pages.js';
 
 let browser;

@@ -33,7 +33,7 @@ function filesOf(tag) {
   const text = own.map(source).join('\n');
   const shared = [...text.matchAll(/from '\.\.\/shared\/([\w-]+)\.js'/g)].map((match) => `src/components/shared/${match[1]}.ts`);
   const ui = [...text.matchAll(/from '\.\.\/\.\.\/ui\/([\w-]+)\.js'/g)].map((match) => `src/ui/${match[1]}.ts`);
-  // Every element's tokens (shared/tokens.ts) are its root's stylesheet from src/ui/theme.ts.
+  // Every element's tokens (shared/base-styles.ts) are its root's stylesheet from src/ui/theme.ts.
   return [...own, ...shared, ...ui, 'src/ui/theme.ts'];
 }
 
@@ -63,7 +63,7 @@ it('lists on every element each global --qb-* property, with a description', () 
   // The root stylesheet every element and the fragment share, and the elements' shared rules.
   const global = new Set([
     ...propertiesRead(source('src/ui/theme.ts')),
-    ...propertiesRead(source('src/components/shared/tokens.ts')),
+    ...propertiesRead(source('src/components/shared/base-styles.ts')),
   ]);
   const palette = [...source('src/ui/theme.ts').matchAll(/^ {2}'?([\w-]+)'?: \{ light:/gm)].map(
     (match) => `--qb-color-${match[1]}`,

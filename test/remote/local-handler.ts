@@ -1,6 +1,6 @@
 // The local side in the remote tests: the real handler over a real IndexedDB store holding
 // local-dataset.json, whose data differs from the remote's, so a test can tell who answered.
-import { createHandler, type Handle } from '../../src/server/handler.js';
+import { createHandler, type Handle } from '../../src/handler/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 
 export interface LocalHandler {

@@ -1,6 +1,6 @@
 // The reference server (`npm run serve`) as a browser on another origin sees it.
 import { expect } from '@open-wc/testing';
-import { createCors } from '../../src/node/cors.js';
+import { createCors } from '../../src/server/cors.js';
 import { remoteUrl } from './remote-server.js';
 
 describe('reference server', () => {

@@ -7,7 +7,7 @@ import { defineElement } from '../shared/define-element.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
-import { cardHost, tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/base-styles.js';
 import '../qb-task-progress/qb-task-progress.js';
 import { challengeStyles } from './qb-challenge.styles.js';
 

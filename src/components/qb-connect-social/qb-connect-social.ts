@@ -8,7 +8,7 @@ import { QuestboardError } from '../../client/questboard-error.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { SignedInMemberController } from '../shared/signed-in-member.js';
 import { failureMessage } from '../shared/status.js';
-import { cardHost, tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/base-styles.js';
 import { connectSocialStyles } from './qb-connect-social.styles.js';
 
 export interface QbConnectSocialDetail {

@@ -7,7 +7,7 @@ import { defineElement } from '../shared/define-element.js';
 import { failureMessage } from '../shared/status.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { SignedInMemberController } from '../shared/signed-in-member.js';
-import { tokens } from '../shared/tokens.js';
+import { tokens } from '../shared/base-styles.js';
 import { endorseButtonStyles } from './qb-endorse-button.styles.js';
 
 export interface QbEndorseDetail {

@@ -20,7 +20,7 @@ import { defineElement } from '../shared/define-element.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { failureMessage } from '../shared/status.js';
-import { cardHost, tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/base-styles.js';
 import { leaderboardStyles } from './qb-leaderboard.styles.js';
 
 interface LoadedBoard {

@@ -1,5 +1,5 @@
 import { css } from 'lit';
-import { cardSurface } from '../shared/tokens.js';
+import { cardSurface } from '../shared/base-styles.js';
 
 export const taskProgressStyles = css`
   :host {

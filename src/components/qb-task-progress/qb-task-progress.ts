@@ -11,7 +11,7 @@ import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
 import { barStyles } from '../shared/bar.js';
-import { cardHost, tokens } from '../shared/tokens.js';
+import { cardHost, tokens } from '../shared/base-styles.js';
 import { taskProgressStyles } from './qb-task-progress.styles.js';
 
 /**

@@ -1,7 +1,7 @@
 // The change notices of a database several server processes share: each write
 // sends its own by NOTIFY in its transaction, with its last statements
 // (transaction.ts, flush), and PostgreSQL hands them to every process that
-// LISTENs (src/node/postgres-change-feed.ts) once the write commits, never for
+// LISTENs (src/server/postgres-change-feed.ts) once the write commits, never for
 // one rolled back. Sent after the commit on a connection of their own, they
 // cost each write a statement, a transaction and a socket write more, and
 // PostgreSQL a fifth more CPU per write (docs/performance.md).

@@ -117,7 +117,7 @@ export type Durability = 'strict' | 'relaxed';
 /**
  * The connections a PostgreSQL driver keeps (postgres-driver.ts) unless told otherwise: few. A
  * server process is one thread, which a few transactions in flight keep busy; identical reads
- * that arrive while one waits for a connection are answered once (src/node/shared-reads.ts); and
+ * that arrive while one waits for a connection are answered once (src/server/shared-reads.ts); and
  * each connection more is one more backend for the database's cores to switch between. On a
  * 2-core machine serving a million members, 4 connections served 40% more reads a second than
  * 10, and 20 a third fewer (docs/performance.md). A database with cores to spare may take more
@@ -193,7 +193,7 @@ export interface SqlDriver {
   maintain?(statements: string[]): Promise<void>;
   /**
    * Present where the driver knows more of its storage than a statement shows (PGlite in a
-   * data directory, src/node/pglite-thread.ts): rejects while it could not take a write (a full
+   * data directory, src/server/pglite-thread.ts): rejects while it could not take a write (a full
    * disk, a failed or stalled directory). The store's ping, health's, calls it first.
    */
   ping?(): Promise<void>;

@@ -16,7 +16,7 @@ let call;
 let driver;
 
 before(async () => {
-  const source = await importSource('src/server/handler.ts', 'src/store/sql/index.ts');
+  const source = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts');
   driver = await source.pgliteDriver();
   const store = await source.openSqlStore({ driver });
   let now = Date.UTC(2026, 10, 18, 12);

@@ -15,7 +15,7 @@ import { userRecord } from './user-record.js';
 
 let sql;
 before(async () => {
-  sql = await importSource('src/server/handler.ts', 'src/store/sql/index.ts', 'src/core/periods.ts');
+  sql = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts', 'src/core/periods.ts');
 });
 
 const member = (name, total_score, at) => userRecord({ app_id: 'guild', account_name: name, total_score, score_at: at });

@@ -12,9 +12,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { parseArgs } from 'node:util';
 import type { ChangeNotice } from '../api/broadcast.js';
-import { createHandler, type Handle } from '../server/handler.js';
-import { createReadAhead } from '../server/read-ahead.js';
-import { jsonResponse } from '../server/http.js';
+import { createHandler, type Handle } from '../handler/handler.js';
+import { createReadAhead } from '../handler/read-ahead.js';
+import { jsonResponse } from '../handler/http.js';
 import type { Store } from '../store/index.js';
 import { openSqlStore } from '../store/sql/index.js';
 import { pgliteDriver } from '../store/sql/pglite-driver.js';

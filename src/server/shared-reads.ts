@@ -17,14 +17,14 @@
 // 1,322): some 5-10%, within this machine's noise of a run.
 import { operationOf } from '../api/api-path.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
-import type { Handle } from '../server/handler.js';
-import { operations } from '../server/operations.js';
-import type { RequestContext } from '../server/request-guards.js';
+import type { Handle } from '../handler/handler.js';
+import { operations } from '../handler/operations.js';
+import type { RequestContext } from '../handler/request-guards.js';
 
 /**
  * The request headers a read's answer depends on, beside its URL: two reads alike in these
  * have the same answer. The Origin is also the CORS check's (RequestContext.checkOrigin).
- * A header the handler comes to read for a GET belongs here (test/node/shared-reads.test.js
+ * A header the handler comes to read for a GET belongs here (test/server/shared-reads.test.js
  * checks the handler's reads against this list).
  */
 export const ANSWER_HEADERS = ['authorization', 'origin', 'accept-language', MEMBER_TOKEN_HEADER.toLowerCase()];

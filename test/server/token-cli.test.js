@@ -1,4 +1,4 @@
-// The questboard-token command (src/node/token-cli.ts) from source: keygen's
+// The questboard-token command (src/server/token-cli.ts) from source: keygen's
 // key pair goes into an app's settings as it is printed, sign's token is
 // accepted by the handler for a key with the `member` scope, and every command
 // line it cannot run is refused with exit code 2 (with the usage), every key
@@ -14,7 +14,7 @@ import { importSource } from '../source-module.js';
 let source;
 let directory;
 before(async () => {
-  source = await importSource('src/node/token-cli.ts', 'src/node/server-store.ts', 'src/server/handler.ts');
+  source = await importSource('src/server/token-cli.ts', 'src/server/server-store.ts', 'src/handler/handler.ts');
   directory = await mkdtemp(join(tmpdir(), 'questboard-token-'));
 });
 after(() => rm(directory, { recursive: true, force: true }));

@@ -19,7 +19,7 @@ export interface RequestContext {
   /**
    * Called as the request's transaction begins (health's, the database's ping), before its first
    * statement, and again where the store runs it again: a host that answers identical reads once
-   * (src/node/shared-reads.ts) gives this one's answer to no read that comes later.
+   * (src/server/shared-reads.ts) gives this one's answer to no read that comes later.
    */
   transactionBegins?(): void;
 }

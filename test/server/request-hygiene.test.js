@@ -93,7 +93,7 @@ describe('request bodies and keys on the Node host', () => {
 
 describe("the operator's admin keys", () => {
   it('refuses one longer than a request could send, naming where it was given and not the key', async () => {
-    const { readInstallationKeys, MAX_API_KEY_LENGTH } = await importSource('src/node/admin-keys.ts', 'src/api/schemas.ts');
+    const { readInstallationKeys, MAX_API_KEY_LENGTH } = await importSource('src/server/admin-keys.ts', 'src/api/schemas.ts');
     const long = 's'.repeat(MAX_API_KEY_LENGTH + 1);
     await assert.rejects(readInstallationKeys({ adminKeys: ['sk_long_enough_0123456789', long], adminKeysFile: null }), {
       name: 'StartupError',

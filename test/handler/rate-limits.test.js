@@ -1,11 +1,11 @@
-// The server's write limits (src/server/rate-limits.ts over src/store/sql/rate-counters.ts),
+// The server's write limits (src/handler/rate-limits.ts over src/store/sql/rate-counters.ts),
 // through the handler itself with a pinned clock, on PGlite and on PostgreSQL: a write past a
 // limit is answered 429 with Retry-After, and fits again exactly when Retry-After says; the
 // defaults, an app's own limits and a limit turned off; a refused write changes nothing; a
 // write refused for another reason is not counted. The handler reads ahead as the server's does
-// (src/server/read-ahead.ts), so a key's writes after its first are counted ahead, with its key's
+// (src/handler/read-ahead.ts), so a key's writes after its first are counted ahead, with its key's
 // read: each of these holds for them too. And the client's address as the host takes it
-// (src/node/client-address.ts).
+// (src/server/client-address.ts).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -24,11 +24,11 @@ const START = Date.UTC(2026, 0, 5, 12, 0, 0);
 let source;
 before(async () => {
   source = await importSource(
-    'src/server/handler.ts',
-    'src/server/rate-limits.ts',
-    'src/server/read-ahead.ts',
+    'src/handler/handler.ts',
+    'src/handler/rate-limits.ts',
+    'src/handler/read-ahead.ts',
     'src/store/sql/index.ts',
-    'src/node/client-address.ts',
+    'src/server/client-address.ts',
   );
 });
 

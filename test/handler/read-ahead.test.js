@@ -1,5 +1,5 @@
 // A server's read asks for the app and the member it names as its transaction
-// opens (src/server/read-ahead.ts), a leaderboard's page by offset for the
+// opens (src/handler/read-ahead.ts), a leaderboard's page by offset for the
 // page and its board's count, a challenge with its tasks and a task with the
 // member's progress, so that they travel to the database with its key's read
 // instead of a round trip after it each; a write does not (it locks
@@ -21,9 +21,9 @@ let source;
 
 before(async () => {
   source = await importSource(
-    'src/server/handler.ts',
-    'src/server/rate-limits.ts',
-    'src/server/read-ahead.ts',
+    'src/handler/handler.ts',
+    'src/handler/rate-limits.ts',
+    'src/handler/read-ahead.ts',
     'src/store/sql/index.ts',
   );
 });

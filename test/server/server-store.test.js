@@ -18,10 +18,10 @@ const ADMIN = 'sk_remote_admin';
 let source;
 before(async () => {
   source = await importSource(
-    'src/node/server-store.ts',
-    'src/node/load-dataset.ts',
-    'src/node/admin-keys.ts',
-    'src/server/handler.ts',
+    'src/server/server-store.ts',
+    'src/server/load-dataset.ts',
+    'src/server/admin-keys.ts',
+    'src/handler/handler.ts',
   );
 });
 

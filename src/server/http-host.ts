@@ -12,9 +12,9 @@ import {
   REQUEST_TOO_SLOW,
 } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
-import type { Handle } from '../server/handler.js';
-import { errorResponse } from '../server/http.js';
-import type { RequestContext } from '../server/request-guards.js';
+import type { Handle } from '../handler/handler.js';
+import { errorResponse } from '../handler/http.js';
+import type { RequestContext } from '../handler/request-guards.js';
 import { clientAddressOf } from './client-address.js';
 import { createCors } from './cors.js';
 import { notImplemented, sendFetchResponse, toFetchRequest } from './http-bridge.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach } from 'node:test';
 /**
  * Gives each test of the describe block that calls it a server store of its own, in memory, and
  * the handler over it: built from `source()` (the test file's importSource, with
- * src/node/server-store.ts and src/server/handler.ts), closed after the test.
+ * src/server/server-store.ts and src/handler/handler.ts), closed after the test.
  */
 export function memoryServerPerTest(source) {
   /** Set before each test, from the bundled source (untyped). @type {{ store: any, handle: any }} */

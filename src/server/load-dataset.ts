@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createHandler, type HandlerOptions } from '../server/handler.js';
+import { createHandler, type HandlerOptions } from '../handler/handler.js';
 import type { Store } from '../store/index.js';
 import { reasonOf, StartupError } from './startup-error.js';
 

@@ -25,7 +25,7 @@ const name = (i) => `m-${String((i * 7919) % MEMBERS).padStart(4, '0')}`;
 
 let source;
 before(async () => {
-  source = await importSource('src/server/handler.ts', 'src/store/sql/index.ts');
+  source = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts');
 });
 
 /** The app's definition, and its members, progress and endorsements in a deterministic spread. */

@@ -1,7 +1,7 @@
 // The change notices of server processes sharing one PostgreSQL database: a write
 // sends its own by NOTIFY with its commit (src/store/sql/change-notices.ts), so
 // every process listening hears them once it commits and never for a write
-// rolled back; each process's feed (src/node/postgres-change-feed.ts) hands
+// rolled back; each process's feed (src/server/postgres-change-feed.ts) hands
 // what it hears, its own writes' included, to its subscribers.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +15,7 @@ let feedSource;
 let storeSource;
 before(async () => {
   [feedSource, storeSource] = await Promise.all([
-    importSource('src/node/postgres-change-feed.ts'),
+    importSource('src/server/postgres-change-feed.ts'),
     importSource('src/store/sql/index.ts'),
   ]);
 });

@@ -1,4 +1,4 @@
-// The server answers identical reads that arrive together once (src/node/shared-reads.ts):
+// The server answers identical reads that arrive together once (src/server/shared-reads.ts):
 // a read that comes while an identical one waits for its transaction takes that one's
 // answer; one that comes once the transaction has begun runs on its own, so it sees every
 // write answered before it came. Reads that differ in what their answer depends on, and
@@ -15,7 +15,7 @@ const KEY = 'pk_shared_reads';
 let source;
 
 before(async () => {
-  source = await importSource('src/node/shared-reads.ts', 'src/server/handler.ts', 'src/store/sql/index.ts');
+  source = await importSource('src/server/shared-reads.ts', 'src/handler/handler.ts', 'src/store/sql/index.ts');
 });
 
 /**
@@ -306,7 +306,7 @@ it('shares on every request header a GET’s answer depends on', async () => {
     'x-request-id': 'the log’s, not the answer’s',
   };
   const read = new Set();
-  for (const folder of ['src/server', 'src/core']) {
+  for (const folder of ['src/handler', 'src/core']) {
     for (const file of await readdir(folder)) {
       const text = await readFile(join(folder, file), 'utf8');
       for (const [, name] of text.matchAll(/headers\.(?:get|has)\(([^)]*)\)/g)) read.add(name);

@@ -1,4 +1,4 @@
-// The server's command line (src/node/options.ts): defaults, where the data
+// The server's command line (src/server/options.ts): defaults, where the data
 // lives and the options that conflict over it, keys from the environment, and
 // every value it refuses, each refused with a UsageError (exit code 2).
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { importSource } from '../source-module.js';
 let parseServeOptions;
 let UsageError;
 before(async () => {
-  ({ parseServeOptions, UsageError } = await importSource('src/node/options.ts'));
+  ({ parseServeOptions, UsageError } = await importSource('src/server/options.ts'));
 });
 
 const refused = (argv, pattern, env = {}) =>

@@ -1,4 +1,4 @@
-// The client's address, as the write limits count it (src/server/rate-limits.ts).
+// The client's address, as the write limits count it (src/handler/rate-limits.ts).
 import { isIP } from 'node:net';
 
 /**

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { isOrigin } from '../api/formats.js';
 import type { RateLimit } from '../api/schemas.js';
-import { DEFAULT_STREAM_BUFFER_BYTES } from '../server/change-stream.js';
-import { DEFAULT_FAILED_AUTH_LIMIT, DEFAULT_RATE_LIMITS } from '../server/rate-limits.js';
+import { DEFAULT_STREAM_BUFFER_BYTES } from '../handler/change-stream.js';
+import { DEFAULT_FAILED_AUTH_LIMIT, DEFAULT_RATE_LIMITS } from '../handler/rate-limits.js';
 import { DEFAULT_CONNECTIONS } from '../store/sql/sql.js';
 import { DEFAULT_STREAMS_PER_ADDRESS, DEFAULT_STREAMS_PER_KEY, type StreamLimits } from './stream-limits.js';
 

@@ -3,11 +3,11 @@
 // src/store/sql/change-notices.ts), and each process LISTENs once, handing
 // every process's notices to its own subscribers, so a member's write through
 // one process moves the leaderboards that pages follow through any other.
-// Event ids stay each process's own (src/server/change-feed.ts): a client that
+// Event ids stay each process's own (src/handler/change-feed.ts): a client that
 // reconnects to another process is told to reset and loads everything again.
 import type postgres from 'postgres';
 import { isChangeNotice } from '../api/broadcast.js';
-import { inProcessChangeFeed, type InProcessChangeFeed } from '../server/change-feed.js';
+import { inProcessChangeFeed, type InProcessChangeFeed } from '../handler/change-feed.js';
 import { CHANGE_CHANNEL, postgresClient } from '../store/sql/index.js';
 import type { Logger } from './logger.js';
 

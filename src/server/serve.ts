@@ -2,12 +2,12 @@
 // server's store. `main` is the questboard-server command (bin/) and
 // `npm run serve` (scripts/serve.js).
 import { isEmpty } from '../core/dataset.js';
-import { inProcessChangeFeed } from '../server/change-feed.js';
-import { changeStreams } from '../server/change-stream.js';
+import { inProcessChangeFeed } from '../handler/change-feed.js';
+import { changeStreams } from '../handler/change-stream.js';
 import { postgresChangeFeed, type SharedChangeFeed } from './postgres-change-feed.js';
-import { createHandler, type Handle } from '../server/handler.js';
-import { createReadAhead } from '../server/read-ahead.js';
-import { createRateLimiter, DEFAULT_FAILED_AUTH_LIMIT } from '../server/rate-limits.js';
+import { createHandler, type Handle } from '../handler/handler.js';
+import { createReadAhead } from '../handler/read-ahead.js';
+import { createRateLimiter, DEFAULT_FAILED_AUTH_LIMIT } from '../handler/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
 import { checkCanListen, startHttpHost, type HttpHost } from './http-host.js';
