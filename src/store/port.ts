@@ -5,6 +5,7 @@
 // deep page or a rank costs about what the first page costs.
 import type { Changed } from '../api/broadcast.js';
 import type { LeaderboardType } from '../api/schemas.js';
+import type { WebhookEvent } from '../api/webhook-events.js';
 import type {
   ApiKeyRecord,
   AppRecord,
@@ -188,6 +189,12 @@ export interface Transaction {
    * change notices with its commit, to every process: called once the write's work is done.
    */
   announce?(changed: Changed | Changed[] | undefined): void;
+  /**
+   * Where present (the server's SQL store, which delivers webhooks), keeps the event in the
+   * write's own transaction, to be delivered after commit. A browser's own store has no backend
+   * to tell, and no such method.
+   */
+  recordEvent?(event: WebhookEvent): void;
 }
 
 export interface WriteOptions {
