@@ -13,6 +13,7 @@ import {
   X_HANDLE,
 } from './formats.js';
 import { JsonNumber } from './json-text.js';
+import { isTimeZone } from './time-zones.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
@@ -204,6 +205,41 @@ export const logTaskBody = z.object({
   quantity: quantityNumber,
 });
 
+/** A badge's id: a word or slug the site picks, as an endorsement's. */
+export const MAX_BADGE_ID_LENGTH = 64;
+const badgeId = identifier(MAX_BADGE_ID_LENGTH);
+const atLeast = z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(1e9, 'must be at most 1000000000'));
+const BADGE_RULE_KINDS = ['tasks_completed', 'challenges_completed', 'level', 'streak', 'challenge', 'manual'] as const;
+
+/** When a member earns a badge (docs/rules.md, Badges). */
+export const badgeRule = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.enum(['tasks_completed', 'challenges_completed', 'level', 'streak']), at_least: atLeast }),
+    z.strictObject({ kind: z.literal('challenge'), challenge_id: guid }),
+    z.strictObject({ kind: z.literal('manual') }),
+  ],
+  `kind must be one of ${BADGE_RULE_KINDS.join(', ')}`,
+);
+
+const badgeFields = {
+  badge_id: badgeId,
+  name: text.check(z.maxLength(200, 'must be at most 200 characters')),
+  description: z.string().check(z.maxLength(2000, 'must be at most 2000 characters')),
+  image_url: z.optional(
+    z.nullable(
+      z
+        .string()
+        .check(z.maxLength(2000, 'must be at most 2000 characters'), z.regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL')),
+    ),
+  ),
+  rule: badgeRule,
+};
+
+export const defineBadgeBody = z.object({ app_id: appId, ...badgeFields });
+export const awardBadgeBody = z.object({ app_id: appId, badge_id: badgeId, account_name: accountName });
+export const getAchievementsQuery = z.object({ app_id: appId, account_name: accountName });
+
 export const exportQuery = z.object({ app_id: appId });
 export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
 
@@ -359,6 +395,10 @@ const datasetApp = z.strictObject({
       // Each replaced whole when given; null goes back to the server's defaults (--cors-origin).
       rate_limits: z.optional(z.nullable(rateLimits)),
       allowed_origins: z.optional(z.nullable(allowedOrigins)),
+      time_zone: z.optional(
+        z.string().check(z.refine(isTimeZone, 'must be an IANA time zone name, such as UTC or Europe/Berlin')),
+      ),
+      streak_freezes_per_month: z.optional(z.int().check(z.minimum(0, 'must be 0 or more'), z.maximum(31, 'must be at most 31'))),
     }),
   ),
   users: z.optional(
@@ -390,6 +430,18 @@ const datasetApp = z.strictObject({
         to_account: accountName,
         endorsement_id: endorsementId,
         at: z.optional(instant),
+      }),
+    ),
+  ),
+  badges: z.optional(z.array(z.strictObject(badgeFields))),
+  /** The badges members hold, with when: a badge given by hand or before its rule changed is kept as it was. */
+  badge_awards: z.optional(
+    z.array(
+      z.strictObject({
+        badge_id: badgeId,
+        account_name: accountName,
+        earned_at: instant,
+        reason: z.optional(text.check(z.maxLength(200, 'must be at most 200 characters'))),
       }),
     ),
   ),

@@ -7,10 +7,12 @@ import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQua
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
 import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
 import { addAdminKeys, adminKeyHashes } from './access.js';
+import { awardCrossed, awardQualifying, defineBadge, findBadge, standingOf } from './badges.js';
 import { endorse } from './endorsements.js';
 import { sha256Hex } from './key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
 import { applyProgress, logProgress } from './progress.js';
+import { forgetStreak } from './streaks.js';
 
 const DEFAULT_TASK_POINTS = 10;
 const DEFAULT_CHALLENGE_POINTS = 50;
@@ -76,6 +78,11 @@ async function importApp(
   if (rateLimits) app.rate_limits = rateLimits;
   const allowedOrigins = replacedSetting(data.settings?.allowed_origins, existing?.allowed_origins);
   if (allowedOrigins) app.allowed_origins = allowedOrigins;
+  const time_zone = data.settings?.time_zone ?? existing?.time_zone;
+  if (time_zone) app.time_zone = time_zone;
+  const freezes = data.settings?.streak_freezes_per_month ?? existing?.streak_freezes_per_month;
+  if (freezes !== undefined) app.streak_freezes_per_month = freezes;
+  if (existing?.badges) app.badges = existing.badges;
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
     const owner = await tx.get('api_keys', apiKey.key);
@@ -116,8 +123,49 @@ async function importApp(
     for (const name of affected) rederive.add(name);
   }
   tx.put('apps', app);
+  const badges = await importBadges(tx, app, data, path, now);
   if (rederive.size > 0) await rethrowAt(`${path}.challenges`, () => replayHistory(tx, app, rederive));
   await replay(tx, app, data, path, now, joined);
+  // Members the history (or an earlier import) already took past a badge's rule: theirs now.
+  for (const badge of badges) await awardQualifying(tx, app, badge, now);
+}
+
+/**
+ * The dataset's badges, then the awards it brings, as they were (an export's awards keep their
+ * time); the replay that follows awards the rest as the history crosses their rules. Returns the
+ * badges, for the members already past them to be awarded once the history is in.
+ */
+async function importBadges(tx: Transaction, app: AppRecord, data: DatasetApp, path: string, now: number) {
+  const badges = (data.badges ?? []).map((badge) => ({ ...badge, image_url: badge.image_url ?? null }));
+  const seen = new Set<string>();
+  for (const [index, badge] of badges.entries()) {
+    const badgePath = `${path}.badges[${index}].`;
+    if (seen.has(badge.badge_id))
+      throw new ApiError(INVALID_INPUT, { field: `${badgePath}badge_id`, reason: `'${badge.badge_id}' appears twice` });
+    seen.add(badge.badge_id);
+    // Defined without awarding: that waits for the history (above).
+    await defineBadge(tx, app, badge, now, badgePath, false);
+  }
+  const awards = data.badge_awards ?? [];
+  await tx.getMany(
+    'users',
+    awards.map((award): [string, string] => [app.app_id, award.account_name]),
+  );
+  await tx.getMany(
+    'badge_awards',
+    awards.map((award): [string, string, string] => [app.app_id, award.account_name, award.badge_id]),
+  );
+  for (const [index, award] of awards.entries()) {
+    const awardPath = `${path}.badge_awards[${index}]`;
+    findBadge(app, award.badge_id, `${awardPath}.badge_id`);
+    if (!(await tx.get('users', [app.app_id, award.account_name])))
+      throw new ApiError(INVALID_INPUT, { field: `${awardPath}.account_name`, reason: 'no such member in this app' });
+    const key: [string, string, string] = [app.app_id, award.account_name, award.badge_id];
+    if (await tx.get('badge_awards', key)) continue;
+    const { badge_id, account_name, earned_at, reason = 'manual' } = award;
+    tx.put('badge_awards', { app_id: app.app_id, account_name, badge_id, earned_at: Date.parse(earned_at), reason });
+  }
+  return badges;
 }
 
 /**
@@ -212,7 +260,9 @@ async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>
   for (const name of names) {
     const user = (await tx.get('users', [app.app_id, name]))!;
     const { is_active, twitter_name, joined_at, id } = user;
-    tx.put('users', { ...user, ...newMember(app.app_id, name, joined_at, id), is_active, twitter_name });
+    const fresh = { ...user, ...newMember(app.app_id, name, joined_at, id), is_active, twitter_name };
+    forgetStreak(fresh);
+    tx.put('users', fresh);
   }
   const logs = history.logs.sort((a, b) => a.at - b.at || a.seq! - b.seq!);
   for (const { task_id, account_name, quantity_e4, at } of logs) {
@@ -223,7 +273,9 @@ async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>
   }
   for (const { to_account, at } of history.endorsements) {
     const user = (await tx.get('users', [app.app_id, to_account]))!;
+    const before = standingOf(user);
     earnXp(user, app.endorsement_xp, at);
+    await awardCrossed(tx, app, user, before, at);
     tx.put('users', user);
   }
 }
@@ -318,6 +370,19 @@ async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp,
     'endorsements',
     endorsements.map((e): [string, string, string, string] => [app.app_id, e.from_account, e.to_account, e.endorsement_id]),
   );
+  // The awards a replayed log may give: those of the members the import brings are known absent
+  // unless the dataset brings them (read as put), the others' read in one go.
+  const awardKeys = [...new Set(names)].flatMap((name) =>
+    (app.badges ?? []).map((badge): [string, string, string] => [app.app_id, name, badge.badge_id]),
+  );
+  tx.knownAbsent(
+    'badge_awards',
+    awardKeys.filter(([, name]) => joined.has(name)),
+  );
+  await tx.getMany(
+    'badge_awards',
+    awardKeys.filter(([, name]) => !joined.has(name)),
+  );
 }
 
 /** A rule broken inside a dataset is the dataset's fault: a 400 naming where. */
@@ -386,6 +451,17 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       at: toIso(e.at),
     })),
   };
+  if (app.time_zone) exported.settings!.time_zone = app.time_zone;
+  if (app.streak_freezes_per_month !== undefined) exported.settings!.streak_freezes_per_month = app.streak_freezes_per_month;
+  if (app.badges?.length) {
+    exported.badges = app.badges.map(({ image_url, ...badge }) => ({ ...badge, ...(image_url === null ? {} : { image_url }) }));
+    exported.badge_awards = data.badge_awards.map(({ badge_id, account_name, earned_at, reason }) => ({
+      badge_id,
+      account_name,
+      earned_at: toIso(earned_at),
+      reason,
+    }));
+  }
   if (app.treasury) {
     exported.treasury = { account_id: app.treasury.account_id, balance: formatCoins(BigInt(app.treasury.balance)) };
   }

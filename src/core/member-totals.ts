@@ -63,7 +63,8 @@ export function monthlyScore(user: UserRecord, now: number): number {
   return user.month === monthOf(now) ? user.month_score : 0;
 }
 
-export function userInfo(user: UserRecord, now: number): UserInfo {
+/** `badges`: how many badges the member holds, which count as achievements beside tasks and challenges. */
+export function userInfo(user: UserRecord, now: number, badges = 0): UserInfo {
   return {
     account_name: user.account_name,
     id: user.id,
@@ -71,7 +72,7 @@ export function userInfo(user: UserRecord, now: number): UserInfo {
     challenges_completed: user.challenges_completed,
     tasks_completed: user.tasks_completed,
     tasks_logged: user.tasks_logged,
-    total_achievements: user.tasks_completed + user.challenges_completed,
+    total_achievements: user.tasks_completed + user.challenges_completed + badges,
     total_score: user.total_score,
     challenge_score_monthly: monthlyScore(user, now),
     challenge_score_weekly: weeklyScore(user, now),

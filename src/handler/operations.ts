@@ -9,7 +9,8 @@ import * as schemas from '../api/schemas.js';
 import type { Scope } from '../api/schemas.js';
 import { VERSION } from '../api/version.js';
 import { requireApp } from '../core/access.js';
-import { assertStarted, challengeShape, findChallenge, findTask, taskProgressShape } from '../core/catalog.js';
+import { awardBadge, challengeBadge, defineBadge, findBadge, heldBadges } from '../core/badges.js';
+import { assertStarted, badgeSummary, challengeShape, findChallenge, findTask, taskProgressShape } from '../core/catalog.js';
 import { exportApp, importDataset } from '../core/dataset.js';
 import { endorse } from '../core/endorsements.js';
 import { DEFAULT_LIMIT, readLeaderboard } from '../core/leaderboard.js';
@@ -17,6 +18,7 @@ import { transfer } from '../core/ledger.js';
 import { newMember, userInfo } from '../core/member-totals.js';
 import { findApp, findMember } from '../core/lookups.js';
 import { logProgress } from '../core/progress.js';
+import { streakAt } from '../core/streaks.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
 import { renderLeaderboardFragment } from '../ui/index.js';
 
@@ -111,11 +113,15 @@ export const operations: Record<string, Operation> = {
     run: async ({ input, tx, key, now }) => {
       const challenge = await findChallenge(tx, input.challenge_id, key.app_id);
       assertStarted(challenge, now);
-      const tasks = await Promise.all(challenge.task_ids.map((task_id) => tx.get('tasks', task_id)));
+      const [tasks, app] = await Promise.all([
+        Promise.all(challenge.task_ids.map((task_id) => tx.get('tasks', task_id))),
+        findApp(tx, challenge.app_id),
+      ]);
       return {
         body: challengeShape(
           challenge,
           tasks.filter((task) => task !== undefined),
+          challengeBadge(app, challenge.challenge_id),
         ),
       };
     },
@@ -160,7 +166,26 @@ export const operations: Record<string, Operation> = {
     run: async (call) => {
       const app = await appFor(call);
       const user = await findMember(call.tx, app.app_id, call.input.account_name);
-      return { body: userInfo(user, call.now) };
+      const badges = await heldBadges(call.tx, app, user.account_name);
+      return { body: userInfo(user, call.now, badges.length) };
+    },
+  }),
+
+  get_achievements: define({
+    methods: ['GET'],
+    scope: 'read',
+    transaction: 'read',
+    schema: schemas.getAchievementsQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const user = await findMember(call.tx, app.app_id, call.input.account_name);
+      const held = await heldBadges(call.tx, app, user.account_name);
+      const badges = held.map(({ badge, earned_at }) => ({
+        ...badgeSummary(badge),
+        earned_at: new Date(earned_at).toISOString(),
+      }));
+      const streak = streakAt(app, user, call.now);
+      return { body: { account_name: user.account_name, badges, streak, ...OK } };
     },
   }),
 
@@ -267,6 +292,39 @@ export const operations: Record<string, Operation> = {
       return {
         body: taskProgressShape(task, progress),
         changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] },
+      };
+    },
+  }),
+
+  'admin/badges': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    idempotent: true,
+    schema: schemas.defineBadgeBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { badge_id, name, description, image_url = null, rule } = call.input;
+      const awarded = await defineBadge(call.tx, app, { badge_id, name, description, image_url, rule }, call.now);
+      const changed: Changed[] = [{ app_id: app.app_id, scope: 'app' }];
+      return { body: { ...OK, awarded: awarded.length }, changed };
+    },
+  }),
+
+  'admin/award_badge': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    idempotent: true,
+    schema: schemas.awardBadgeBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      findBadge(app, call.input.badge_id);
+      const user = await findMember(call.tx, app.app_id, call.input.account_name);
+      const awarded = await awardBadge(call.tx, app, call.input.badge_id, user.account_name, call.now, 'manual');
+      return {
+        body: { ...OK, awarded },
+        ...(awarded ? { changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] } } : {}),
       };
     },
   }),

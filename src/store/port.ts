@@ -9,6 +9,7 @@ import type { WebhookEvent } from '../api/webhook-events.js';
 import type {
   ApiKeyRecord,
   AppRecord,
+  BadgeAwardRecord,
   BoardRow,
   ChallengeRecord,
   EndorsementRecord,
@@ -31,6 +32,7 @@ export interface Records {
   member_challenges: MemberChallengeRecord;
   endorsements: EndorsementRecord;
   idempotency: IdempotencyRecord;
+  badge_awards: BadgeAwardRecord;
 }
 
 /** Each kind's key, as its record's fields in this order (PRIMARY_KEY). */
@@ -44,6 +46,7 @@ export interface RecordKeys {
   member_challenges: [challenge_id: string, account_name: string];
   endorsements: [app_id: string, from_account: string, to_account: string, endorsement_id: string];
   idempotency: [api_key: string, idempotency_key: string];
+  badge_awards: [app_id: string, account_name: string, badge_id: string];
 }
 
 export type RecordKind = keyof Records;
@@ -59,6 +62,7 @@ export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKey
   member_challenges: (record) => [record.challenge_id, record.account_name],
   endorsements: (e) => [e.app_id, e.from_account, e.to_account, e.endorsement_id],
   idempotency: (record) => [record.api_key, record.idempotency_key],
+  badge_awards: (award) => [award.app_id, award.account_name, award.badge_id],
 };
 
 /**
@@ -112,7 +116,11 @@ export interface AppData {
   tasks: TaskRecord[];
   logs: LogRecord[];
   endorsements: EndorsementRecord[];
+  badge_awards: BadgeAwardRecord[];
 }
+
+/** A member total a badge rule may ask for (BadgeRule), as kept on the member. */
+export type MemberMeasure = 'tasks_completed' | 'challenges_completed' | 'xp' | 'streak_longest';
 
 export interface MemberHistory {
   /** In the order they were logged. */
@@ -175,6 +183,10 @@ export interface Transaction {
   deleteTask(task_id: string): Promise<string[]>;
   /** The members who completed a task of the challenge. */
   challengeMembers(challenge_id: string): Promise<string[]>;
+  /** The members who completed the challenge itself (a badge defined on it is theirs). */
+  challengeCompleters(challenge_id: string): Promise<string[]>;
+  /** The members of the app whose `measure` is at least `at_least` (a badge defined on it is theirs). */
+  membersReaching(app_id: string, measure: MemberMeasure, at_least: number): Promise<string[]>;
   /** Takes the members' progress away, logs included, and returns their history, to be replayed anew. */
   takeMemberHistory(app_id: string, names: Set<string>): Promise<MemberHistory>;
   /**

@@ -16,6 +16,38 @@ export interface AppRecord {
   rate_limits?: RateLimits;
   /** Origins a server takes browser requests from; absent: the server's --cors-origin. */
   allowed_origins?: string[];
+  /** The IANA zone members' days are counted in for streaks; absent: UTC. */
+  time_zone?: string;
+  /** Days a month a member may miss without breaking a streak; absent: 0. */
+  streak_freezes_per_month?: number;
+  /**
+   * The app's badges, kept on the app: every write that may award one reads the app anyway, and
+   * an app defines tens of them, not thousands (MAX_BADGES).
+   */
+  badges?: BadgeDefinition[];
+}
+
+export type BadgeRule =
+  | { kind: 'tasks_completed' | 'challenges_completed' | 'level' | 'streak'; at_least: number }
+  | { kind: 'challenge'; challenge_id: string }
+  | { kind: 'manual' };
+
+export interface BadgeDefinition {
+  badge_id: string;
+  name: string;
+  description: string;
+  image_url: string | null;
+  rule: BadgeRule;
+}
+
+/** A badge a member holds: awarded once, kept for good. */
+export interface BadgeAwardRecord {
+  app_id: string;
+  account_name: string;
+  badge_id: string;
+  earned_at: number;
+  /** Why: 'rule', 'manual', or what another rule names (a season's rank reward). */
+  reason: string;
 }
 
 export interface TreasuryRecord {
@@ -55,6 +87,16 @@ export interface UserRecord {
   month: string;
   month_score: number;
   month_at: number;
+  /**
+   * The streak, kept on write (streaks.ts); absent on members from before streaks. Days are
+   * numbered from 1970-01-01 in the app's time zone.
+   */
+  streak_current?: number;
+  streak_longest?: number;
+  streak_last_day?: number;
+  streak_freezes_left?: number;
+  /** The month (YYYY-MM, in the app's zone) `streak_freezes_left` counts for. */
+  streak_freeze_month?: string;
 }
 
 export interface ChallengeRecord {

@@ -142,6 +142,7 @@ export const refusals = {
   'challenge-not-found': 'Diese Herausforderung gibt es nicht.',
   'challenge-not-started': 'Diese Herausforderung hat noch nicht begonnen.',
   'task-not-found': 'Diese Aufgabe gibt es nicht.',
+  'badge-not-found': 'Dieses Abzeichen gibt es nicht.',
   'self-endorsement': 'Sie können sich nicht selbst empfehlen.',
   'transfer-pre-check': 'Die Überweisung wurde abgelehnt.',
   'key-taken': 'Dieser Schlüssel wird schon verwendet.',

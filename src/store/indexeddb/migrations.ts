@@ -54,6 +54,10 @@ const MIGRATIONS: Migration[] = [
     tx.objectStore('idempotency').createIndex('by_created', 'created_at');
     void dateIdempotencyRecords(tx, Date.now());
   },
+  // Version 6: the badges members hold, by member (a member's are one range).
+  (db) => {
+    db.createObjectStore('badge_awards', { keyPath: ['app_id', 'account_name', 'badge_id'] });
+  },
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;

@@ -22,6 +22,7 @@ export interface QuestboardSchema extends DBSchema {
   endorsements: RecordStore<'endorsements'>;
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
   idempotency: RecordStore<'idempotency'> & { indexes: { by_created: number } };
+  badge_awards: RecordStore<'badge_awards'>;
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
@@ -41,6 +42,7 @@ export const ALL_STORES: StoreName[] = [
   'endorsements',
   'logs',
   'idempotency',
+  'badge_awards',
   'board_counts',
   'board_runs',
   'board_rows',

@@ -2,7 +2,15 @@
 // changed record once when the work is done, so a replay of many events on the
 // same member costs one put, not one per event; and it moves the board rows of
 // exactly the members it wrote.
-import { deleteAppData, deleteTask, challengeMembers, readAppData, takeMemberHistory } from './app-data.js';
+import {
+  challengeCompleters,
+  challengeMembers,
+  deleteAppData,
+  deleteTask,
+  membersReaching,
+  readAppData,
+  takeMemberHistory,
+} from './app-data.js';
 import { moveRows, type RowChange } from './board-positions.js';
 import {
   boardPage,
@@ -19,6 +27,7 @@ import {
   keyText,
   keyTextOf,
   type BoardRef,
+  type MemberMeasure,
   type PageWindow,
   type RecordKeys,
   type RecordKind,
@@ -111,6 +120,9 @@ export class IndexedDbTransaction implements Transaction {
   unrankedPage = (board: BoardRef, skip: number, limit: number) => unrankedPage(this.raw, board, skip, limit);
   readAppData = (app_id: string) => readAppData(this.raw, app_id);
   challengeMembers = (challenge_id: string) => challengeMembers(this.raw, challenge_id);
+  challengeCompleters = (challenge_id: string) => challengeCompleters(this.raw, challenge_id);
+  membersReaching = (app_id: string, measure: MemberMeasure, at_least: number) =>
+    membersReaching(this.raw, app_id, measure, at_least);
 
   async deleteAppData(app_id: string): Promise<void> {
     await deleteAppData(this.raw, app_id);

@@ -251,6 +251,19 @@ export const MIGRATIONS: Migration[] = [
         END $$`,
     ],
   },
+  {
+    version: 11,
+    name: 'badges and streaks',
+    statements: [
+      // A member's badges are one range of the key. Definitions live on the app's record.
+      `CREATE TABLE badge_awards (
+        app_id text COLLATE "C", account_name text COLLATE "C", badge_id text COLLATE "C", record text NOT NULL,
+        PRIMARY KEY (app_id, account_name, badge_id))`,
+      // A streak badge defined later is awarded to those whose longest streak reaches it, read
+      // from this column. Members from before streaks have none.
+      `ALTER TABLE users ADD COLUMN streak_longest float8 NOT NULL DEFAULT 0`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

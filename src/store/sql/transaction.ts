@@ -14,6 +14,7 @@ import {
   keyTextOf,
   type BoardRef,
   type MemberHistory,
+  type MemberMeasure,
   type PageWindow,
   type RecordKeys,
   type RecordKind,
@@ -276,21 +277,24 @@ export class SqlTransaction implements Transaction {
           values: [app_id],
         })
       ).map((row) => parse<Records[K]>(row));
-    const [api_keys, users, challenges, tasks, endorsements, logs] = await Promise.all([
+    const [api_keys, users, challenges, tasks, endorsements, badge_awards, logs] = await Promise.all([
       all('api_keys', 'key'),
       all('users', 'account_name'),
       all('challenges', 'challenge_id'),
       all('tasks', 'task_id'),
       all('endorsements', 'from_account, to_account, endorsement_id'),
+      all('badge_awards', 'account_name, badge_id'),
       this.session.query<{ record: string }>(sql`SELECT record FROM logs WHERE app_id = ${app_id}::text ORDER BY seq`),
     ]);
-    return { api_keys, users, challenges, tasks, endorsements, logs: logs.map((row) => parse<LogRecord>(row)) };
+    const logRecords = logs.map((row) => parse<LogRecord>(row));
+    return { api_keys, users, challenges, tasks, endorsements, badge_awards, logs: logRecords };
   }
 
   async deleteAppData(app_id: string): Promise<void> {
     await this.writeLogs();
     const tables = ['apps', 'api_keys', 'users', 'challenges', 'tasks', 'progress', 'member_challenges'];
-    for (const table of [...tables, 'endorsements', 'logs', 'board_blocks', 'board_sections', 'name_periods']) {
+    const owned = ['endorsements', 'badge_awards', 'logs', 'board_blocks', 'board_sections', 'name_periods'];
+    for (const table of [...tables, ...owned]) {
       await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
     }
     this.forgetReads();
@@ -308,6 +312,25 @@ export class SqlTransaction implements Transaction {
   async challengeMembers(challenge_id: string): Promise<string[]> {
     const rows = await this.session.query<{ account_name: string }>(sql`
       SELECT account_name FROM member_challenges WHERE challenge_id = ${challenge_id}::text ORDER BY account_name`);
+    return rows.map((row) => row.account_name);
+  }
+
+  async challengeCompleters(challenge_id: string): Promise<string[]> {
+    // Whether it completed is in the record alone; only the challenge's own rows are read.
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM member_challenges WHERE challenge_id = ${challenge_id}::text ORDER BY account_name`);
+    return rows
+      .map((row) => parse<Records['member_challenges']>(row))
+      .filter((record) => record.completed)
+      .map((record) => record.account_name);
+  }
+
+  async membersReaching(app_id: string, measure: MemberMeasure, at_least: number): Promise<string[]> {
+    // One statement over the column, whatever the members: never a read per member.
+    const rows = await this.session.query<{ account_name: string }>({
+      text: `SELECT account_name FROM users WHERE app_id = $1 AND ${measure} >= $2 ORDER BY account_name`,
+      values: [app_id, at_least],
+    });
     return rows.map((row) => row.account_name);
   }
 
