@@ -7,7 +7,7 @@ import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQua
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
 import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
 import { addAdminKeys, adminKeyHashes } from './access.js';
-import { awardCrossed, awardQualifying, defineBadge, findBadge, standingOf } from './badges.js';
+import { awardCrossed, awardQualifying, defineBadge, standingOf } from './badges.js';
 import { endorse } from './endorsements.js';
 import { sha256Hex } from './key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
@@ -157,7 +157,8 @@ async function importBadges(tx: Transaction, app: AppRecord, data: DatasetApp, p
   );
   for (const [index, award] of awards.entries()) {
     const awardPath = `${path}.badge_awards[${index}]`;
-    findBadge(app, award.badge_id, `${awardPath}.badge_id`);
+    if (!app.badges?.some((badge) => badge.badge_id === award.badge_id))
+      throw new ApiError(INVALID_INPUT, { field: `${awardPath}.badge_id`, reason: 'no such badge in this app' });
     if (!(await tx.get('users', [app.app_id, award.account_name])))
       throw new ApiError(INVALID_INPUT, { field: `${awardPath}.account_name`, reason: 'no such member in this app' });
     const key: [string, string, string] = [app.app_id, award.account_name, award.badge_id];

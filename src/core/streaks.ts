@@ -21,8 +21,8 @@ const freezesPerMonth = (app: AppRecord) => app.streak_freezes_per_month ?? 0;
 
 /**
  * Counts the day of a log at `at`. A day after the last one extends the streak; so does a later
- * day when the days missed between are no more than the freezes left, which they use up; any
- * other gap starts the streak again. Each month (of the day logged) brings its freezes anew.
+ * day when the days missed between are no more than the freezes left this month (of the day
+ * logged), which they use up; any other gap starts the streak again.
  */
 export function countDay(app: AppRecord, user: UserRecord, at: number): void {
   const day = dayOf(zoneOf(app), at);
@@ -31,12 +31,12 @@ export function countDay(app: AppRecord, user: UserRecord, at: number): void {
   const month = monthText(day);
   if (user.streak_freeze_month !== month) {
     user.streak_freeze_month = month;
-    user.streak_freezes_left = freezesPerMonth(app);
+    user.streak_freezes_used = 0;
   }
   const missed = last === undefined ? Infinity : day - last - 1;
-  const freezes = user.streak_freezes_left ?? 0;
-  if (missed <= freezes) {
-    user.streak_freezes_left = freezes - missed;
+  const used = user.streak_freezes_used ?? 0;
+  if (missed <= freezesPerMonth(app) - used) {
+    user.streak_freezes_used = used + missed;
     user.streak_current = (user.streak_current ?? 0) + 1;
   } else {
     user.streak_current = 1;
@@ -50,7 +50,7 @@ export function forgetStreak(user: UserRecord): void {
   delete user.streak_current;
   delete user.streak_longest;
   delete user.streak_last_day;
-  delete user.streak_freezes_left;
+  delete user.streak_freezes_used;
   delete user.streak_freeze_month;
 }
 
@@ -68,7 +68,8 @@ export interface Streak {
  */
 export function streakAt(app: AppRecord, user: UserRecord, now: number): Streak {
   const today = dayOf(zoneOf(app), now);
-  const fresh = user.streak_freeze_month === monthText(today) ? (user.streak_freezes_left ?? 0) : freezesPerMonth(app);
+  const used = user.streak_freeze_month === monthText(today) ? (user.streak_freezes_used ?? 0) : 0;
+  const fresh = Math.max(0, freezesPerMonth(app) - used);
   const last = user.streak_last_day;
   if (last === undefined) return { current: 0, longest: 0, last_day: null, freezes_left: fresh };
   const missed = Math.max(0, today - last - 1);

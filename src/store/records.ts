@@ -94,8 +94,8 @@ export interface UserRecord {
   streak_current?: number;
   streak_longest?: number;
   streak_last_day?: number;
-  streak_freezes_left?: number;
-  /** The month (YYYY-MM, in the app's zone) `streak_freezes_left` counts for. */
+  streak_freezes_used?: number;
+  /** The month (YYYY-MM, in the app's zone) `streak_freezes_used` counts in. */
   streak_freeze_month?: string;
 }
 
