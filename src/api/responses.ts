@@ -72,13 +72,14 @@ export const userInfo = z.object({
 });
 export type UserInfo = z.infer<typeof userInfo>;
 
-export const achievements = z.object({
-  ...success,
-  account_name: z.string(),
-  badges: z.array(z.object({ ...badgeFields, earned_at: z.string() })),
-  streak: z.object({ current: z.int(), longest: z.int(), last_day: z.nullable(z.string()), freezes_left: z.int() }),
-});
-export type Achievements = z.infer<typeof achievements>;
+/** get_achievements: a type alone, as no answer is checked against it (bytes the worker need not carry). */
+export interface Achievements {
+  is_valid: true;
+  message: null;
+  account_name: string;
+  badges: (BadgeSummary & { earned_at: string })[];
+  streak: { current: number; longest: number; last_day: string | null; freezes_left: number };
+}
 
 /** get_endorsement: whether the endorsement was made (once made, an endorsement stays). */
 export const endorsement = z.object({ ...success, endorsed: z.boolean() });

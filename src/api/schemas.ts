@@ -211,15 +211,37 @@ const badgeId = identifier(MAX_BADGE_ID_LENGTH);
 const atLeast = z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(1e9, 'must be at most 1000000000'));
 const BADGE_RULE_KINDS = ['tasks_completed', 'challenges_completed', 'level', 'streak', 'challenge', 'manual'] as const;
 
-/** When a member earns a badge (docs/rules.md, Badges). */
-export const badgeRule = z.discriminatedUnion(
-  'kind',
-  [
-    z.strictObject({ kind: z.enum(['tasks_completed', 'challenges_completed', 'level', 'streak']), at_least: atLeast }),
-    z.strictObject({ kind: z.literal('challenge'), challenge_id: guid }),
-    z.strictObject({ kind: z.literal('manual') }),
-  ],
-  `kind must be one of ${BADGE_RULE_KINDS.join(', ')}`,
+export type BadgeRule =
+  | { kind: 'tasks_completed' | 'challenges_completed' | 'level' | 'streak'; at_least: number }
+  | { kind: 'challenge'; challenge_id: string }
+  | { kind: 'manual' };
+
+const THRESHOLD_KINDS: ReadonlySet<string> = new Set(['tasks_completed', 'challenges_completed', 'level', 'streak']);
+
+/**
+ * When a member earns a badge (docs/rules.md, Badges): a kind, and the one field its kind takes.
+ * Checked field by field, so that a refusal names the field (`rule.at_least: is required`).
+ */
+export const badgeRule = z.pipe(
+  z
+    .strictObject({
+      kind: z.enum(BADGE_RULE_KINDS, `must be one of ${BADGE_RULE_KINDS.join(', ')}`),
+      at_least: z.optional(atLeast),
+      challenge_id: z.optional(guid),
+    })
+    .check(
+      z.superRefine((rule, ctx) => {
+        const wanted = THRESHOLD_KINDS.has(rule.kind) ? 'at_least' : rule.kind === 'challenge' ? 'challenge_id' : null;
+        for (const field of ['at_least', 'challenge_id'] as const) {
+          const message =
+            field === wanted
+              ? rule[field] === undefined && 'is required'
+              : rule[field] !== undefined && `is not taken by kind ${rule.kind}`;
+          if (message) ctx.addIssue({ code: 'custom', path: [field], message, input: rule });
+        }
+      }),
+    ),
+  z.transform((rule) => rule as BadgeRule),
 );
 
 const badgeFields = {

@@ -455,7 +455,7 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
   if (app.time_zone) exported.settings!.time_zone = app.time_zone;
   if (app.streak_freezes_per_month !== undefined) exported.settings!.streak_freezes_per_month = app.streak_freezes_per_month;
   if (app.badges?.length) {
-    exported.badges = app.badges.map(({ image_url, ...badge }) => ({ ...badge, ...(image_url === null ? {} : { image_url }) }));
+    exported.badges = app.badges;
     exported.badge_awards = data.badge_awards.map(({ badge_id, account_name, earned_at, reason }) => ({
       badge_id,
       account_name,

@@ -1,6 +1,8 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
-import type { LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
+import type { BadgeRule, LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
+
+export type { BadgeRule };
 
 export interface AppRecord {
   app_id: string;
@@ -26,11 +28,6 @@ export interface AppRecord {
    */
   badges?: BadgeDefinition[];
 }
-
-export type BadgeRule =
-  | { kind: 'tasks_completed' | 'challenges_completed' | 'level' | 'streak'; at_least: number }
-  | { kind: 'challenge'; challenge_id: string }
-  | { kind: 'manual' };
 
 export interface BadgeDefinition {
   badge_id: string;
