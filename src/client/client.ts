@@ -1,5 +1,6 @@
 import type {
   Acknowledged,
+  Achievements,
   AirdropResult,
   Challenge,
   Endorsement,
@@ -113,6 +114,11 @@ export class QuestboardClient {
 
   getUserInfo(query: { app_id: string; account_name: string }): Promise<UserInfo> {
     return this.get('v1/get_userinfo', query);
+  }
+
+  /** The member's badges and streak (404 for an unknown member, as getUserInfo). */
+  getAchievements(query: { app_id: string; account_name: string }): Promise<Achievements> {
+    return this.get('v1/get_achievements', query);
   }
 
   getLeaderboard(query: LeaderboardQuery & { widget_response: 'html' }): Promise<LeaderboardHtml>;
