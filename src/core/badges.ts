@@ -23,8 +23,8 @@ export function findBadge(app: AppRecord, badge_id: string, field = 'badge_id'):
 
 /**
  * Awards the app's badge `badge_id` to the member at `now`, unless they hold it: returns whether
- * it is newly awarded. The caller has found the member. Throws BADGE_NOT_FOUND for a badge the
- * app does not define.
+ * it is newly awarded. The caller has found the member (it is read, from the transaction's cache
+ * where read before, to count the badge). Throws BADGE_NOT_FOUND for a badge the app does not define.
  */
 export async function awardBadge(
   tx: Transaction,
@@ -37,6 +37,7 @@ export async function awardBadge(
   const badge = findBadge(app, badge_id);
   if (await tx.get('badge_awards', [app.app_id, account_name, badge_id])) return false;
   tx.put('badge_awards', { app_id: app.app_id, account_name, badge_id, earned_at: now, reason });
+  countBadge(tx, (await tx.get('users', [app.app_id, account_name]))!);
   tx.recordEvent?.({
     app_id: app.app_id,
     type: 'badge.awarded',
@@ -44,6 +45,12 @@ export async function awardBadge(
     data: { account_name, badge_id, name: badge.name, reason },
   });
   return true;
+}
+
+/** Counts one more badge held by the member. */
+export function countBadge(tx: Transaction, user: UserRecord): void {
+  user.badges_earned = (user.badges_earned ?? 0) + 1;
+  tx.put('users', user);
 }
 
 type ThresholdKind = Exclude<BadgeRule['kind'], 'challenge' | 'manual'>;
@@ -95,10 +102,16 @@ export async function awardQualifying(tx: Transaction, app: AppRecord, badge: Ba
     rule.kind === 'challenge'
       ? await tx.challengeCompleters(rule.challenge_id)
       : await tx.membersReaching(app.app_id, ...measureOf(rule));
-  await tx.getMany(
-    'badge_awards',
-    names.map((name): [string, string, string] => [app.app_id, name, badge.badge_id]),
-  );
+  await Promise.all([
+    tx.getMany(
+      'badge_awards',
+      names.map((name): [string, string, string] => [app.app_id, name, badge.badge_id]),
+    ),
+    tx.getMany(
+      'users',
+      names.map((name): [string, string] => [app.app_id, name]),
+    ),
+  ]);
   const awarded: string[] = [];
   for (const name of names) if (await awardBadge(tx, app, badge.badge_id, name, now, 'rule')) awarded.push(name);
   return awarded;

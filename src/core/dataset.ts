@@ -7,7 +7,7 @@ import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQua
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
 import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
 import { addAdminKeys, adminKeyHashes } from './access.js';
-import { awardCrossed, awardQualifying, defineBadge, standingOf } from './badges.js';
+import { awardCrossed, awardQualifying, countBadge, defineBadge, standingOf } from './badges.js';
 import { endorse } from './endorsements.js';
 import { sha256Hex } from './key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
@@ -159,12 +159,13 @@ async function importBadges(tx: Transaction, app: AppRecord, data: DatasetApp, p
     const awardPath = `${path}.badge_awards[${index}]`;
     if (!app.badges?.some((badge) => badge.badge_id === award.badge_id))
       throw new ApiError(INVALID_INPUT, { field: `${awardPath}.badge_id`, reason: 'no such badge in this app' });
-    if (!(await tx.get('users', [app.app_id, award.account_name])))
-      throw new ApiError(INVALID_INPUT, { field: `${awardPath}.account_name`, reason: 'no such member in this app' });
+    const member = await tx.get('users', [app.app_id, award.account_name]);
+    if (!member) throw new ApiError(INVALID_INPUT, { field: `${awardPath}.account_name`, reason: 'no such member in this app' });
     const key: [string, string, string] = [app.app_id, award.account_name, award.badge_id];
     if (await tx.get('badge_awards', key)) continue;
     const { badge_id, account_name, earned_at, reason = 'manual' } = award;
     tx.put('badge_awards', { app_id: app.app_id, account_name, badge_id, earned_at: Date.parse(earned_at), reason });
+    countBadge(tx, member);
   }
   return badges;
 }

@@ -63,8 +63,7 @@ export function monthlyScore(user: UserRecord, now: number): number {
   return user.month === monthOf(now) ? user.month_score : 0;
 }
 
-/** `badges`: how many badges the member holds, which count as achievements beside tasks and challenges. */
-export function userInfo(user: UserRecord, now: number, badges = 0): UserInfo {
+export function userInfo(user: UserRecord, now: number): UserInfo {
   return {
     account_name: user.account_name,
     id: user.id,
@@ -72,7 +71,8 @@ export function userInfo(user: UserRecord, now: number, badges = 0): UserInfo {
     challenges_completed: user.challenges_completed,
     tasks_completed: user.tasks_completed,
     tasks_logged: user.tasks_logged,
-    total_achievements: user.tasks_completed + user.challenges_completed + badges,
+    // Badges count as achievements beside tasks and challenges (docs/rules.md, Challenges).
+    total_achievements: user.tasks_completed + user.challenges_completed + (user.badges_earned ?? 0),
     total_score: user.total_score,
     challenge_score_monthly: monthlyScore(user, now),
     challenge_score_weekly: weeklyScore(user, now),

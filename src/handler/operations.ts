@@ -166,8 +166,7 @@ export const operations: Record<string, Operation> = {
     run: async (call) => {
       const app = await appFor(call);
       const user = await findMember(call.tx, app.app_id, call.input.account_name);
-      const badges = await heldBadges(call.tx, app, user.account_name);
-      return { body: userInfo(user, call.now, badges.length) };
+      return { body: userInfo(user, call.now) };
     },
   }),
 

@@ -88,6 +88,8 @@ export interface UserRecord {
    * The streak, kept on write (streaks.ts); absent on members from before streaks. Days are
    * numbered from 1970-01-01 in the app's time zone.
    */
+  /** Badges held (badge_awards), counted as awarded: get_userinfo's total_achievements reads no award. */
+  badges_earned?: number;
   streak_current?: number;
   streak_longest?: number;
   streak_last_day?: number;

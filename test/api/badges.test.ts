@@ -80,6 +80,8 @@ describe('badges', () => {
     // Defined again (updated), it awards nobody twice; a lower bar reaches bob.
     const lowered = await define({ badge_id: 'two-tasks', name: 'Renamed', rule: { kind: 'tasks_completed', at_least: 1 } });
     expect(lowered.body.awarded).to.equal(1);
+    const info = await api.call('GET', '/v1/get_userinfo?app_id=guild&account_name=bob', { key: 'pk_read' });
+    expect(info.body.total_achievements).to.equal(1 + 1);
     const alice = await achievements('alice');
     expect(alice.badges).to.have.length(1);
     expect(alice.badges[0]).to.include({ name: 'Renamed', earned_at: iso(WEDNESDAY + MINUTE) });
@@ -262,7 +264,11 @@ describe('badges', () => {
       expect(imported.status, imported.text).to.equal(200);
       for (const name of ['alice', 'bob', 'carol']) {
         expect(await achievements(name, elsewhere.call), name).to.deep.equal(await achievements(name));
+        const info = `/v1/get_userinfo?app_id=guild&account_name=${name}`;
+        expect((await elsewhere.call('GET', info)).body, name).to.deep.equal((await api.call('GET', info)).body);
       }
+      const bob = await api.call('GET', '/v1/get_userinfo?app_id=guild&account_name=bob');
+      expect(bob.body.total_achievements).to.equal(1);
       const challenge = `/v1/get_challenge?challenge_id=${GUIDS.onboarding}`;
       expect((await elsewhere.call('GET', challenge)).body).to.deep.equal((await api.call('GET', challenge)).body);
       const again = await elsewhere.call('GET', '/v1/admin/export?app_id=guild');
