@@ -94,6 +94,12 @@ function measureOf(rule: Extract<BadgeRule, { at_least: number }>): [MemberMeasu
   return [rule.kind, rule.at_least];
 }
 
+/**
+ * Members a retroactive award reads and writes at a time: a server's statements stay small (each
+ * has a deadline), and the members done go ahead to the database while the next are read.
+ */
+const AWARD_CHUNK = 5000;
+
 /** Awards the badge to every member its rule already holds for; returns those newly awarded. */
 export async function awardQualifying(tx: Transaction, app: AppRecord, badge: BadgeDefinition, now: number) {
   const { rule } = badge;
@@ -102,18 +108,24 @@ export async function awardQualifying(tx: Transaction, app: AppRecord, badge: Ba
     rule.kind === 'challenge'
       ? await tx.challengeCompleters(rule.challenge_id)
       : await tx.membersReaching(app.app_id, ...measureOf(rule));
-  await Promise.all([
-    tx.getMany(
-      'badge_awards',
-      names.map((name): [string, string, string] => [app.app_id, name, badge.badge_id]),
-    ),
-    tx.getMany(
-      'users',
-      names.map((name): [string, string] => [app.app_id, name]),
-    ),
-  ]);
   const awarded: string[] = [];
-  for (const name of names) if (await awardBadge(tx, app, badge.badge_id, name, now, 'rule')) awarded.push(name);
+  for (let start = 0; start < names.length; start += AWARD_CHUNK) {
+    const chunk = names.slice(start, start + AWARD_CHUNK);
+    await Promise.all([
+      tx.getMany(
+        'badge_awards',
+        chunk.map((name): [string, string, string] => [app.app_id, name, badge.badge_id]),
+      ),
+      tx.getMany(
+        'users',
+        chunk.map((name): [string, string] => [app.app_id, name]),
+      ),
+    ]);
+    for (const name of chunk) {
+      if (await awardBadge(tx, app, badge.badge_id, name, now, 'rule')) awarded.push(name);
+      tx.writeAhead?.(app.app_id, name);
+    }
+  }
   return awarded;
 }
 
