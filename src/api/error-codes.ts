@@ -186,6 +186,7 @@ export const MALFORMED_REQUEST = refusal(
   'The request cannot be read: its target or a header is malformed.',
 );
 export const MALFORMED_HTTP = refusal('malformed-http', 400, 'The request is not well-formed HTTP/1.1.');
+export const CONSOLE_NOT_BUILT = refusal('console-not-built', 404, 'The console is not built: run npm run build.');
 export const HEADERS_TOO_LARGE = refusal(
   'headers-too-large',
   431,

@@ -14,7 +14,10 @@ import {
 } from './formats.js';
 import { JsonNumber } from './json-text.js';
 import { isTimeZone } from './time-zones.js';
+import { SCOPES } from './scopes.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
+
+export { SCOPES, type Scope } from './scopes.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
 
@@ -69,12 +72,6 @@ const instant = z
     ),
   );
 
-/**
- * `member`: what a site puts in its page's script tag beside `read`. Such a key writes only what
- * a member may (endorse, connect a profile), only with a member token, and only as that member.
- */
-export const SCOPES = ['read', 'write', 'ledger', 'admin', 'member'] as const;
-export type Scope = (typeof SCOPES)[number];
 export const LEADERBOARD_TYPES = ['score', 'xp', 'weekly', 'monthly'] as const;
 export type LeaderboardType = (typeof LEADERBOARD_TYPES)[number];
 export const RANK_POLICIES = ['olympic', 'dense', 'ordinal'] as const;
@@ -241,6 +238,7 @@ export const awardBadgeBody = z.object({ app_id: appId, badge_id: badgeId, accou
 export const getAchievementsQuery = z.object({ app_id: appId, account_name: accountName });
 
 export const exportQuery = z.object({ app_id: appId });
+export const adminAppsQuery = anyQuery;
 export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
 
 /** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */

@@ -82,6 +82,9 @@ const OK = { is_valid: true, message: null } as const;
  */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
+/** An installation has a handful of communities; a console lists this many at most. */
+const MAX_LISTED_APPS = 1000;
+
 const define = <Schema extends z.ZodMiniType, Query extends z.ZodMiniType = typeof schemas.anyQuery>(
   operation: Omit<Operation<Schema, Query>, 'query'> & { query?: Query },
 ) => ({ query: schemas.anyQuery, ...operation }) as unknown as Operation;
@@ -350,6 +353,23 @@ export const operations: Record<string, Operation> = {
       }
       const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
       return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, scope: 'app' as const })) };
+    },
+  }),
+
+  'admin/apps': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.adminAppsQuery,
+    run: async ({ tx, key }) => {
+      const ids = key.app_id === null ? await tx.appIds(MAX_LISTED_APPS) : [key.app_id];
+      const apps = await Promise.all(ids.map((app_id) => tx.get('apps', app_id)));
+      return {
+        body: {
+          ...OK,
+          apps: apps.flatMap((app) => (app ? [{ app_id: app.app_id, name: app.name, member_count: app.member_count }] : [])),
+        },
+      };
     },
   }),
 

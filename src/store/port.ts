@@ -154,6 +154,8 @@ export interface Transaction {
   append(log: LogRecord): Promise<void>;
   /** Whether any app exists: an empty store may take a dataset's own admin keys. */
   hasApps(): Promise<boolean>;
+  /** The first `limit` app ids, in id order (the apps an installation key manages). */
+  appIds(limit: number): Promise<string[]>;
   /** Deletes up to `limit` idempotency records created at or before `createdAtMost`, oldest first. */
   forgetIdempotency(createdAtMost: number, limit: number): Promise<void>;
 

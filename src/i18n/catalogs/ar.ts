@@ -177,6 +177,7 @@ export const refusals = {
   'method-not-implemented': 'لا يدعم الخادم طريقة الطلب هذه.',
   'malformed-request': 'تعذرت قراءة الطلب.',
   'malformed-http': 'الطلب ليس HTTP صالحًا.',
+  'console-not-built': 'لوحة الإدارة غير مبنية على هذا الخادم.',
   'headers-too-large': 'ترويسات الطلب كبيرة جدًا.',
   'request-too-slow': 'استغرق وصول الطلب وقتًا طويلًا.',
   'body-cut-short': 'انقطع الطلب.',

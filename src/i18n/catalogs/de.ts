@@ -162,6 +162,7 @@ export const refusals = {
   'method-not-implemented': 'Der Server unterstützt diese Anfragemethode nicht.',
   'malformed-request': 'Die Anfrage kann nicht gelesen werden.',
   'malformed-http': 'Die Anfrage ist kein gültiges HTTP.',
+  'console-not-built': 'Die Konsole ist auf diesem Server nicht gebaut.',
   'headers-too-large': 'Die Kopfzeilen der Anfrage sind zu groß.',
   'request-too-slow': 'Die Anfrage kam zu langsam an.',
   'body-cut-short': 'Die Anfrage wurde abgebrochen.',

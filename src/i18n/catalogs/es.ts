@@ -162,6 +162,7 @@ export const refusals = {
   'method-not-implemented': 'El servidor no admite este método de solicitud.',
   'malformed-request': 'No se puede leer la solicitud.',
   'malformed-http': 'La solicitud no es HTTP válido.',
+  'console-not-built': 'La consola no está compilada en este servidor.',
   'headers-too-large': 'Las cabeceras de la solicitud son demasiado grandes.',
   'request-too-slow': 'La solicitud tardó demasiado en llegar.',
   'body-cut-short': 'La solicitud se interrumpió.',

@@ -163,6 +163,7 @@ export const refusals = {
   'method-not-implemented': 'Le serveur ne prend pas en charge cette méthode de requête.',
   'malformed-request': 'La requête est illisible.',
   'malformed-http': 'La requête n’est pas du HTTP valide.',
+  'console-not-built': 'La console n’est pas construite sur ce serveur.',
   'headers-too-large': 'Les en-têtes de la requête sont trop volumineux.',
   'request-too-slow': 'La requête est arrivée trop lentement.',
   'body-cut-short': 'La requête a été interrompue.',

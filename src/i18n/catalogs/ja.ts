@@ -155,6 +155,7 @@ export const refusals = {
   'method-not-implemented': 'サーバーはこのリクエストメソッドに対応していません。',
   'malformed-request': 'リクエストを読み取れません。',
   'malformed-http': 'リクエストが正しい HTTP ではありません。',
+  'console-not-built': 'このサーバーではコンソールがビルドされていません。',
   'headers-too-large': 'リクエストのヘッダーが大きすぎます。',
   'request-too-slow': 'リクエストの到着に時間がかかりすぎました。',
   'body-cut-short': 'リクエストが途中で切れました。',

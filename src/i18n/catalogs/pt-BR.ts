@@ -162,6 +162,7 @@ export const refusals = {
   'method-not-implemented': 'O servidor não aceita este método de solicitação.',
   'malformed-request': 'Não foi possível ler a solicitação.',
   'malformed-http': 'A solicitação não é HTTP válido.',
+  'console-not-built': 'O console não foi compilado neste servidor.',
   'headers-too-large': 'Os cabeçalhos da solicitação são grandes demais.',
   'request-too-slow': 'A solicitação demorou demais para chegar.',
   'body-cut-short': 'A solicitação foi interrompida.',

@@ -169,6 +169,7 @@ export const refusals = {
   'method-not-implemented': 'Сервер не поддерживает этот метод запроса.',
   'malformed-request': 'Не удаётся прочитать запрос.',
   'malformed-http': 'Запрос не является корректным HTTP.',
+  'console-not-built': 'Консоль на этом сервере не собрана.',
   'headers-too-large': 'Заголовки запроса слишком большие.',
   'request-too-slow': 'Запрос шёл слишком долго.',
   'body-cut-short': 'Запрос был прерван.',

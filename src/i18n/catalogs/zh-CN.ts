@@ -155,6 +155,7 @@ export const refusals = {
   'method-not-implemented': '服务器不支持此请求方法。',
   'malformed-request': '无法读取请求。',
   'malformed-http': '请求不是有效的 HTTP。',
+  'console-not-built': '此服务器上未构建控制台。',
   'headers-too-large': '请求的标头过大。',
   'request-too-slow': '请求到达得太慢。',
   'body-cut-short': '请求被中断。',

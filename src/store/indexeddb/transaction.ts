@@ -105,6 +105,10 @@ export class IndexedDbTransaction implements Transaction {
     return (await this.raw.objectStore('apps').openKeyCursor()) !== null;
   }
 
+  async appIds(limit: number): Promise<string[]> {
+    return (await this.raw.objectStore('apps').getAllKeys(null, limit)) as string[];
+  }
+
   async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {
     const records = this.raw.objectStore('idempotency');
     const keys = await records.index('by_created').getAllKeys(IDBKeyRange.upperBound(createdAtMost), limit);

@@ -253,6 +253,11 @@ export class SqlTransaction implements Transaction {
     return (await this.session.query(sql`SELECT 1 FROM apps LIMIT 1`)).length > 0;
   }
 
+  async appIds(limit: number): Promise<string[]> {
+    const rows = await this.session.query<{ app_id: string }>(sql`SELECT app_id FROM apps ORDER BY app_id LIMIT ${limit}::integer`);
+    return rows.map((row) => row.app_id);
+  }
+
   async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {
     await this.session.query(sql`
       DELETE FROM idempotency WHERE (api_key, idempotency_key) IN (
