@@ -254,7 +254,9 @@ export class SqlTransaction implements Transaction {
   }
 
   async appIds(limit: number): Promise<string[]> {
-    const rows = await this.session.query<{ app_id: string }>(sql`SELECT app_id FROM apps ORDER BY app_id LIMIT ${limit}::integer`);
+    const rows = await this.session.query<{ app_id: string }>(
+      sql`SELECT app_id FROM apps ORDER BY app_id LIMIT ${limit}::integer`,
+    );
     return rows.map((row) => row.app_id);
   }
 
