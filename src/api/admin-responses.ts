@@ -13,3 +13,20 @@ export interface AppSummary {
 export interface AdminApps extends Acknowledged {
   apps: AppSummary[];
 }
+
+/** POST /v1/admin/import?dry_run=true: what the import would change in each app it names. */
+export interface DryRun extends Acknowledged {
+  app_ids: string[];
+  dry_run: true;
+  changes: {
+    app_id: string;
+    /** Whether the import would create the app. */
+    new_app: boolean;
+    members_before: number;
+    members_after: number;
+    /** How many of each the dataset brings (new or updated). */
+    challenges: number;
+    tasks: number;
+    progress: number;
+  }[];
+}

@@ -239,7 +239,16 @@ export const getAchievementsQuery = z.object({ app_id: appId, account_name: acco
 
 export const exportQuery = z.object({ app_id: appId });
 export const adminAppsQuery = anyQuery;
-export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
+export const importQuery = z.object({
+  mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')),
+  /** Runs the import and says what it changed, then rolls all of it back. */
+  dry_run: z.optional(
+    z.pipe(
+      z.enum(['true', 'false'], 'must be true or false'),
+      z.transform((flag) => flag === 'true'),
+    ),
+  ),
+});
 
 /** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */
 export const MAX_METADATA_DEPTH = 32;

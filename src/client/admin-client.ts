@@ -1,4 +1,4 @@
-import type { AdminApps } from '../api/admin-responses.js';
+import type { AdminApps, DryRun } from '../api/admin-responses.js';
 import type { Acknowledged } from '../api/responses.js';
 import type { Dataset } from '../api/schemas.js';
 import type { ImportResult, QuestboardClient, Query } from './client.js';
@@ -19,8 +19,13 @@ export class AdminClient {
     return this.client.call('v1/admin/export', { query: { app_id } });
   }
 
-  importDataset(dataset: Dataset, options: { mode?: 'merge' | 'replace'; dryRun?: boolean } = {}): Promise<ImportResult> {
+  importDataset(dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<ImportResult> {
     return this.client.admin.importDataset(dataset, options);
+  }
+
+  /** What importing would change, per app; nothing is kept (a retry of it is harmless). */
+  dryRunImport(dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<DryRun> {
+    return this.client.call('v1/admin/import', { query: { mode: options.mode, dry_run: 'true' }, body: dataset });
   }
 
   /** Any other admin operation, by its path and query or body. */

@@ -51,7 +51,11 @@ export const english = {
   'data.import.submit': 'Import',
   'data.import.notJson': 'The file is not a JSON dataset: {reason}',
   'data.import.done': 'Imported: {apps}.',
-  'data.import.wouldChange': 'A dry run changed nothing. The import would change: {changes}.',
+  'data.import.wouldChange': 'Dry run: nothing was changed. The import would do this: {changes}',
+  'data.import.change':
+    '{app}: members {before} → {after}; it brings {challenges} challenges, {tasks} tasks and {progress} progress entries.',
+  'data.import.newApp':
+    '{app} (a new community): members {before} → {after}; it brings {challenges} challenges, {tasks} tasks and {progress} progress entries.',
 
   'members.search': 'Search members by name',
   'members.searchButton': 'Search',

@@ -23,7 +23,7 @@ import type { ChangeStreams } from './change-stream.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
 import { callsAsMember, memberBody } from './member-access.js';
-import { operations, type Operation } from './operations.js';
+import { operations, type Operation, type Outcome } from './operations.js';
 import type { RateLimiter } from './rate-limits.js';
 import { guardRequest, type RequestContext } from './request-guards.js';
 
@@ -241,13 +241,19 @@ export function createHandler({
       tx.announce?.(outcome.value.changed);
       return outcome.value;
     };
-    const inTransaction = (tx: Transaction) => {
+    const inTransaction = async (tx: Transaction) => {
       context?.transactionBegins?.();
-      return work(tx);
+      const outcome = await work(tx);
+      // Thrown, so the store rolls the transaction back; answered below.
+      if (outcome.rollBack) throw new RolledBack(outcome);
+      return outcome;
     };
     const outcome =
       operation.transaction === 'write'
-        ? await store.write(inTransaction, { durability: operation.durability })
+        ? await store.write(inTransaction, { durability: operation.durability }).catch((error: unknown) => {
+            if (error instanceof RolledBack) return error.outcome;
+            throw error;
+          })
         : operation.transaction === 'read'
           ? await store.read(inTransaction)
           : await work(NO_TRANSACTION);
@@ -256,6 +262,11 @@ export function createHandler({
     for (const change of [outcome.changed ?? []].flat()) onChange?.({ type: 'questboard:change', ...change });
     return jsonResponse(outcome.status ?? 200, outcome.body);
   }
+}
+
+/** A dry run's outcome, carried out of its transaction by the throw that rolls it back. */
+class RolledBack {
+  constructor(readonly outcome: Outcome) {}
 }
 
 /**

@@ -53,10 +53,23 @@ export class ConsoleData extends ConsoleSection {
     try {
       const mode = data.get('mode') === 'replace' ? 'replace' : 'merge';
       const dryRun = data.get('dry-run') === 'on';
-      const result = await this.admin.importDataset(dataset, { mode, dryRun });
-      this.imported = dryRun
-        ? { ok: true, text: t('data.import.wouldChange', { changes: describeChanges(result) }) }
-        : { ok: true, text: t('data.import.done', { apps: result.app_ids.join(', ') }) };
+      if (dryRun) {
+        const { changes } = await this.admin.dryRunImport(dataset, { mode });
+        const described = changes.map((change) =>
+          t(change.new_app ? 'data.import.newApp' : 'data.import.change', {
+            app: change.app_id,
+            before: this.locale.number(change.members_before),
+            after: this.locale.number(change.members_after),
+            challenges: this.locale.number(change.challenges),
+            tasks: this.locale.number(change.tasks),
+            progress: this.locale.number(change.progress),
+          }),
+        );
+        this.imported = { ok: true, text: t('data.import.wouldChange', { changes: described.join(' ') }) };
+      } else {
+        const { app_ids } = await this.admin.importDataset(dataset, { mode });
+        this.imported = { ok: true, text: t('data.import.done', { apps: app_ids.join(', ') }) };
+      }
     } catch (error) {
       this.imported = { ok: false, text: t('console.error', { reason: reasonOf(error) }) };
     } finally {
@@ -97,10 +110,5 @@ const outcome = (result: Outcome) =>
   result === null
     ? nothing
     : html`<p role=${result.ok ? 'status' : 'alert'} class=${result.ok ? 'success' : 'error'}>${result.text}</p>`;
-
-/** A dry run's answer says, per app, what the import would change. */
-function describeChanges(result: { changes?: { app_id: string; summary: string }[]; app_ids: string[] }): string {
-  return result.changes?.map((change) => `${change.app_id}: ${change.summary}`).join('; ') ?? result.app_ids.join(', ');
-}
 
 defineConsoleElement('qb-console-data', ConsoleData);
