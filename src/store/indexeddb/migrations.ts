@@ -1,6 +1,7 @@
 // The migrations, one step per version from the one before, so an upgrade only
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
+import { sha256Hex } from '../../api/key-hash.js';
 import { rebuildPositions } from './board-positions.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 
@@ -54,6 +55,14 @@ const MIGRATIONS: Migration[] = [
     tx.objectStore('idempotency').createIndex('by_created', 'created_at');
     void dateIdempotencyRecords(tx, Date.now());
   },
+  // Version 6: API keys kept as their SHA-256 alone, so a copy of the database gives no key away.
+  // A store's key path cannot change: the old store steps aside for a new one, into which its keys
+  // move hashed, and the idempotency records move to their keys' hashes.
+  (db, tx) => {
+    tx.objectStore('api_keys').name = 'api_keys_in_clear';
+    db.createObjectStore('api_keys', { keyPath: 'key_sha256' }).createIndex('by_app', 'app_id');
+    void hashApiKeys(db, tx);
+  },
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -78,6 +87,22 @@ async function layOutExistingApps(tx: UpgradeTransaction): Promise<void> {
     }
   }
   for (const app_id of await tx.objectStore('apps').getAllKeys()) await rebuildPositions(tx, app_id);
+}
+
+async function hashApiKeys(db: AnyDatabase, tx: AnyUpgrade): Promise<void> {
+  const inClear: { key: string; app_id: string | null; scopes: string[] }[] = await tx.objectStore('api_keys_in_clear').getAll();
+  for (const { key, ...rest } of inClear) void tx.objectStore('api_keys').put({ key_sha256: sha256Hex(key), ...rest });
+  db.deleteObjectStore('api_keys_in_clear');
+  // An app key's records follow it to its hash; an installation admin key's were kept under its
+  // hash already. Any other named a key no longer there (its app replaced): it could answer no one.
+  const appKeys = new Set(inClear.map(({ key }) => key));
+  const idempotency = tx.objectStore('idempotency');
+  for (let cursor = await idempotency.openCursor(); cursor; cursor = await cursor.continue()) {
+    const { api_key } = cursor.value;
+    if (!appKeys.has(api_key) && /^[0-9a-f]{64}$/.test(api_key)) continue;
+    void cursor.delete();
+    if (appKeys.has(api_key)) void idempotency.put({ ...cursor.value, api_key: sha256Hex(api_key) });
+  }
 }
 
 async function dateIdempotencyRecords(tx: AnyUpgrade, now: number): Promise<void> {

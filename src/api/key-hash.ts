@@ -1,4 +1,4 @@
-// SHA-256, written out: admin keys are kept and compared as their hashes, and
+// SHA-256, written out: API keys are kept and compared as their hashes, and
 // the handler runs where crypto.subtle is missing (the in-page transport on an
 // http: page, which is not a secure context), so it cannot wait for it there.
 // Synchronous, so comparing a key costs no extra turn of a transaction.
