@@ -22,6 +22,9 @@ const INITIAL_HASH = fractionWordsOfRoots(Math.sqrt, 8);
 
 const rotateRight = (word: number, bits: number) => (word >>> bits) | (word << (32 - bits));
 
+/** A SHA-256 as sha256Hex writes it. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
 /** The SHA-256 of the text's UTF-8 bytes, as 64 lowercase hex digits. */
 export function sha256Hex(text: string): string {
   const bytes = new TextEncoder().encode(text);

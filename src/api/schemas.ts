@@ -12,6 +12,7 @@ import {
   MAX_LANGUAGE_TAG_LENGTH,
   X_HANDLE,
 } from './formats.js';
+import { SHA256_HEX } from './key-hash.js';
 import { JsonNumber } from './json-text.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
 
@@ -345,7 +346,7 @@ const allowedOrigins = z
 const datasetApiKey = z
   .strictObject({
     key: z.optional(apiKey),
-    key_sha256: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be the key's SHA-256: 64 lowercase hex digits"))),
+    key_sha256: z.optional(z.string().check(z.regex(SHA256_HEX, "must be the key's SHA-256: 64 lowercase hex digits"))),
     scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)),
   })
   .check(

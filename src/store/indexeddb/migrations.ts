@@ -1,7 +1,7 @@
 // The migrations, one step per version from the one before, so an upgrade only
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { sha256Hex } from '../../api/key-hash.js';
+import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
 import { rebuildPositions } from './board-positions.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 
@@ -90,18 +90,18 @@ async function layOutExistingApps(tx: UpgradeTransaction): Promise<void> {
 }
 
 async function hashApiKeys(db: AnyDatabase, tx: AnyUpgrade): Promise<void> {
-  const inClear: { key: string; app_id: string | null; scopes: string[] }[] = await tx.objectStore('api_keys_in_clear').getAll();
-  for (const { key, ...rest } of inClear) void tx.objectStore('api_keys').put({ key_sha256: sha256Hex(key), ...rest });
+  const inClear: { key: string }[] = await tx.objectStore('api_keys_in_clear').getAll();
+  const hashes = new Map(inClear.map(({ key }) => [key, sha256Hex(key)]));
+  for (const { key, ...rest } of inClear) void tx.objectStore('api_keys').put({ key_sha256: hashes.get(key), ...rest });
   db.deleteObjectStore('api_keys_in_clear');
   // An app key's records follow it to its hash; an installation admin key's were kept under its
   // hash already. Any other named a key no longer there (its app replaced): it could answer no one.
-  const appKeys = new Set(inClear.map(({ key }) => key));
   const idempotency = tx.objectStore('idempotency');
   for (let cursor = await idempotency.openCursor(); cursor; cursor = await cursor.continue()) {
-    const { api_key } = cursor.value;
-    if (!appKeys.has(api_key) && /^[0-9a-f]{64}$/.test(api_key)) continue;
+    const hash = hashes.get(cursor.value.api_key);
+    if (hash === undefined && SHA256_HEX.test(cursor.value.api_key)) continue;
     void cursor.delete();
-    if (appKeys.has(api_key)) void idempotency.put({ ...cursor.value, api_key: sha256Hex(api_key) });
+    if (hash !== undefined) void idempotency.put({ ...cursor.value, api_key: hash });
   }
 }
 
