@@ -12,6 +12,7 @@ import {
   MAX_LANGUAGE_TAG_LENGTH,
   X_HANDLE,
 } from './formats.js';
+import { SHA256_HEX } from './key-hash.js';
 import { JsonNumber } from './json-text.js';
 import { isTimeZone } from './time-zones.js';
 import { SCOPES } from './scopes.js';
@@ -381,12 +382,28 @@ const allowedOrigins = z
   )
   .check(z.maxLength(100, 'must list at most 100 origins'));
 
+/**
+ * An app's key in a dataset: the key itself, or its SHA-256 as an export gives it (no store keeps
+ * a key, src/store/records.ts), so an export imported elsewhere answers to the same keys.
+ */
+const datasetApiKey = z
+  .strictObject({
+    key: z.optional(apiKey),
+    key_sha256: z.optional(z.string().check(z.regex(SHA256_HEX, "must be the key's SHA-256: 64 lowercase hex digits"))),
+    scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)),
+  })
+  .check(
+    z.superRefine((entry, ctx) => {
+      if ((entry.key === undefined) === (entry.key_sha256 === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['key'], message: 'give key or key_sha256, not both', input: entry });
+      }
+    }),
+  );
+
 const datasetApp = z.strictObject({
   app_id: appId,
   name: z.optional(z.string()),
-  api_keys: z.optional(
-    z.array(z.strictObject({ key: apiKey, scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)) })),
-  ),
+  api_keys: z.optional(z.array(datasetApiKey)),
   treasury: z.optional(
     z.strictObject({
       account_id: z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'must be shard.realm.num')),

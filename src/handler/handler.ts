@@ -16,6 +16,7 @@ import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
 import { adminKeyRecord, authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
+import { sha256Hex } from '../api/key-hash.js';
 import { noMemberToken, verifyMemberToken } from '../core/member-token.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { ApiKeyRecord, AppRecord, Store, Transaction } from '../store/index.js';
@@ -226,7 +227,7 @@ export function createHandler({
         // Records written before that, of the request as it came, still answer a retry across the
         // upgrade within their day.
         const asWrittenBefore = `${method} ${name}${url.search} ${canonical(raw)}`;
-        return once(tx, key.key, idempotencyKey, [fingerprint, asWrittenBefore], call.now, () => operation.run(call));
+        return once(tx, key.key_sha256, idempotencyKey, [fingerprint, asWrittenBefore], call.now, () => operation.run(call));
       };
       if (keyText === null) return run();
       // The guard's statements (a server's write limits) go out with the operation's first ones,
@@ -276,7 +277,7 @@ class RolledBack {
 const NO_TRANSACTION = {} as Transaction;
 
 /** Who calls an operation that needs no key. */
-const PUBLIC: ApiKeyRecord = { key: '', app_id: null, scopes: [] };
+const PUBLIC: ApiKeyRecord = { key_sha256: '', app_id: null, scopes: [] };
 
 function parse(schema: z.ZodMiniType, raw: unknown): any {
   const parsed = schema.safeParse(raw);
@@ -298,7 +299,7 @@ async function identify(
     const listed = (body as { admin_keys?: unknown }).admin_keys;
     const bootstrap =
       allowBootstrap && operation.bootstrap && Array.isArray(listed) && listed.includes(key) && (await isEmpty(tx));
-    if (bootstrap) return { key: adminKeyRecord(key), bootstrapped: true };
+    if (bootstrap) return { key: adminKeyRecord(sha256Hex(key)), bootstrapped: true };
     throw error;
   }
 }

@@ -38,6 +38,7 @@ export interface Records {
 /** Each kind's key, as its record's fields in this order (PRIMARY_KEY). */
 export interface RecordKeys {
   apps: string;
+  /** Its key_sha256: a key is looked up by its hash. */
   api_keys: string;
   users: [app_id: string, account_name: string];
   challenges: string;
@@ -54,7 +55,7 @@ export type RecordKind = keyof Records;
 /** A record's key, read from the record: one home for what identifies each kind. */
 export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKeys[K] } = {
   apps: (app) => app.app_id,
-  api_keys: (key) => key.key,
+  api_keys: (key) => key.key_sha256,
   users: (user) => [user.app_id, user.account_name],
   challenges: (challenge) => challenge.challenge_id,
   tasks: (task) => task.task_id,

@@ -59,7 +59,11 @@ export interface TreasuryRecord {
 }
 
 export interface ApiKeyRecord {
-  key: string;
+  /**
+   * The SHA-256 of the key (64 lowercase hex digits, src/api/key-hash.ts): no store keeps an API
+   * key itself, so a copy of one, or an export, gives no key away.
+   */
+  key_sha256: string;
   /** null for an installation admin key, valid for every app. */
   app_id: string | null;
   scopes: Scope[];
@@ -159,6 +163,7 @@ export interface LogRecord {
 }
 
 export interface IdempotencyRecord {
+  /** The caller's key as its record keeps it: its SHA-256 (ApiKeyRecord.key_sha256). */
   api_key: string;
   idempotency_key: string;
   fingerprint: string;

@@ -167,7 +167,7 @@ export class SqlTransaction implements Transaction {
    */
   private async lockAppsOf(keys: string[]): Promise<void> {
     const rows = await this.session.query<{ record: string }>(sql`
-      SELECT record FROM apps WHERE app_id IN (SELECT app_id FROM api_keys WHERE key = ANY(${keys}::text[]))
+      SELECT record FROM apps WHERE app_id IN (SELECT app_id FROM api_keys WHERE key_sha256 = ANY(${keys}::text[]))
       ORDER BY app_id FOR UPDATE`);
     for (const row of rows) {
       const app = parse<Records['apps']>(row);
@@ -285,7 +285,7 @@ export class SqlTransaction implements Transaction {
         })
       ).map((row) => parse<Records[K]>(row));
     const [api_keys, users, challenges, tasks, endorsements, badge_awards, logs] = await Promise.all([
-      all('api_keys', 'key'),
+      all('api_keys', 'key_sha256'),
       all('users', 'account_name'),
       all('challenges', 'challenge_id'),
       all('tasks', 'task_id'),
