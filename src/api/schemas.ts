@@ -1,7 +1,7 @@
 // The request side of the contract: one zod/mini schema per operation input
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
-import { accountNameFault, normalizeAccountName, unseenCharacterFault } from './account-names.js';
+import { accountNameFault, MAX_ACCOUNT_NAME_LENGTH, normalizeAccountName, unseenCharacterFault } from './account-names.js';
 import {
   canonicalLanguageTag,
   decimalPlaces,
@@ -152,6 +152,7 @@ export const EXACT_NUMBER_PATHS: ReadonlySet<string> = new Set([
   'quantity', // airdrop_token_ledger, admin/log_task
   'apps.*.challenges.*.tasks.*.quantity',
   'apps.*.progress.*.quantity',
+  'challenge.tasks.*.quantity', // admin/save_challenge
 ]);
 const jsonNumber = z.custom<JsonNumber>((value) => value instanceof JsonNumber, 'must be a number');
 
@@ -240,6 +241,7 @@ export const getAchievementsQuery = z.object({ app_id: appId, account_name: acco
 
 export const exportQuery = z.object({ app_id: appId });
 export const adminAppsQuery = anyQuery;
+
 export const importQuery = z.object({
   mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')),
   /** Runs the import and says what it changed, then rolls all of it back. */
@@ -302,7 +304,7 @@ const datasetChallenge = z.strictObject({
 
 /** A P-256 coordinate or an Ed25519 public key: 32 bytes. */
 const keyBytes = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes in base64url (43 characters)'));
-const MAX_MEMBER_TOKEN_KEYS = 20;
+export const MAX_MEMBER_TOKEN_KEYS = 20;
 
 /**
  * A public key (RFC 7517 JWK) that member tokens of the app are verified with, named by its
@@ -490,3 +492,37 @@ export type DatasetApp = z.infer<typeof datasetApp>;
 export type DatasetChallenge = z.infer<typeof datasetChallenge>;
 export type DatasetTask = z.infer<typeof datasetTask>;
 export type MemberTokenKey = z.infer<typeof memberTokenKey>;
+
+// The console's admin API (docs/api.md, "The admin API").
+export const appQuery = z.object({ app_id: appId });
+/** What a key's id is: the start of its SHA-256, as GET /v1/admin/keys lists it. */
+export const KEY_ID_LENGTH = 16;
+export const createKeyBody = z.object({
+  app_id: appId,
+  scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)).check(z.minLength(1, 'must name at least one scope')),
+});
+export const revokeKeyBody = z.object({
+  app_id: appId,
+  key_id: z.string().check(z.regex(/^[0-9a-f]{16}$/, `must be a key id: ${KEY_ID_LENGTH} hex digits`)),
+});
+export const addMemberTokenKeyBody = z.object({ app_id: appId, key: memberTokenKey });
+export const removeMemberTokenKeyBody = z.object({ app_id: appId, kid: identifier(MAX_KID_LENGTH) });
+export const membersQuery = z.object({
+  app_id: appId,
+  prefix: z.optional(
+    z.string().check(z.maxLength(MAX_ACCOUNT_NAME_LENGTH, `must be at most ${MAX_ACCOUNT_NAME_LENGTH} characters`)),
+  ),
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 100),
+});
+export const memberQuery = getUserInfoQuery;
+/** Why a manager changed a score: kept in the audit log beside the change. */
+const reason = z.string().check(z.minLength(1, 'must say why'), z.maxLength(500, 'must be at most 500 characters'));
+export const adjustBody = z.object({ ...logTaskBody.shape, app_id: appId, reason });
+export const setActiveBody = z.object({ app_id: appId, account_name: accountName, active: z.boolean() });
+export const auditQuery = z.object({
+  app_id: appId,
+  before: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 200),
+});
+export const upsertChallengeBody = z.object({ app_id: appId, challenge: datasetChallenge });

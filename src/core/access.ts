@@ -70,7 +70,8 @@ export function bearerKey(header: string | null): string {
 export async function authenticate(tx: Transaction, key: string): Promise<ApiKeyRecord> {
   const hash = sha256Hex(key);
   const record = await tx.get('api_keys', hash);
-  if (record) return record;
+  if (record && record.revoked_at === undefined) return record;
+  if (record) throw new ApiError(API_KEY_INVALID);
   // Installation admin keys carry every scope for every app.
   if ((await adminKeyHashes(tx)).has(hash)) return adminKeyRecord(hash);
   throw new ApiError(API_KEY_INVALID);

@@ -404,7 +404,9 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
   const exported: DatasetApp = {
     app_id: app.app_id,
     name: app.name,
-    api_keys: data.api_keys.map(({ key_sha256, scopes }) => ({ key_sha256, scopes })),
+    api_keys: data.api_keys
+      .filter((key) => key.revoked_at === undefined)
+      .map(({ key_sha256, scopes }) => ({ key_sha256, scopes })),
     settings: {
       endorsement_xp: app.endorsement_xp,
       rank_policy: app.rank_policy,

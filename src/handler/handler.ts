@@ -21,6 +21,7 @@ import { noMemberToken, verifyMemberToken } from '../core/member-token.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { ApiKeyRecord, AppRecord, Store, Transaction } from '../store/index.js';
 import type { ChangeStreams } from './change-stream.js';
+import { recordAdminAction } from './audit.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
 import { callsAsMember, memberBody } from './member-access.js';
@@ -238,6 +239,11 @@ export function createHandler({
       const [outcome] = await Promise.allSettled([run(), guarded]);
       await guarded;
       if (outcome.status === 'rejected') throw outcome.reason;
+      if (operation.scope === 'admin' && operation.transaction === 'write' && !outcome.value.rollBack) {
+        const clientAddress = context?.clientAddress ?? null;
+        const action = { operation: name!, input: raw, key, at: time, clientAddress, changed: outcome.value.changed };
+        await recordAdminAction(tx, action);
+      }
       // A write's notices, where its store sends them with its commit (a server on PostgreSQL).
       tx.announce?.(outcome.value.changed);
       return outcome.value;

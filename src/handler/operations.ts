@@ -21,6 +21,8 @@ import { logProgress } from '../core/progress.js';
 import { streakAt } from '../core/streaks.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
 import { renderLeaderboardFragment } from '../ui/index.js';
+import { adminOperations } from './admin-operations.js';
+import { appFor, define, OK } from './define-operation.js';
 
 export interface Call<Input, Query = unknown> {
   input: Input;
@@ -75,7 +77,6 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
   run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
-const OK = { is_valid: true, message: null } as const;
 /**
  * Datasets are large by nature: an export of a 100,000-member community (about
  * 300 bytes a member with its history) must import again in one request, as a
@@ -84,23 +85,9 @@ const OK = { is_valid: true, message: null } as const;
  */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
-/** An installation has a handful of communities; a console lists this many at most. */
-const MAX_LISTED_APPS = 1000;
-
-const define = <Schema extends z.ZodMiniType, Query extends z.ZodMiniType = typeof schemas.anyQuery>(
-  operation: Omit<Operation<Schema, Query>, 'query'> & { query?: Query },
-) => ({ query: schemas.anyQuery, ...operation }) as unknown as Operation;
-
 /** Each app's member count, null for an app not (yet) in the store. */
 const memberCounts = (tx: Transaction, apps: { app_id: string }[]) =>
   Promise.all(apps.map(async ({ app_id }) => (await tx.get('apps', app_id))?.member_count ?? null));
-
-/** The app named by the input, which the key must belong to. */
-async function appFor(call: Call<{ app_id: string }>) {
-  const app = await findApp(call.tx, call.input.app_id);
-  requireApp(call.key, app.app_id);
-  return app;
-}
 
 export const operations: Record<string, Operation> = {
   health: define({
@@ -377,23 +364,6 @@ export const operations: Record<string, Operation> = {
     },
   }),
 
-  'admin/apps': define({
-    methods: ['GET'],
-    scope: 'admin',
-    transaction: 'read',
-    schema: schemas.adminAppsQuery,
-    run: async ({ tx, key }) => {
-      const ids = key.app_id === null ? await tx.appIds(MAX_LISTED_APPS) : [key.app_id];
-      const apps = await Promise.all(ids.map((app_id) => tx.get('apps', app_id)));
-      return {
-        body: {
-          ...OK,
-          apps: apps.flatMap((app) => (app ? [{ app_id: app.app_id, name: app.name, member_count: app.member_count }] : [])),
-        },
-      };
-    },
-  }),
-
   'admin/export': define({
     methods: ['GET'],
     scope: 'admin',
@@ -401,6 +371,7 @@ export const operations: Record<string, Operation> = {
     schema: schemas.exportQuery,
     run: async (call) => ({ body: { ...(await exportApp(call.tx, await appFor(call))), ...OK } }),
   }),
+  ...adminOperations,
 };
 
 /** The most preferred language of Accept-Language that is a BCP 47 tag, or null. */

@@ -9,6 +9,7 @@ import type { WebhookEvent } from '../api/webhook-events.js';
 import type {
   ApiKeyRecord,
   AppRecord,
+  AuditRecord,
   BadgeAwardRecord,
   BoardRow,
   ChallengeRecord,
@@ -157,6 +158,19 @@ export interface Transaction {
   hasApps(): Promise<boolean>;
   /** The first `limit` app ids, in id order (the apps an installation key manages). */
   appIds(limit: number): Promise<string[]>;
+  /** An app's API keys, by hash (the console lists them). */
+  keysOf(app_id: string): Promise<ApiKeyRecord[]>;
+  /** An app's challenges, in id order. */
+  challengesOf(app_id: string): Promise<ChallengeRecord[]>;
+  /**
+   * Up to `limit` members whose names start with `prefix`, in name order, from the `offset`-th:
+   * a range of the members' key, however many the app has.
+   */
+  membersNamed(app_id: string, prefix: string, offset: number, limit: number): Promise<UserRecord[]>;
+  /** Keeps an admin action in the audit log, in the write that made it. */
+  appendAudit(entry: AuditRecord): Promise<void>;
+  /** Up to `limit` of the app's audit entries from before `before` (epoch ms), newest first. */
+  auditPage(app_id: string, before: number, limit: number): Promise<AuditRecord[]>;
   /** Deletes up to `limit` idempotency records created at or before `createdAtMost`, oldest first. */
   forgetIdempotency(createdAtMost: number, limit: number): Promise<void>;
 

@@ -67,6 +67,10 @@ const MIGRATIONS: Migration[] = [
     db.createObjectStore('api_keys', { keyPath: 'key_sha256' }).createIndex('by_app', 'app_id');
     void hashApiKeys(db, tx);
   },
+  // Version 8: the audit log, each app's entries one range in time order.
+  (db) => {
+    db.createObjectStore('audit', { keyPath: ['app_id', 'at', 'id'] });
+  },
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;

@@ -285,6 +285,15 @@ export const MIGRATIONS: Migration[] = [
         'key_sha256', key_sha256, 'app_id', app_id, 'scopes', record::json->'scopes')::text`,
     ],
   },
+  {
+    version: 13,
+    name: 'audit log',
+    statements: [
+      // Each app's entries are one range of the key, read newest first.
+      `CREATE TABLE audit (
+        app_id text COLLATE "C", at float8, id text COLLATE "C", record text NOT NULL, PRIMARY KEY (app_id, at, id))`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

@@ -21,7 +21,7 @@ import {
   type Records,
 } from '../port.js';
 import type { Transaction } from '../port.js';
-import type { LogRecord, UserRecord } from '../records.js';
+import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
 import type { Changed } from '../../api/broadcast.js';
 import { boardMovesOf, moveOnBoards } from './board-blocks.js';
 import { moveInStatements, movesInStatements } from './board-moves.js';
@@ -258,6 +258,42 @@ export class SqlTransaction implements Transaction {
       sql`SELECT app_id FROM apps ORDER BY app_id LIMIT ${limit}::integer`,
     );
     return rows.map((row) => row.app_id);
+  }
+
+  async keysOf(app_id: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.session.query<{ record: string }>(
+      sql`SELECT record FROM api_keys WHERE app_id = ${app_id}::text ORDER BY key_sha256`,
+    );
+    return rows.map((row) => parse<ApiKeyRecord>(row));
+  }
+
+  async challengesOf(app_id: string): Promise<ChallengeRecord[]> {
+    const rows = await this.session.query<{ record: string }>(
+      sql`SELECT record FROM challenges WHERE app_id = ${app_id}::text ORDER BY challenge_id`,
+    );
+    return rows.map((row) => parse<ChallengeRecord>(row));
+  }
+
+  async membersNamed(app_id: string, prefix: string, offset: number, limit: number): Promise<UserRecord[]> {
+    // Names are COLLATE "C" (UTF-8 bytes): U+10FFFF's bytes sort after any character's.
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM users WHERE app_id = ${app_id}::text
+        AND account_name >= ${prefix}::text AND account_name < ${`${prefix}\u{10FFFF}`}::text
+      ORDER BY account_name OFFSET ${offset}::integer LIMIT ${limit}::integer`);
+    return rows.map((row) => parse<UserRecord>(row));
+  }
+
+  async appendAudit(entry: AuditRecord): Promise<void> {
+    await this.session.query(sql`
+      INSERT INTO audit (app_id, at, id, record)
+      VALUES (${entry.app_id}::text, ${entry.at}::float8, ${entry.id}::text, ${JSON.stringify(entry)}::text)`);
+  }
+
+  async auditPage(app_id: string, before: number, limit: number): Promise<AuditRecord[]> {
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM audit WHERE app_id = ${app_id}::text AND at < ${before}::float8
+      ORDER BY at DESC, id DESC LIMIT ${limit}::integer`);
+    return rows.map((row) => parse<AuditRecord>(row));
   }
 
   async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {
