@@ -58,5 +58,6 @@ export const consoleStyles = css`
   .success { color: var(--success); }
   .row { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: end; }
   .card { background: var(--surface); border-radius: 8px; padding: 0.8em 1em; }
+  ul.cards { list-style: none; padding: 0; display: grid; gap: 0.6em; }
   .secret { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 `;

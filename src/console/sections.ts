@@ -1,6 +1,7 @@
 import { html, type TemplateResult } from 'lit';
 import type { AdminClient } from '../client/admin-client.js';
 import './sections/audit.js';
+import './sections/challenges.js';
 import './sections/data.js';
 import './sections/keys.js';
 import './sections/members.js';
@@ -8,7 +9,7 @@ import './sections/overview.js';
 import type { ConsoleLanguage } from './translate.js';
 
 /** The console's sections, in the order the navigation lists them; each is a #fragment of the address. */
-export const SECTIONS = ['overview', 'members', 'keys', 'data', 'audit'] as const;
+export const SECTIONS = ['overview', 'challenges', 'members', 'keys', 'data', 'audit'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** The section's element, given what every section is given. */
@@ -16,6 +17,8 @@ export function sectionTag(name: SectionName, admin: AdminClient, appId: string,
   switch (name) {
     case 'overview':
       return html`<qb-console-overview .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-overview>`;
+    case 'challenges':
+      return html`<qb-console-challenges .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-challenges>`;
     case 'members':
       return html`<qb-console-members .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-members>`;
     case 'keys':

@@ -5,7 +5,7 @@ import { ID_TAKEN, INVALID_DATASET, INVALID_INPUT } from '../api/error-codes.js'
 import { ApiError } from '../api/errors.js';
 import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
-import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
+import type { ApiKeyRecord, AppRecord, ChallengeRecord, TaskRecord, Transaction } from '../store/index.js';
 import { addAdminKeys, adminKeyHashes } from './access.js';
 import { awardCrossed, awardQualifying, defineBadge, findBadge, standingOf } from './badges.js';
 import { endorse } from './endorsements.js';
@@ -421,28 +421,7 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       is_active: user.is_active,
       joined_at: toIso(user.joined_at),
     })),
-    challenges: data.challenges.map((challenge) => ({
-      challenge_id: challenge.challenge_id,
-      name: challenge.name,
-      description: challenge.description,
-      start_date: toIso(challenge.start_at),
-      points: challenge.points,
-      create_date: toIso(challenge.created_at),
-      tasks: challenge.task_ids.map((task_id) => {
-        const task = tasks.get(task_id)!;
-        return {
-          task_id,
-          name: task.name,
-          quantity: task.quantity_e4 / QUANTITY_SCALE,
-          operator: task.operator,
-          metadata: task.metadata,
-          points: task.points,
-          allowretry: task.allowretry,
-          alloweditquantity: task.alloweditquantity,
-          create_date: toIso(task.created_at),
-        };
-      }),
-    })),
+    challenges: data.challenges.map((challenge) => exportChallenge(challenge, tasks)),
     progress: data.logs.map((log) => ({
       task_id: log.task_id,
       account_name: log.account_name,
@@ -471,4 +450,30 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
     exported.treasury = { account_id: app.treasury.account_id, balance: formatCoins(BigInt(app.treasury.balance)) };
   }
   return { apps: [exported] };
+}
+
+/** A challenge and its tasks in the import's shape: what an export holds, and what the console edits. */
+export function exportChallenge(challenge: ChallengeRecord, tasks: ReadonlyMap<string, TaskRecord>) {
+  return {
+    challenge_id: challenge.challenge_id,
+    name: challenge.name,
+    description: challenge.description,
+    start_date: toIso(challenge.start_at),
+    points: challenge.points,
+    create_date: toIso(challenge.created_at),
+    tasks: challenge.task_ids.map((task_id) => {
+      const task = tasks.get(task_id)!;
+      return {
+        task_id,
+        name: task.name,
+        quantity: task.quantity_e4 / QUANTITY_SCALE,
+        operator: task.operator,
+        metadata: task.metadata,
+        points: task.points,
+        allowretry: task.allowretry,
+        alloweditquantity: task.alloweditquantity,
+        create_date: toIso(task.created_at),
+      };
+    }),
+  };
 }

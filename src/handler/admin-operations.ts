@@ -6,11 +6,12 @@ import { ApiError } from '../api/errors.js';
 import { toQuantityE4 } from '../api/formats.js';
 import { sha256Hex } from '../api/key-hash.js';
 import * as schemas from '../api/schemas.js';
-import { challengeShape, findTask, taskProgressShape } from '../core/catalog.js';
-import { importDataset } from '../core/dataset.js';
+import { findTask, taskProgressShape } from '../core/catalog.js';
+import { exportChallenge, importDataset } from '../core/dataset.js';
 import { findMember } from '../core/lookups.js';
 import { userInfo } from '../core/member-totals.js';
 import { logProgress } from '../core/progress.js';
+import type { TaskRecord, UserRecord } from '../store/index.js';
 import type { Operation } from './operations.js';
 import { appFor, define, OK } from './define-operation.js';
 
@@ -18,6 +19,12 @@ import { appFor, define, OK } from './define-operation.js';
 const MAX_LISTED_APPS = 1000;
 const MEMBERS_PAGE = 20;
 const AUDIT_PAGE = 50;
+
+/** A member's totals as get_userinfo answers them, without its answer's own is_valid and message. */
+function totalsOf(member: UserRecord, now: number) {
+  const { is_valid: _valid, message: _message, ...totals } = userInfo(member, now);
+  return totals;
+}
 
 /** A key's id: the start of its hash, which tells an app's keys apart and stands for none of them. */
 const keyId = (key_sha256: string) => key_sha256.slice(0, schemas.KEY_ID_LENGTH);
@@ -139,7 +146,7 @@ export const adminOperations: Record<string, Operation> = {
       const app = await appFor(call);
       const { prefix = '', offset = 0, limit = MEMBERS_PAGE } = call.input;
       const members = await call.tx.membersNamed(app.app_id, prefix, offset, limit);
-      return { body: { ...OK, members: members.map((member) => userInfo(member, call.now)) } };
+      return { body: { ...OK, members: members.map((member) => totalsOf(member, call.now)) } };
     },
   }),
 
@@ -151,7 +158,7 @@ export const adminOperations: Record<string, Operation> = {
     run: async (call) => {
       const app = await appFor(call);
       const member = await findMember(call.tx, app.app_id, call.input.account_name);
-      return { body: { ...OK, member: userInfo(member, call.now) } };
+      return { body: { ...OK, member: totalsOf(member, call.now) } };
     },
   }),
 
@@ -197,15 +204,14 @@ export const adminOperations: Record<string, Operation> = {
     run: async (call) => {
       const app = await appFor(call);
       const challenges = await call.tx.challengesOf(app.app_id);
-      const shaped = await Promise.all(
-        challenges.map(async (challenge) => {
-          const tasks = await Promise.all(challenge.task_ids.map((task_id) => call.tx.get('tasks', task_id)));
-          return challengeShape(
-            challenge,
-            tasks.filter((task) => task !== undefined),
-          );
-        }),
-      );
+      const taskIds = challenges.flatMap((challenge) => challenge.task_ids);
+      await call.tx.getMany('tasks', taskIds);
+      const tasks = new Map<string, TaskRecord>();
+      for (const task_id of taskIds) {
+        const task = await call.tx.get('tasks', task_id);
+        if (task) tasks.set(task_id, task);
+      }
+      const shaped = challenges.map((challenge) => exportChallenge(challenge, tasks));
       return { body: { ...OK, challenges: shaped } };
     },
   }),

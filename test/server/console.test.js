@@ -3,6 +3,7 @@
 // right admin key, every section axe-clean and without horizontal scroll at a phone's width.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
@@ -13,7 +14,7 @@ const ADMIN_KEY = 'sk_console_operator_0123456789';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 740 };
-const SECTIONS = ['overview', 'members', 'keys', 'data', 'audit'];
+const SECTIONS = ['overview', 'challenges', 'members', 'keys', 'data', 'audit'];
 
 let server;
 let origin;
@@ -24,6 +25,13 @@ before(async () => {
 });
 
 after(() => server?.stop());
+
+/** An API call with the operator's admin key, its answer's body. */
+async function api(method, path) {
+  const answer = await fetch(`${origin}${path}`, { method, headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+  assert.equal(answer.status, 200, `${method} ${path}: ${await answer.clone().text()}`);
+  return answer.json();
+}
 
 describe('the console’s files', () => {
   it('are served with a strict CSP; the page is revalidated, its hashed script kept', async () => {
@@ -181,6 +189,80 @@ for (const engine of engines) {
         await page.click('qb-console >>> header button');
         await shown(page, 'qb-console >>> #key');
         assert.equal(await page.evaluate(() => sessionStorage.getItem('questboard.console.key')), null);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('creates a challenge, finds and adjusts a member, and the audit log says so', async () => {
+      const { page, problems, close } = await open();
+      const name = `Meetup ${engine.name}`;
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#challenges"]');
+        await (await shown(page, 'qb-console >>> qb-console-challenges >>> button')).click();
+        await (await shown(page, 'qb-console >>> qb-console-challenges >>> #name')).type(name);
+        await (await shown(page, 'qb-console >>> qb-console-challenges >>> #task-0-name')).type('Come to the meetup');
+        const points = await shown(page, 'qb-console >>> qb-console-challenges >>> #task-0-points');
+        await points.evaluate((input) => input.select());
+        await points.type('25');
+        await page.keyboard.press('Tab');
+        await page.click('qb-console >>> qb-console-challenges >>> button[type=submit]');
+        const saved = await shown(page, `qb-console >>> qb-console-challenges >>> li.card h3 ::-p-text(${name})`);
+        assert.ok(saved);
+        const listed = await api('GET', '/v1/admin/challenges?app_id=riverside');
+        const created = listed.challenges.find((challenge) => challenge.name === name);
+        assert.ok(created, 'the API lists the new challenge');
+        const challenge = await api('GET', `/v1/get_challenge?challenge_id=${created.challenge_id}`);
+        assert.deepEqual(
+          challenge.tasks.map((task) => task.name),
+          ['Come to the meetup'],
+        );
+
+        await page.click('qb-console >>> nav a[href="#members"]');
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #prefix')).type('gr');
+        await page.keyboard.press('Enter');
+        await (await shown(page, 'qb-console >>> qb-console-members >>> td button ::-p-text(grace)')).click();
+        const before = (await api('GET', '/v1/get_userinfo?app_id=riverside&account_name=grace')).total_score;
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #task')).type(created.tasks[0].task_id);
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #quantity')).type('1');
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #reason')).type('Came to the meetup');
+        await page.click('qb-console >>> qb-console-members >>> form button[type=submit]');
+        await shown(page, 'qb-console >>> qb-console-members >>> p.success');
+        const after = (await api('GET', '/v1/get_userinfo?app_id=riverside&account_name=grace')).total_score;
+        assert.equal(after, before + 25, 'the task’s 25 points');
+
+        await page.click('qb-console >>> nav a[href="#audit"]');
+        const entry = await shown(page, 'qb-console >>> qb-console-audit >>> tbody tr');
+        assert.match(await entry.evaluate((row) => row.textContent), /admin\/adjust[\s\S]*Came to the meetup/);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('creates a key shown once, and revokes it so that it is refused', async () => {
+      const { page, problems, close } = await open();
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#keys"]');
+        await page.click('qb-console >>> qb-console-keys >>> form button[type=submit]');
+        const secret = await shown(page, 'qb-console >>> qb-console-keys >>> [role=status] .secret');
+        const key = await secret.evaluate((element) => element.textContent.trim());
+        assert.match(key, /^pk_/);
+        const asKey = () =>
+          fetch(`${origin}/v1/get_userinfo?app_id=riverside&account_name=grace`, { headers: { Authorization: `Bearer ${key}` } });
+        assert.equal((await asKey()).status, 200);
+        page.on('dialog', (dialog) => void dialog.accept());
+        // The page lists keys by id: the start of their SHA-256.
+        const keyId = createHash('sha256').update(key).digest('hex').slice(0, 16);
+        const row = await shown(page, `qb-console >>> qb-console-keys >>> tr ::-p-text(${keyId})`);
+        await row.evaluate((cell) => cell.closest('tr')?.querySelector('button')?.click());
+        await shown(page, 'qb-console >>> qb-console-keys >>> p.success');
+        assert.equal((await asKey()).status, 401);
         assert.deepEqual(problems, []);
       } finally {
         await close();

@@ -24,7 +24,7 @@ export class ConsoleKeys extends ConsoleSection {
     event.preventDefault();
     const scopes = new FormData(event.target as HTMLFormElement).getAll('scope').map(String);
     try {
-      const { key } = await this.admin.post<{ key: string }>('keys', { app_id: this.appId, scopes });
+      const { key } = await this.admin.post<{ key: string }>('create_key', { app_id: this.appId, scopes });
       this.reload();
       this.created = key;
       this.outcome = null;

@@ -8,7 +8,7 @@ const PAGE_SIZE = 20;
 interface MemberRow {
   account_name: string;
   total_score: number;
-  xp: number;
+  current_xp: number;
   is_active: boolean;
 }
 
@@ -55,7 +55,6 @@ export class ConsoleMembers extends ConsoleSection {
 
   private openMember(account_name: string) {
     this.open = account_name;
-    this.outcome = null;
     void this.profile.load(() => this.admin.get<MemberProfile>('member', { app_id: this.appId, account_name }));
   }
 
@@ -75,7 +74,7 @@ export class ConsoleMembers extends ConsoleSection {
   }
 
   private async setActive(active: boolean) {
-    await this.act(() => this.admin.post('deactivate', { app_id: this.appId, account_name: this.open, active }));
+    await this.act(() => this.admin.post('set_active', { app_id: this.appId, account_name: this.open, active }));
   }
 
   private async act(work: () => Promise<unknown>) {
@@ -123,13 +122,16 @@ export class ConsoleMembers extends ConsoleSection {
                         type="button"
                         class="secondary"
                         aria-label=${t('members.open', { name: member.account_name })}
-                        @click=${() => this.openMember(member.account_name)}
+                        @click=${() => {
+                          this.outcome = null;
+                          this.openMember(member.account_name);
+                        }}
                       >
                         <bdi>${member.account_name}</bdi>
                       </button>
                     </td>
                     <td>${this.locale.number(member.total_score)}</td>
-                    <td>${this.locale.number(member.xp)}</td>
+                    <td>${this.locale.number(member.current_xp)}</td>
                     <td>${member.is_active ? t('members.yes') : t('members.no')}</td>
                   </tr>`,
                 )}
@@ -163,7 +165,7 @@ export class ConsoleMembers extends ConsoleSection {
             <dt>${t('members.column.score')}</dt>
             <dd>${this.locale.number(member.total_score)}</dd>
             <dt>${t('members.column.xp')}</dt>
-            <dd>${this.locale.number(member.xp)}</dd>
+            <dd>${this.locale.number(member.current_xp)}</dd>
             <dt>${t('members.column.active')}</dt>
             <dd>${member.is_active ? t('members.yes') : t('members.no')}</dd>
           </dl>
