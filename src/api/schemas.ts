@@ -1,7 +1,7 @@
 // The request side of the contract: one zod/mini schema per operation input
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
-import { accountNameFault, normalizeAccountName, unseenCharacterFault } from './account-names.js';
+import { accountNameFault, MAX_ACCOUNT_NAME_LENGTH, normalizeAccountName, unseenCharacterFault } from './account-names.js';
 import {
   canonicalLanguageTag,
   decimalPlaces,
@@ -12,9 +12,13 @@ import {
   MAX_LANGUAGE_TAG_LENGTH,
   X_HANDLE,
 } from './formats.js';
+import { SHA256_HEX } from './key-hash.js';
 import { JsonNumber } from './json-text.js';
 import { isTimeZone } from './time-zones.js';
+import { SCOPES } from './scopes.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
+
+export { SCOPES, type Scope } from './scopes.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
 
@@ -69,12 +73,6 @@ const instant = z
     ),
   );
 
-/**
- * `member`: what a site puts in its page's script tag beside `read`. Such a key writes only what
- * a member may (endorse, connect a profile), only with a member token, and only as that member.
- */
-export const SCOPES = ['read', 'write', 'ledger', 'admin', 'member'] as const;
-export type Scope = (typeof SCOPES)[number];
 export const LEADERBOARD_TYPES = ['score', 'xp', 'weekly', 'monthly'] as const;
 export type LeaderboardType = (typeof LEADERBOARD_TYPES)[number];
 export const RANK_POLICIES = ['olympic', 'dense', 'ordinal'] as const;
@@ -154,6 +152,7 @@ export const EXACT_NUMBER_PATHS: ReadonlySet<string> = new Set([
   'quantity', // airdrop_token_ledger, admin/log_task
   'apps.*.challenges.*.tasks.*.quantity',
   'apps.*.progress.*.quantity',
+  'challenge.tasks.*.quantity', // admin/save_challenge
 ]);
 const jsonNumber = z.custom<JsonNumber>((value) => value instanceof JsonNumber, 'must be a number');
 
@@ -263,7 +262,18 @@ export const awardBadgeBody = z.object({ app_id: appId, badge_id: badgeId, accou
 export const getAchievementsQuery = z.object({ app_id: appId, account_name: accountName });
 
 export const exportQuery = z.object({ app_id: appId });
-export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
+export const adminAppsQuery = anyQuery;
+
+export const importQuery = z.object({
+  mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')),
+  /** Runs the import and says what it changed, then rolls all of it back. */
+  dry_run: z.optional(
+    z.pipe(
+      z.enum(['true', 'false'], 'must be true or false'),
+      z.transform((flag) => flag === 'true'),
+    ),
+  ),
+});
 
 /** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */
 export const MAX_METADATA_DEPTH = 32;
@@ -316,7 +326,7 @@ const datasetChallenge = z.strictObject({
 
 /** A P-256 coordinate or an Ed25519 public key: 32 bytes. */
 const keyBytes = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes in base64url (43 characters)'));
-const MAX_MEMBER_TOKEN_KEYS = 20;
+export const MAX_MEMBER_TOKEN_KEYS = 20;
 
 /**
  * A public key (RFC 7517 JWK) that member tokens of the app are verified with, named by its
@@ -396,12 +406,28 @@ const allowedOrigins = z
   )
   .check(z.maxLength(100, 'must list at most 100 origins'));
 
+/**
+ * An app's key in a dataset: the key itself, or its SHA-256 as an export gives it (no store keeps
+ * a key, src/store/records.ts), so an export imported elsewhere answers to the same keys.
+ */
+const datasetApiKey = z
+  .strictObject({
+    key: z.optional(apiKey),
+    key_sha256: z.optional(z.string().check(z.regex(SHA256_HEX, "must be the key's SHA-256: 64 lowercase hex digits"))),
+    scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)),
+  })
+  .check(
+    z.superRefine((entry, ctx) => {
+      if ((entry.key === undefined) === (entry.key_sha256 === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['key'], message: 'give key or key_sha256, not both', input: entry });
+      }
+    }),
+  );
+
 const datasetApp = z.strictObject({
   app_id: appId,
   name: z.optional(z.string()),
-  api_keys: z.optional(
-    z.array(z.strictObject({ key: apiKey, scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)) })),
-  ),
+  api_keys: z.optional(z.array(datasetApiKey)),
   treasury: z.optional(
     z.strictObject({
       account_id: z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'must be shard.realm.num')),
@@ -488,3 +514,37 @@ export type DatasetApp = z.infer<typeof datasetApp>;
 export type DatasetChallenge = z.infer<typeof datasetChallenge>;
 export type DatasetTask = z.infer<typeof datasetTask>;
 export type MemberTokenKey = z.infer<typeof memberTokenKey>;
+
+// The console's admin API (docs/api.md, "The admin API").
+export const appQuery = z.object({ app_id: appId });
+/** What a key's id is: the start of its SHA-256, as GET /v1/admin/keys lists it. */
+export const KEY_ID_LENGTH = 16;
+export const createKeyBody = z.object({
+  app_id: appId,
+  scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)).check(z.minLength(1, 'must name at least one scope')),
+});
+export const revokeKeyBody = z.object({
+  app_id: appId,
+  key_id: z.string().check(z.regex(/^[0-9a-f]{16}$/, `must be a key id: ${KEY_ID_LENGTH} hex digits`)),
+});
+export const addMemberTokenKeyBody = z.object({ app_id: appId, key: memberTokenKey });
+export const removeMemberTokenKeyBody = z.object({ app_id: appId, kid: identifier(MAX_KID_LENGTH) });
+export const membersQuery = z.object({
+  app_id: appId,
+  prefix: z.optional(
+    z.string().check(z.maxLength(MAX_ACCOUNT_NAME_LENGTH, `must be at most ${MAX_ACCOUNT_NAME_LENGTH} characters`)),
+  ),
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 100),
+});
+export const memberQuery = getUserInfoQuery;
+/** Why a manager changed a score: kept in the audit log beside the change. */
+const reason = z.string().check(z.minLength(1, 'must say why'), z.maxLength(500, 'must be at most 500 characters'));
+export const adjustBody = z.object({ ...logTaskBody.shape, app_id: appId, reason });
+export const setActiveBody = z.object({ app_id: appId, account_name: accountName, active: z.boolean() });
+export const auditQuery = z.object({
+  app_id: appId,
+  before: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 200),
+});
+export const upsertChallengeBody = z.object({ app_id: appId, challenge: datasetChallenge });

@@ -59,7 +59,7 @@ export interface ImportResult extends Acknowledged {
   app_ids: string[];
 }
 
-type Query = Record<string, string | number | undefined>;
+export type Query = Record<string, string | number | boolean | undefined>;
 
 interface WriteOptions {
   /** Sent as the Idempotency-Key header; a fresh one by default. */
@@ -170,6 +170,16 @@ export class QuestboardClient {
     logTask: (input: LogTaskInput): Promise<TaskProgress> => this.write('v1/admin/log_task', input),
     exportApp: (query: { app_id: string }): Promise<Dataset & Acknowledged> => this.get('v1/admin/export', query),
   };
+
+  /**
+   * Any operation by its path (`v1/admin/…`), for clients of parts of the API the elements never
+   * call (admin-client.ts), so that their methods stay out of the embed. A POST carries an
+   * Idempotency-Key (a fresh one by default) and is sent once more when it got no answer.
+   */
+  call<T>(path: string, request: { query?: Query; body?: unknown; idempotencyKey?: string } = {}): Promise<T> {
+    if (request.body === undefined) return this.get<T>(path, request.query ?? {});
+    return this.write<T>(withQuery(path, request.query ?? {}), request.body, { idempotencyKey: request.idempotencyKey });
+  }
 
   /** The same client (same requests, same sharing) telling `observer` how fresh each answer is. */
   observing(observer: AnswerObserver): QuestboardClient {

@@ -5,11 +5,11 @@ import { ID_TAKEN, INVALID_DATASET, INVALID_INPUT } from '../api/error-codes.js'
 import { ApiError } from '../api/errors.js';
 import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
-import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
+import type { ApiKeyRecord, AppRecord, ChallengeRecord, TaskRecord, Transaction } from '../store/index.js';
 import { addAdminKeys, adminKeyHashes } from './access.js';
 import { awardCrossed, awardQualifying, countBadge, defineBadge, standingOf } from './badges.js';
 import { endorse } from './endorsements.js';
-import { sha256Hex } from './key-hash.js';
+import { sha256Hex } from '../api/key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
 import { applyProgress, logProgress } from './progress.js';
 import { forgetStreak } from './streaks.js';
@@ -85,15 +85,18 @@ async function importApp(
   if (existing?.badges) app.badges = existing.badges;
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
-    const owner = await tx.get('api_keys', apiKey.key);
-    if ((owner && owner.app_id !== app.app_id) || adminKeys.has(sha256Hex(apiKey.key))) {
+    // Kept as its hash alone: a key given in clear is hashed here, an exported one came hashed.
+    const key_sha256 = apiKey.key_sha256 ?? sha256Hex(apiKey.key!);
+    const owner = await tx.get('api_keys', key_sha256);
+    if ((owner && owner.app_id !== app.app_id) || adminKeys.has(key_sha256)) {
       // An app's own admin key learns nothing of keys outside its app: the key stays its owner's,
       // answered as any key. (Knowing the key, it could try it as a Bearer key anyway, where
       // failures are limited; the import must not be a way round that.) The installation's may know.
       if (importer !== null) continue;
-      throw new ApiError(ID_TAKEN, { field: `${path}.api_keys[${index}].key`, kind: 'key' });
+      const field = `${path}.api_keys[${index}].${apiKey.key_sha256 === undefined ? 'key' : 'key_sha256'}`;
+      throw new ApiError(ID_TAKEN, { field, kind: 'key' });
     }
-    const record: ApiKeyRecord = { key: apiKey.key, app_id: app.app_id, scopes: apiKey.scopes };
+    const record: ApiKeyRecord = { key_sha256, app_id: app.app_id, scopes: apiKey.scopes };
     tx.put('api_keys', record);
   }
 
@@ -403,7 +406,9 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
   const exported: DatasetApp = {
     app_id: app.app_id,
     name: app.name,
-    api_keys: data.api_keys.map(({ key, scopes }) => ({ key, scopes })),
+    api_keys: data.api_keys
+      .filter((key) => key.revoked_at === undefined)
+      .map(({ key_sha256, scopes }) => ({ key_sha256, scopes })),
     settings: {
       endorsement_xp: app.endorsement_xp,
       rank_policy: app.rank_policy,
@@ -418,28 +423,7 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       is_active: user.is_active,
       joined_at: toIso(user.joined_at),
     })),
-    challenges: data.challenges.map((challenge) => ({
-      challenge_id: challenge.challenge_id,
-      name: challenge.name,
-      description: challenge.description,
-      start_date: toIso(challenge.start_at),
-      points: challenge.points,
-      create_date: toIso(challenge.created_at),
-      tasks: challenge.task_ids.map((task_id) => {
-        const task = tasks.get(task_id)!;
-        return {
-          task_id,
-          name: task.name,
-          quantity: task.quantity_e4 / QUANTITY_SCALE,
-          operator: task.operator,
-          metadata: task.metadata,
-          points: task.points,
-          allowretry: task.allowretry,
-          alloweditquantity: task.alloweditquantity,
-          create_date: toIso(task.created_at),
-        };
-      }),
-    })),
+    challenges: data.challenges.map((challenge) => exportChallenge(challenge, tasks)),
     progress: data.logs.map((log) => ({
       task_id: log.task_id,
       account_name: log.account_name,
@@ -468,4 +452,30 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
     exported.treasury = { account_id: app.treasury.account_id, balance: formatCoins(BigInt(app.treasury.balance)) };
   }
   return { apps: [exported] };
+}
+
+/** A challenge and its tasks in the import's shape: what an export holds, and what the console edits. */
+export function exportChallenge(challenge: ChallengeRecord, tasks: ReadonlyMap<string, TaskRecord>) {
+  return {
+    challenge_id: challenge.challenge_id,
+    name: challenge.name,
+    description: challenge.description,
+    start_date: toIso(challenge.start_at),
+    points: challenge.points,
+    create_date: toIso(challenge.created_at),
+    tasks: challenge.task_ids.map((task_id) => {
+      const task = tasks.get(task_id)!;
+      return {
+        task_id,
+        name: task.name,
+        quantity: task.quantity_e4 / QUANTITY_SCALE,
+        operator: task.operator,
+        metadata: task.metadata,
+        points: task.points,
+        allowretry: task.allowretry,
+        alloweditquantity: task.alloweditquantity,
+        create_date: toIso(task.created_at),
+      };
+    }),
+  };
 }

@@ -21,6 +21,8 @@ import { logProgress } from '../core/progress.js';
 import { streakAt } from '../core/streaks.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
 import { renderLeaderboardFragment } from '../ui/index.js';
+import { adminOperations } from './admin-operations.js';
+import { appFor, define, OK } from './define-operation.js';
 
 export interface Call<Input, Query = unknown> {
   input: Input;
@@ -43,6 +45,8 @@ export interface Outcome {
   changed?: Changed | Changed[];
   /** The app whose stream of changes answers the request (GET /v1/events), in place of `body`. */
   changesOf?: string;
+  /** Answer `body`, but commit nothing the work wrote: a dry run (import's `dry_run`). */
+  rollBack?: boolean;
 }
 
 export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query extends z.ZodMiniType = z.ZodMiniType> {
@@ -73,7 +77,6 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
   run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
-const OK = { is_valid: true, message: null } as const;
 /**
  * Datasets are large by nature: an export of a 100,000-member community (about
  * 300 bytes a member with its history) must import again in one request, as a
@@ -82,16 +85,9 @@ const OK = { is_valid: true, message: null } as const;
  */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
-const define = <Schema extends z.ZodMiniType, Query extends z.ZodMiniType = typeof schemas.anyQuery>(
-  operation: Omit<Operation<Schema, Query>, 'query'> & { query?: Query },
-) => ({ query: schemas.anyQuery, ...operation }) as unknown as Operation;
-
-/** The app named by the input, which the key must belong to. */
-async function appFor(call: Call<{ app_id: string }>) {
-  const app = await findApp(call.tx, call.input.app_id);
-  requireApp(call.key, app.app_id);
-  return app;
-}
+/** Each app's member count, null for an app not (yet) in the store. */
+const memberCounts = (tx: Transaction, apps: { app_id: string }[]) =>
+  Promise.all(apps.map(async ({ app_id }) => (await tx.get('apps', app_id))?.member_count ?? null));
 
 export const operations: Record<string, Operation> = {
   health: define({
@@ -347,7 +343,22 @@ export const operations: Record<string, Operation> = {
       if (input.admin_keys?.length && !mayAddAdminKeys) {
         throw new ApiError(ADMIN_KEYS_FROM_OPERATOR);
       }
+      const membersBefore = query.dry_run ? await memberCounts(tx, input.apps ?? []) : null;
       const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
+      if (membersBefore !== null) {
+        // The import ran in full, as it would have: what it did is measured, then rolled back.
+        const membersAfter = await memberCounts(tx, input.apps ?? []);
+        const changes = (input.apps ?? []).map((app, index) => ({
+          app_id: app.app_id,
+          new_app: membersBefore[index] === null,
+          members_before: membersBefore[index] ?? 0,
+          members_after: membersAfter[index] ?? 0,
+          challenges: app.challenges?.length ?? 0,
+          tasks: app.challenges?.reduce((sum, challenge) => sum + (challenge.tasks?.length ?? 0), 0) ?? 0,
+          progress: app.progress?.length ?? 0,
+        }));
+        return { body: { ...OK, app_ids, dry_run: true, changes }, rollBack: true };
+      }
       return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, scope: 'app' as const })) };
     },
   }),
@@ -359,6 +370,7 @@ export const operations: Record<string, Operation> = {
     schema: schemas.exportQuery,
     run: async (call) => ({ body: { ...(await exportApp(call.tx, await appFor(call))), ...OK } }),
   }),
+  ...adminOperations,
 };
 
 /** The most preferred language of Accept-Language that is a BCP 47 tag, or null. */

@@ -9,6 +9,7 @@ import type { WebhookEvent } from '../api/webhook-events.js';
 import type {
   ApiKeyRecord,
   AppRecord,
+  AuditRecord,
   BadgeAwardRecord,
   BoardRow,
   ChallengeRecord,
@@ -38,6 +39,7 @@ export interface Records {
 /** Each kind's key, as its record's fields in this order (PRIMARY_KEY). */
 export interface RecordKeys {
   apps: string;
+  /** Its key_sha256: a key is looked up by its hash. */
   api_keys: string;
   users: [app_id: string, account_name: string];
   challenges: string;
@@ -54,7 +56,7 @@ export type RecordKind = keyof Records;
 /** A record's key, read from the record: one home for what identifies each kind. */
 export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKeys[K] } = {
   apps: (app) => app.app_id,
-  api_keys: (key) => key.key,
+  api_keys: (key) => key.key_sha256,
   users: (user) => [user.app_id, user.account_name],
   challenges: (challenge) => challenge.challenge_id,
   tasks: (task) => task.task_id,
@@ -154,6 +156,21 @@ export interface Transaction {
   append(log: LogRecord): Promise<void>;
   /** Whether any app exists: an empty store may take a dataset's own admin keys. */
   hasApps(): Promise<boolean>;
+  /** The first `limit` app ids, in id order (the apps an installation key manages). */
+  appIds(limit: number): Promise<string[]>;
+  /** An app's API keys, by hash (the console lists them). */
+  keysOf(app_id: string): Promise<ApiKeyRecord[]>;
+  /** An app's challenges, in id order. */
+  challengesOf(app_id: string): Promise<ChallengeRecord[]>;
+  /**
+   * Up to `limit` members whose names start with `prefix`, in name order, from the `offset`-th:
+   * a range of the members' key, however many the app has.
+   */
+  membersNamed(app_id: string, prefix: string, offset: number, limit: number): Promise<UserRecord[]>;
+  /** Keeps an admin action in the audit log, in the write that made it. */
+  appendAudit(entry: AuditRecord): Promise<void>;
+  /** Up to `limit` of the app's audit entries from before `before` (epoch ms), newest first. */
+  auditPage(app_id: string, before: number, limit: number): Promise<AuditRecord[]>;
   /** Deletes up to `limit` idempotency records created at or before `createdAtMost`, oldest first. */
   forgetIdempotency(createdAtMost: number, limit: number): Promise<void>;
 

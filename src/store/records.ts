@@ -56,10 +56,16 @@ export interface TreasuryRecord {
 }
 
 export interface ApiKeyRecord {
-  key: string;
+  /**
+   * The SHA-256 of the key (64 lowercase hex digits, src/api/key-hash.ts): no store keeps an API
+   * key itself, so a copy of one, or an export, gives no key away.
+   */
+  key_sha256: string;
   /** null for an installation admin key, valid for every app. */
   app_id: string | null;
   scopes: Scope[];
+  /** Epoch ms of its revocation (POST /v1/admin/revoke_key): it is then refused as an unknown key. */
+  revoked_at?: number;
 }
 
 export interface UserRecord {
@@ -147,6 +153,23 @@ export interface EndorsementRecord {
   at: number;
 }
 
+/** An admin action, kept with the write it made: who (a key's hash, cut short), what, when, from where. */
+export interface AuditRecord {
+  app_id: string;
+  /** Epoch ms. */
+  at: number;
+  /** The request's own id, so two actions in one millisecond are two entries. */
+  id: string;
+  /** The operation's name, as its path says it (admin/adjust). */
+  operation: string;
+  /** The first 12 hex digits of the key's SHA-256: enough to tell keys apart, too few to stand for one. */
+  key_prefix: string;
+  /** The client's address where the host knows it (the Node server); null in a browser's own store. */
+  client_address: string | null;
+  /** What was asked, never a secret (keys and answers left out), cut to a few hundred characters. */
+  summary: string;
+}
+
 /** Every logged quantity, in order: the export replays them. */
 export interface LogRecord {
   seq?: number;
@@ -158,6 +181,7 @@ export interface LogRecord {
 }
 
 export interface IdempotencyRecord {
+  /** The caller's key as its record keeps it: its SHA-256 (ApiKeyRecord.key_sha256). */
   api_key: string;
   idempotency_key: string;
   fingerprint: string;

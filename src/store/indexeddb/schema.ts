@@ -2,7 +2,7 @@
 // How each version came to be is migrations.ts.
 import type { DBSchema, IDBPTransaction, StoreNames } from 'idb';
 import type { RecordKeys, RecordKind, Records } from '../port.js';
-import type { GroupKey, LogRecord } from '../records.js';
+import type { AuditRecord, GroupKey, LogRecord } from '../records.js';
 import type { BoardCountRecord, RowsRecord, RunKey, RunsRecord } from './board-records.js';
 
 export const DATABASE_NAME = 'questboard';
@@ -23,6 +23,7 @@ export interface QuestboardSchema extends DBSchema {
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
   idempotency: RecordStore<'idempotency'> & { indexes: { by_created: number } };
   badge_awards: RecordStore<'badge_awards'>;
+  audit: { key: [string, number, string]; value: AuditRecord };
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
@@ -43,6 +44,7 @@ export const ALL_STORES: StoreName[] = [
   'logs',
   'idempotency',
   'badge_awards',
+  'audit',
   'board_counts',
   'board_runs',
   'board_rows',

@@ -34,7 +34,7 @@ import {
   type Records,
   type Transaction,
 } from '../port.js';
-import type { LogRecord, UserRecord } from '../records.js';
+import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
 
 export class IndexedDbTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
@@ -103,6 +103,44 @@ export class IndexedDbTransaction implements Transaction {
 
   async hasApps(): Promise<boolean> {
     return (await this.raw.objectStore('apps').openKeyCursor()) !== null;
+  }
+
+  async appIds(limit: number): Promise<string[]> {
+    return (await this.raw.objectStore('apps').getAllKeys(null, limit)) as string[];
+  }
+
+  async keysOf(app_id: string): Promise<ApiKeyRecord[]> {
+    return this.raw.objectStore('api_keys').index('by_app').getAll(app_id);
+  }
+
+  async challengesOf(app_id: string): Promise<ChallengeRecord[]> {
+    return this.raw.objectStore('challenges').index('by_app').getAll(app_id);
+  }
+
+  async membersNamed(app_id: string, prefix: string, offset: number, limit: number): Promise<UserRecord[]> {
+    // '\uffff' sorts after every UTF-16 code unit, so the range holds every name that starts with the prefix.
+    const range = IDBKeyRange.bound([app_id, prefix], [app_id, `${prefix}\uffff`]);
+    const members: UserRecord[] = [];
+    let cursor = await this.raw.objectStore('users').openCursor(range);
+    if (cursor && offset > 0) cursor = await cursor.advance(offset);
+    for (; cursor && members.length < limit; cursor = await cursor.continue()) members.push(cursor.value);
+    return members;
+  }
+
+  async appendAudit(entry: AuditRecord): Promise<void> {
+    await this.raw.objectStore('audit').put(entry);
+  }
+
+  async auditPage(app_id: string, before: number, limit: number): Promise<AuditRecord[]> {
+    const range = IDBKeyRange.bound([app_id, -Infinity, ''], [app_id, before, ''], false, true);
+    const entries: AuditRecord[] = [];
+    for (
+      let cursor = await this.raw.objectStore('audit').openCursor(range, 'prev');
+      cursor && entries.length < limit;
+      cursor = await cursor.continue()
+    )
+      entries.push(cursor.value);
+    return entries;
   }
 
   async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {

@@ -46,7 +46,7 @@ const users: Table<UserRecord> = {
 
 export const TABLES: { [K in RecordKind]: Table<Records[K]> } = {
   apps: { key: [text('app_id')], columns: [] },
-  api_keys: { key: [text('key')], columns: [text('app_id')] },
+  api_keys: { key: [text('key_sha256')], columns: [text('app_id')] },
   users,
   challenges: { key: [text('challenge_id')], columns: [text('app_id')] },
   tasks: { key: [text('task_id')], columns: [text('app_id')] },
