@@ -1,6 +1,6 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
-import type { LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
+import type { LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope, WebhookEndpoint } from '../api/schemas.js';
 
 export interface AppRecord {
   app_id: string;
@@ -16,6 +16,8 @@ export interface AppRecord {
   rate_limits?: RateLimits;
   /** Origins a server takes browser requests from; absent: the server's --cors-origin. */
   allowed_origins?: string[];
+  /** Where a server delivers the app's events (docs/quests.md, Webhooks); absent: nowhere. */
+  webhooks?: WebhookEndpoint[];
 }
 
 export interface TreasuryRecord {
@@ -143,4 +145,28 @@ export interface BoardRow {
   /** The member's latest week and month with points: a period board's unranked tail skips its ranked members. */
   week: string;
   month: string;
+}
+
+/**
+ * One event on its way to one webhook endpoint (a server's SQL store keeps them:
+ * sql/webhook-outbox.ts). `delivery_id` is the webhook-id every attempt sends.
+ */
+export interface WebhookDeliveryRecord {
+  delivery_id: string;
+  app_id: string;
+  type: string;
+  url: string;
+  /** 'pending' until an attempt is answered 2xx ('delivered') or the attempts run out ('failed'). */
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts made since it was recorded or last redelivered. */
+  attempts: number;
+  created_at: number;
+  /** When the next attempt is due; null once it is no longer pending. */
+  next_attempt_at: number | null;
+  last_attempt_at: number | null;
+  /** The last attempt's HTTP status; null when it had no answer. */
+  last_status: number | null;
+  /** Why the last attempt failed, when it did. */
+  last_error: string | null;
+  delivered_at: number | null;
 }
