@@ -30,6 +30,8 @@ export interface Call<Input, Query = unknown> {
   request: Request;
   /** Whether an import may bring installation admin keys (HandlerOptions.adminKeysFromDatasets). */
   mayAddAdminKeys: boolean;
+  /** Whether webhook URLs may be http: (HandlerOptions.allowPrivateWebhooks). */
+  allowsPrivateWebhooks: boolean;
   /** Throws a 503 when the database does not answer. */
   databaseAnswers(): Promise<void>;
 }
@@ -72,6 +74,8 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
 }
 
 const OK = { is_valid: true, message: null } as const;
+const isoOrNull = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
+const toIso = (epochMs: number) => new Date(epochMs).toISOString();
 /**
  * Datasets are large by nature: an export of a 100,000-member community (about
  * 300 bytes a member with its history) must import again in one request, as a
@@ -279,7 +283,7 @@ export const operations: Record<string, Operation> = {
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: schemas.dataset,
     query: schemas.importQuery,
-    run: async ({ input, query, tx, key, now, mayAddAdminKeys }) => {
+    run: async ({ input, query, tx, key, now, mayAddAdminKeys, allowsPrivateWebhooks }) => {
       // An app's own admin key may load that app, and nothing more.
       if (key.app_id !== null) {
         const foreign = (input.apps ?? []).some((app) => app.app_id !== key.app_id);
@@ -290,8 +294,50 @@ export const operations: Record<string, Operation> = {
       if (input.admin_keys?.length && !mayAddAdminKeys) {
         throw new ApiError(ADMIN_KEYS_FROM_OPERATOR);
       }
+      if (!allowsPrivateWebhooks) refuseHttpWebhooks(input);
       const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
       return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, scope: 'app' as const })) };
+    },
+  }),
+
+  'admin/webhook_deliveries': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.webhookDeliveriesQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { limit = DEFAULT_LIMIT, offset = 0 } = call.input;
+      // A browser's own store keeps no deliveries (it has no backend to tell): its list is empty.
+      const deliveries = (await call.tx.webhookDeliveries?.(app.app_id, offset, limit)) ?? [];
+      return {
+        body: {
+          ...OK,
+          app_id: app.app_id,
+          offset,
+          limit,
+          deliveries: deliveries.map(({ app_id: _app, ...delivery }) => ({
+            ...delivery,
+            created_at: toIso(delivery.created_at),
+            next_attempt_at: isoOrNull(delivery.next_attempt_at),
+            last_attempt_at: isoOrNull(delivery.last_attempt_at),
+            delivered_at: isoOrNull(delivery.delivered_at),
+          })),
+        },
+      };
+    },
+  }),
+
+  'admin/webhook_redeliver': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    schema: schemas.webhookRedeliverBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      const found = (await call.tx.redeliverWebhook?.(app.app_id, call.input.delivery_id, call.now)) ?? false;
+      if (!found) throw new ApiError(INVALID_INPUT, { field: 'delivery_id', reason: 'no such delivery of this app' });
+      return { body: { ...OK, delivery_id: call.input.delivery_id, status: 'pending' } };
     },
   }),
 
@@ -303,6 +349,23 @@ export const operations: Record<string, Operation> = {
     run: async (call) => ({ body: { ...(await exportApp(call.tx, await appFor(call))), ...OK } }),
   }),
 };
+
+/**
+ * Webhooks are sent over https: only, unless the operator allows private ones (for tests and
+ * intranets): an http: one is refused before anything is imported.
+ */
+function refuseHttpWebhooks(dataset: schemas.Dataset): void {
+  for (const [appIndex, app] of (dataset.apps ?? []).entries()) {
+    for (const [index, { url }] of (app.settings?.webhooks ?? []).entries()) {
+      if (new URL(url).protocol !== 'https:') {
+        throw new ApiError(INVALID_INPUT, {
+          field: `apps[${appIndex}].settings.webhooks[${index}].url`,
+          reason: 'must be an https: URL (http: only on a server started with --allow-private-webhooks)',
+        });
+      }
+    }
+  }
+}
 
 /** The most preferred language of Accept-Language that is a BCP 47 tag, or null. */
 function acceptedLanguage(request: Request): string | null {
