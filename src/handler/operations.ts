@@ -74,8 +74,6 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
 }
 
 const OK = { is_valid: true, message: null } as const;
-const isoOrNull = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
-const toIso = (epochMs: number) => new Date(epochMs).toISOString();
 /**
  * Datasets are large by nature: an export of a 100,000-member community (about
  * 300 bytes a member with its history) must import again in one request, as a
@@ -316,13 +314,7 @@ export const operations: Record<string, Operation> = {
           app_id: app.app_id,
           offset,
           limit,
-          deliveries: deliveries.map(({ app_id: _app, ...delivery }) => ({
-            ...delivery,
-            created_at: toIso(delivery.created_at),
-            next_attempt_at: isoOrNull(delivery.next_attempt_at),
-            last_attempt_at: isoOrNull(delivery.last_attempt_at),
-            delivered_at: isoOrNull(delivery.delivered_at),
-          })),
+          deliveries,
         },
       };
     },
@@ -359,8 +351,8 @@ function refuseHttpWebhooks(dataset: schemas.Dataset): void {
     for (const [index, { url }] of (app.settings?.webhooks ?? []).entries()) {
       if (new URL(url).protocol !== 'https:') {
         throw new ApiError(INVALID_INPUT, {
-          field: `apps[${appIndex}].settings.webhooks[${index}].url`,
-          reason: 'must be an https: URL (http: only on a server started with --allow-private-webhooks)',
+          field: `apps.${appIndex}.settings.webhooks.${index}.url`,
+          reason: 'must be an https: URL (or a server run with --allow-private-webhooks)',
         });
       }
     }

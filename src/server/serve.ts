@@ -84,7 +84,12 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     if (options.dataPath !== null) {
       const began = performance.now();
       logger.info(`--data ${options.dataPath}: loading it, if the store holds no app`);
-      const load = { adminKey: installationKeys[0]?.key ?? null, allowBootstrap: options.allowBootstrap, onUnexpectedError };
+      const load = {
+        adminKey: installationKeys[0]?.key ?? null,
+        allowBootstrap: options.allowBootstrap,
+        allowPrivateWebhooks: options.allowPrivateWebhooks,
+        onUnexpectedError,
+      };
       if (await loadDataset(store, options.dataPath, load)) {
         logger.info(`--data ${options.dataPath}: loaded in ${secondsSince(began)}`);
       } else {
@@ -126,7 +131,13 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
     // Delivered from the start: what a stopped or killed process left undelivered goes now.
     const outbox = (store as Partial<SqlStore>).webhookOutbox;
-    const webhooks = outbox ? startWebhookDelivery(outbox, { logger, allowPrivate: options.allowPrivateWebhooks }) : null;
+    const webhooks = outbox
+      ? startWebhookDelivery(outbox, {
+          logger,
+          allowPrivate: options.allowPrivateWebhooks,
+          alone: !sharesChanges(options.storage),
+        })
+      : null;
     return { host, store, sharedChanges, webhooks };
   } catch (error) {
     await store.close();

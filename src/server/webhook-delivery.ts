@@ -24,6 +24,11 @@ const FORGET_EVERY_MS = 3_600_000;
 
 export interface DeliveryOptions extends AddressRules {
   logger: Logger;
+  /**
+   * Whether this process alone delivers from the outbox (PGlite): a lease found at start is then
+   * a killed process's, and its delivery is due at once, not when the lease runs out.
+   */
+  alone: boolean;
   /** The clock; tests leave it. */
   now?: () => number;
 }
@@ -108,7 +113,16 @@ export function startWebhookDelivery(outbox: WebhookOutbox, options: DeliveryOpt
   };
 
   const stopListening = outbox.onRecorded(() => look());
-  look();
+  if (options.alone) {
+    looking = true;
+    looked = outbox
+      .releaseLeases()
+      .catch((error: unknown) => logger.error({ err: error }, 'could not release the webhook leases left at start'))
+      .finally(() => {
+        looking = false;
+        look();
+      });
+  } else look();
   return {
     async stop() {
       stopped = true;

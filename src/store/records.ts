@@ -160,13 +160,14 @@ export interface WebhookDeliveryRecord {
   status: 'pending' | 'delivered' | 'failed';
   /** Attempts made since it was recorded or last redelivered. */
   attempts: number;
-  created_at: number;
+  /** Times as ISO 8601 text, as the API lists them. */
+  created_at: string;
   /** When the next attempt is due; null once it is no longer pending. */
-  next_attempt_at: number | null;
-  last_attempt_at: number | null;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
   /** The last attempt's HTTP status; null when it had no answer. */
   last_status: number | null;
   /** Why the last attempt failed, when it did. */
   last_error: string | null;
-  delivered_at: number | null;
+  delivered_at: string | null;
 }

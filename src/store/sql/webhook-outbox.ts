@@ -86,6 +86,8 @@ interface DeliveryRow {
   delivered_at: number | null;
 }
 
+const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
+
 const asRecord = (row: DeliveryRow): WebhookDeliveryRecord => ({
   delivery_id: row.id,
   app_id: row.app_id,
@@ -93,12 +95,12 @@ const asRecord = (row: DeliveryRow): WebhookDeliveryRecord => ({
   url: row.url,
   status: row.status,
   attempts: row.attempts,
-  created_at: row.created_at,
-  next_attempt_at: row.status === 'pending' ? row.next_at : null,
-  last_attempt_at: row.last_attempt_at,
+  created_at: iso(row.created_at)!,
+  next_attempt_at: row.status === 'pending' ? iso(row.next_at) : null,
+  last_attempt_at: iso(row.last_attempt_at),
   last_status: row.last_status,
   last_error: row.last_error,
-  delivered_at: row.delivered_at,
+  delivered_at: iso(row.delivered_at),
 });
 
 /** The app's deliveries, newest first. */
@@ -145,6 +147,11 @@ export interface WebhookOutbox {
   claim(now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome: delivered on a 2xx; otherwise due again after its delay, or failed after the last. */
   finish(delivery: ClaimedDelivery, outcome: AttemptOutcome, now: number): Promise<void>;
+  /**
+   * Ends every lease: for a store no other process shares (PGlite, its data directory locked),
+   * whose leases at start are a killed process's, due again at once.
+   */
+  releaseLeases(): Promise<void>;
   /** Deletes deliveries no longer pending recorded before `before`. */
   forget(before: number): Promise<void>;
   /** When the pending delivery due first is due, or null when none is pending. */
@@ -181,6 +188,10 @@ export function webhookOutbox(driver: SqlDriver, transform: (session: SqlSession
             last_status = ${outcome.status}::integer, last_error = ${outcome.error ?? null}::text,
             delivered_at = ${delivered ? now : null}::float8
           WHERE id = ${delivery.id}::text AND lease_until = ${delivery.lease_until}::float8`);
+      }),
+    releaseLeases: () =>
+      write(async (session) => {
+        await session.query(sql`UPDATE webhook_deliveries SET lease_until = 0 WHERE status = 'pending' AND lease_until > 0`);
       }),
     forget: (before) =>
       write(async (session) => {
