@@ -296,11 +296,11 @@ describe('webhooks to private addresses, without --allow-private-webhooks', () =
     const webhooks = [{ url: 'https://hooks.example.org/questboard', secret: SECRET, events: ['level.changed'] }];
     assert.equal((await api('POST', 'admin/import', { apps: [{ app_id: 'hooks', settings: { webhooks } }] })).status, 200);
     assert.deepEqual((await api('GET', 'admin/export?app_id=hooks')).body.apps[0].settings.webhooks, webhooks);
-    for (const [endpoint, field] of [
-      [{ ...webhooks[0], secret: 'whsec_c2hvcnQ=' }, 'secret'],
-      [{ ...webhooks[0], secret: SECRET.slice('whsec_'.length) }, 'secret'],
-      [{ ...webhooks[0], events: ['task.done'] }, 'events'],
-      [{ ...webhooks[0], url: 'ftp://hooks.example.org/' }, 'url'],
+    for (const { endpoint, field } of [
+      { endpoint: { ...webhooks[0], secret: 'whsec_c2hvcnQ=' }, field: 'secret' },
+      { endpoint: { ...webhooks[0], secret: SECRET.slice('whsec_'.length) }, field: 'secret' },
+      { endpoint: { ...webhooks[0], events: ['task.done'] }, field: 'events' },
+      { endpoint: { ...webhooks[0], url: 'ftp://hooks.example.org/' }, field: 'url' },
     ]) {
       const answer = await api('POST', 'admin/import', { apps: [{ app_id: 'hooks', settings: { webhooks: [endpoint] } }] });
       assert.equal(answer.status, 400, JSON.stringify(endpoint));
