@@ -46,6 +46,9 @@ describe('the addresses webhooks may go to', () => {
       'https://100.64.0.1/hooks',
       'https://172.16.5.4/hooks',
       'https://192.168.1.1/hooks',
+      // 127.0.0.1 spelled otherwise: the URL parser writes the address in its one form.
+      'https://2130706433/hooks',
+      'https://0x7f.1/hooks',
     ]) {
       await assert.rejects(checkedAddress(new URL(url), { allowPrivate: false, lookup: noLookup }), AddressRefused, url);
     }
