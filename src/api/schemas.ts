@@ -17,6 +17,7 @@ import { JsonNumber } from './json-text.js';
 import { isTimeZone } from './time-zones.js';
 import { SCOPES } from './scopes.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
+import { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
 
 export { SCOPES, type Scope } from './scopes.js';
 
@@ -275,6 +276,17 @@ export const importQuery = z.object({
   ),
 });
 
+/** A page of an app's webhook deliveries, newest first. */
+export const webhookDeliveriesQuery = z.object({
+  app_id: appId,
+  limit: pagingNumber(1, 1000),
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+});
+export const webhookRedeliverBody = z.object({
+  app_id: appId,
+  delivery_id: z.string().check(z.regex(/^msg_[0-9a-f]{32}$/, 'must be a delivery_id as webhook_deliveries lists it')),
+});
+
 /** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */
 export const MAX_METADATA_DEPTH = 32;
 
@@ -424,6 +436,52 @@ const datasetApiKey = z
     }),
   );
 
+/**
+ * A webhook endpoint's secret as Standard Webhooks writes it: `whsec_` and the key's bytes in
+ * base64, 24 to 64 of them (the key of the HMAC that signs each delivery).
+ */
+const webhookSecret = z.string().check(
+  z.refine((value) => {
+    const match = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/.exec(value);
+    const bytes = match ? (match[1]!.length / 4) * 3 - (match[1]!.match(/=/g)?.length ?? 0) : 0;
+    return bytes >= 24 && bytes <= 64;
+  }, 'must be whsec_ followed by 24 to 64 bytes in base64'),
+);
+
+/**
+ * Where a webhook is sent: an https: URL without credentials (docs/quests.md, Webhooks). An http:
+ * one is taken here and refused by the import unless the server allows private webhooks
+ * (HandlerOptions.allowPrivateWebhooks); its address is checked where it is delivered.
+ */
+export const webhookUrl = z.string().check(
+  z.maxLength(2048, 'must be at most 2048 characters'),
+  z.refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
+    } catch {
+      return false;
+    }
+  }, 'must be an https: URL without a user name or password'),
+);
+
+const MAX_WEBHOOK_ENDPOINTS = 10;
+
+/** The endpoints an app's events are delivered to (a server's only: src/server/webhook-delivery.ts). */
+const webhooks = z
+  .array(
+    z.strictObject({
+      url: webhookUrl,
+      secret: webhookSecret,
+      events: z.array(z.enum(WEBHOOK_EVENT_TYPES, `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`)).check(
+        z.minLength(1, 'must name at least one event'),
+        z.refine((events) => new Set(events).size === events.length, 'must name each event once'),
+      ),
+    }),
+  )
+  .check(z.maxLength(MAX_WEBHOOK_ENDPOINTS, `must list at most ${MAX_WEBHOOK_ENDPOINTS} endpoints`));
+export type WebhookEndpoint = z.infer<typeof webhooks>[number];
+
 const datasetApp = z.strictObject({
   app_id: appId,
   name: z.optional(z.string()),
@@ -447,6 +505,8 @@ const datasetApp = z.strictObject({
         z.string().check(z.refine(isTimeZone, 'must be an IANA time zone name, such as UTC or Europe/Berlin')),
       ),
       streak_freezes_per_month: z.optional(z.int().check(z.minimum(0, 'must be 0 or more'), z.maximum(31, 'must be at most 31'))),
+      // Replaced whole when given; null removes them all.
+      webhooks: z.optional(z.nullable(webhooks)),
     }),
   ),
   users: z.optional(

@@ -83,6 +83,8 @@ async function importApp(
   const freezes = data.settings?.streak_freezes_per_month ?? existing?.streak_freezes_per_month;
   if (freezes !== undefined) app.streak_freezes_per_month = freezes;
   if (existing?.badges) app.badges = existing.badges;
+  const webhooks = replacedSetting(data.settings?.webhooks, existing?.webhooks);
+  if (webhooks?.length) app.webhooks = webhooks;
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
     // Kept as its hash alone: a key given in clear is hashed here, an exported one came hashed.
@@ -274,7 +276,7 @@ async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>
     const task = await tx.get('tasks', task_id);
     if (!task) continue;
     const user = (await tx.get('users', [app.app_id, account_name]))!;
-    await logProgress(tx, { app, task, user, quantity_e4, at });
+    await logProgress(tx, { app, task, user, quantity_e4, at, replay: true });
   }
   for (const { to_account, at } of history.endorsements) {
     const user = (await tx.get('users', [app.app_id, to_account]))!;
@@ -324,13 +326,13 @@ async function replay(
         const user = await tx.get('users', [app.app_id, account_name]);
         if (!user) throw new ApiError(INVALID_INPUT, { field: 'account_name', reason: 'no such member in this app' });
         const quantity_e4 = toQuantityE4(item.quantity);
-        await applyProgress(tx, { app, task, user, quantity_e4, at });
+        await applyProgress(tx, { app, task, user, quantity_e4, at, replay: true });
       });
     }
     tx.writeAhead?.(app.app_id, account_name);
   }
   for (const { item, index, at } of inOrder(data.endorsements ?? [])) {
-    await rethrowAt(`${path}.endorsements[${index}]`, () => endorse(tx, app, { ...item, at }));
+    await rethrowAt(`${path}.endorsements[${index}]`, () => endorse(tx, app, { ...item, at, replay: true }));
   }
 }
 
@@ -415,6 +417,7 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       ...(app.member_token_keys?.length ? { member_token_keys: app.member_token_keys } : {}),
       ...(app.rate_limits ? { rate_limits: app.rate_limits } : {}),
       ...(app.allowed_origins ? { allowed_origins: app.allowed_origins } : {}),
+      ...(app.webhooks ? { webhooks: app.webhooks } : {}),
     },
     users: data.users.map((user) => ({
       account_name: user.account_name,

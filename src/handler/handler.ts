@@ -52,6 +52,11 @@ export interface HandlerOptions {
    * an import that lists any, save the bootstrap import its operator allowed (allowBootstrap).
    */
   adminKeysFromDatasets?: boolean;
+  /**
+   * Whether an app's webhooks may be sent over http: (a server started with
+   * --allow-private-webhooks, for tests and intranets); default false: https: only.
+   */
+  allowPrivateWebhooks?: boolean;
   /** Told of every error the handler did not expect (answered 500) and of a database that does not answer; default console.error. */
   onUnexpectedError?: (error: unknown, request: Request) => void;
   /**
@@ -96,6 +101,7 @@ export function createHandler({
   readAhead,
   allowBootstrap = true,
   adminKeysFromDatasets = true,
+  allowPrivateWebhooks = false,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
 }: HandlerOptions): Handle {
   return async (request, context) => {
@@ -219,6 +225,7 @@ export function createHandler({
           now: time,
           request,
           mayAddAdminKeys: adminKeysFromDatasets || bootstrapped,
+          allowsPrivateWebhooks: allowPrivateWebhooks,
           databaseAnswers: () => databaseAnswers(request, context),
         };
         if (idempotencyKey === null) return operation.run(call);

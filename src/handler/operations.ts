@@ -34,6 +34,8 @@ export interface Call<Input, Query = unknown> {
   request: Request;
   /** Whether an import may bring installation admin keys (HandlerOptions.adminKeysFromDatasets). */
   mayAddAdminKeys: boolean;
+  /** Whether webhook URLs may be http: (HandlerOptions.allowPrivateWebhooks). */
+  allowsPrivateWebhooks: boolean;
   /** Throws a 503 when the database does not answer. */
   databaseAnswers(): Promise<void>;
 }
@@ -332,7 +334,7 @@ export const operations: Record<string, Operation> = {
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: schemas.dataset,
     query: schemas.importQuery,
-    run: async ({ input, query, tx, key, now, mayAddAdminKeys }) => {
+    run: async ({ input, query, tx, key, now, mayAddAdminKeys, allowsPrivateWebhooks }) => {
       // An app's own admin key may load that app, and nothing more.
       if (key.app_id !== null) {
         const foreign = (input.apps ?? []).some((app) => app.app_id !== key.app_id);
@@ -343,6 +345,7 @@ export const operations: Record<string, Operation> = {
       if (input.admin_keys?.length && !mayAddAdminKeys) {
         throw new ApiError(ADMIN_KEYS_FROM_OPERATOR);
       }
+      if (!allowsPrivateWebhooks) refuseHttpWebhooks(input);
       const membersBefore = query.dry_run ? await memberCounts(tx, input.apps ?? []) : null;
       const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
       if (membersBefore !== null) {
@@ -363,6 +366,41 @@ export const operations: Record<string, Operation> = {
     },
   }),
 
+  'admin/webhook_deliveries': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.webhookDeliveriesQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { limit = DEFAULT_LIMIT, offset = 0 } = call.input;
+      // A browser's own store keeps no deliveries (it has no backend to tell): its list is empty.
+      const deliveries = (await call.tx.webhookDeliveries?.(app.app_id, offset, limit)) ?? [];
+      return {
+        body: {
+          ...OK,
+          app_id: app.app_id,
+          offset,
+          limit,
+          deliveries,
+        },
+      };
+    },
+  }),
+
+  'admin/webhook_redeliver': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    schema: schemas.webhookRedeliverBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      const found = (await call.tx.redeliverWebhook?.(app.app_id, call.input.delivery_id, call.now)) ?? false;
+      if (!found) throw new ApiError(INVALID_INPUT, { field: 'delivery_id', reason: 'no such delivery of this app' });
+      return { body: { ...OK, delivery_id: call.input.delivery_id, status: 'pending' } };
+    },
+  }),
+
   'admin/export': define({
     methods: ['GET'],
     scope: 'admin',
@@ -372,6 +410,23 @@ export const operations: Record<string, Operation> = {
   }),
   ...adminOperations,
 };
+
+/**
+ * Webhooks are sent over https: only, unless the operator allows private ones (for tests and
+ * intranets): an http: one is refused before anything is imported.
+ */
+function refuseHttpWebhooks(dataset: schemas.Dataset): void {
+  for (const [appIndex, app] of (dataset.apps ?? []).entries()) {
+    for (const [index, { url }] of (app.settings?.webhooks ?? []).entries()) {
+      if (new URL(url).protocol !== 'https:') {
+        throw new ApiError(INVALID_INPUT, {
+          field: `apps.${appIndex}.settings.webhooks.${index}.url`,
+          reason: 'must be an https: URL (or a server run with --allow-private-webhooks)',
+        });
+      }
+    }
+  }
+}
 
 /** The most preferred language of Accept-Language that is a BCP 47 tag, or null. */
 function acceptedLanguage(request: Request): string | null {

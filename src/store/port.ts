@@ -20,6 +20,7 @@ import type {
   ProgressRecord,
   TaskRecord,
   UserRecord,
+  WebhookDeliveryRecord,
 } from './records.js';
 
 /** The records kept by key, by kind. */
@@ -224,6 +225,16 @@ export interface Transaction {
    * to tell, and no such method.
    */
   recordEvent?(event: WebhookEvent): void;
+  /**
+   * Where present (the server's SQL store), the app's webhook deliveries, newest first, from
+   * `offset`. A browser's own store keeps none.
+   */
+  webhookDeliveries?(app_id: string, offset: number, limit: number): Promise<WebhookDeliveryRecord[]>;
+  /**
+   * Where present, makes the app's delivery due again at `now`, its attempts counted anew;
+   * false when the app has no such delivery.
+   */
+  redeliverWebhook?(app_id: string, delivery_id: string, now: number): Promise<boolean>;
 }
 
 export interface WriteOptions {

@@ -1,6 +1,14 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
-import type { BadgeRule, LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
+import type {
+  BadgeRule,
+  LeaderboardType,
+  MemberTokenKey,
+  RankPolicy,
+  RateLimits,
+  Scope,
+  WebhookEndpoint,
+} from '../api/schemas.js';
 
 export type { BadgeRule };
 
@@ -27,6 +35,8 @@ export interface AppRecord {
    * an app defines tens of them, not thousands (MAX_BADGES).
    */
   badges?: BadgeDefinition[];
+  /** Where a server delivers the app's events (docs/quests.md, Webhooks); absent: nowhere. */
+  webhooks?: WebhookEndpoint[];
 }
 
 export interface BadgeDefinition {
@@ -208,4 +218,29 @@ export interface BoardRow {
   /** The member's latest week and month with points: a period board's unranked tail skips its ranked members. */
   week: string;
   month: string;
+}
+
+/**
+ * One event on its way to one webhook endpoint (a server's SQL store keeps them:
+ * sql/webhook-outbox.ts). `delivery_id` is the webhook-id every attempt sends.
+ */
+export interface WebhookDeliveryRecord {
+  delivery_id: string;
+  app_id: string;
+  type: string;
+  url: string;
+  /** 'pending' until an attempt is answered 2xx ('delivered') or the attempts run out ('failed'). */
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts made since it was recorded or last redelivered. */
+  attempts: number;
+  /** Times as ISO 8601 text, as the API lists them. */
+  created_at: string;
+  /** When the next attempt is due; null once it is no longer pending. */
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  /** The last attempt's HTTP status; null when it had no answer. */
+  last_status: number | null;
+  /** Why the last attempt failed, when it did. */
+  last_error: string | null;
+  delivered_at: string | null;
 }

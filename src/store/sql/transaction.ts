@@ -21,14 +21,16 @@ import {
   type Records,
 } from '../port.js';
 import type { Transaction } from '../port.js';
-import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
+import type { ApiKeyRecord, AppRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
 import type { Changed } from '../../api/broadcast.js';
+import type { WebhookEvent } from '../../api/webhook-events.js';
 import { boardMovesOf, moveOnBoards } from './board-blocks.js';
 import { moveInStatements, movesInStatements } from './board-moves.js';
 import { boardQueries } from './boards.js';
 import { notifying } from './change-notices.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
+import { insertOutboxRows, listDeliveries, outboxRows, redeliver } from './webhook-outbox.js';
 
 /**
  * Members whose records go ahead together (writeAhead): a few hundred, so that each write is
@@ -71,12 +73,16 @@ export class SqlTransaction implements Transaction {
   /** Reads on their way, by cache key. */
   private readonly reading = new Map<string, Promise<void>>();
   private pendingLogs: LogRecord[] = [];
+  /** The webhook deliveries the flush inserts (recordEvent). */
+  private readonly deliveries: ReturnType<typeof outboxRows> = [];
   /**
    * Meta entries as read or written here, by key (their JSON text; undefined: absent), each read
    * once: a key's lookup asks for the admin keys, and so do a write's read-ahead and an import.
    */
   private readonly meta = new Map<string, Promise<string | undefined>>();
   private readonly boards;
+  /** Whether the write recorded or redelivered webhook deliveries, for the store to wake their delivery once it commits. */
+  recordedDeliveries = false;
   /** Rows of records and logs written so far (open-store.ts keeps statistics by them). */
   rowsWritten = 0;
   /** The change notices the flush sends, where the store announces them (SqlStoreOptions.announceChanges). */
@@ -247,6 +253,28 @@ export class SqlTransaction implements Transaction {
   async append(log: LogRecord): Promise<void> {
     // Written in one statement with the rest: an import appends thousands.
     this.pendingLogs.push(log);
+  }
+
+  /**
+   * The app's endpoints are read from the app as this transaction has it: the rules read it
+   * (findApp) before anything happens in it.
+   */
+  recordEvent(event: WebhookEvent): void {
+    const cacheKey = keyText('apps', event.app_id);
+    if (!this.cache.has(cacheKey)) throw new Error(`recordEvent: app ${event.app_id} was not read in this transaction`);
+    const app = this.cache.get(cacheKey) as AppRecord | undefined;
+    if (app) this.deliveries.push(...outboxRows(event, app));
+    this.recordedDeliveries ||= this.deliveries.length > 0;
+  }
+
+  webhookDeliveries(app_id: string, offset: number, limit: number) {
+    return listDeliveries(this.session, app_id, offset, limit);
+  }
+
+  async redeliverWebhook(app_id: string, delivery_id: string, now: number) {
+    const found = await redeliver(this.session, app_id, delivery_id, now);
+    this.recordedDeliveries ||= found;
+    return found;
   }
 
   async hasApps(): Promise<boolean> {
@@ -431,6 +459,7 @@ export class SqlTransaction implements Transaction {
         ? moveInStatements(this.session, boardMoves, sentAll)
         : moveOnBoards(this.session, boardMoves, sentAll);
     const recorded = [...this.writeAll(this.dirty.values()), this.writeLogs()];
+    if (this.deliveries.length > 0) recorded.push(insertOutboxRows(this.session, this.deliveries));
     recordsSent = true;
     if (endAsked) end();
     await Promise.all([moved, ...recorded, ...this.aheadSent]);
