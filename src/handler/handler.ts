@@ -19,6 +19,7 @@ import { isEmpty } from '../core/dataset.js';
 import { noMemberToken, verifyMemberToken } from '../core/member-token.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { ApiKeyRecord, AppRecord, Store, Transaction } from '../store/index.js';
+import type { CheckCallback } from '../core/quests.js';
 import type { ChangeStreams } from './change-stream.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
@@ -71,6 +72,11 @@ export interface HandlerOptions {
    * round trip.
    */
   readAhead?: ReadAhead;
+  /**
+   * Asks a site's endpoint whether a member did a callback task (docs/quests.md): the Node
+   * server's, which alone may call out. Without it, submit_task on such a task answers 501.
+   */
+  checkCallback?: CheckCallback;
 }
 
 export type ReadAhead = (
@@ -92,6 +98,7 @@ export function createHandler({
   changeStreams,
   limiter,
   readAhead,
+  checkCallback,
   allowBootstrap = true,
   adminKeysFromDatasets = true,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
@@ -218,6 +225,7 @@ export function createHandler({
           request,
           mayAddAdminKeys: adminKeysFromDatasets || bootstrapped,
           databaseAnswers: () => databaseAnswers(request, context),
+          checkCallback,
         };
         if (idempotencyKey === null) return operation.run(call);
         // Of the input as parsed, so a retry that spells it otherwise (its parameters in another
@@ -253,6 +261,7 @@ export function createHandler({
           : await work(NO_TRANSACTION);
 
     if (outcome.changesOf !== undefined) return changeStreams!(outcome.changesOf, request);
+    if (outcome.refusal) return errorResponse(outcome.refusal);
     for (const change of [outcome.changed ?? []].flat()) onChange?.({ type: 'questboard:change', ...change });
     return jsonResponse(outcome.status ?? 200, outcome.body);
   }

@@ -22,6 +22,14 @@ export interface QuestboardSchema extends DBSchema {
   endorsements: RecordStore<'endorsements'>;
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
   idempotency: RecordStore<'idempotency'> & { indexes: { by_created: number } };
+  submissions: RecordStore<'submissions'> & {
+    indexes: {
+      by_app: [string, number, string];
+      by_status: [string, string, number, string];
+      by_member: [string, string, number, string];
+    };
+  };
+  attempts: RecordStore<'attempts'> & { indexes: { by_app: string } };
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
@@ -41,6 +49,8 @@ export const ALL_STORES: StoreName[] = [
   'endorsements',
   'logs',
   'idempotency',
+  'submissions',
+  'attempts',
   'board_counts',
   'board_runs',
   'board_rows',

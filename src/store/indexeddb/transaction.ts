@@ -2,7 +2,7 @@
 // changed record once when the work is done, so a replay of many events on the
 // same member costs one put, not one per event; and it moves the board rows of
 // exactly the members it wrote.
-import { deleteAppData, deleteTask, challengeMembers, readAppData, takeMemberHistory } from './app-data.js';
+import { deleteAppData, deleteTask, challengeMembers, listSubmissions, readAppData, takeMemberHistory } from './app-data.js';
 import { moveRows, type RowChange } from './board-positions.js';
 import {
   boardPage,
@@ -23,6 +23,7 @@ import {
   type RecordKeys,
   type RecordKind,
   type Records,
+  type SubmissionFilter,
   type Transaction,
 } from '../port.js';
 import type { LogRecord, UserRecord } from '../records.js';
@@ -111,6 +112,8 @@ export class IndexedDbTransaction implements Transaction {
   unrankedPage = (board: BoardRef, skip: number, limit: number) => unrankedPage(this.raw, board, skip, limit);
   readAppData = (app_id: string) => readAppData(this.raw, app_id);
   challengeMembers = (challenge_id: string) => challengeMembers(this.raw, challenge_id);
+  listSubmissions = (app_id: string, filter: SubmissionFilter, offset: number, limit: number) =>
+    listSubmissions(this.raw, app_id, filter, offset, limit);
 
   async deleteAppData(app_id: string): Promise<void> {
     await deleteAppData(this.raw, app_id);
