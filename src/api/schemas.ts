@@ -477,6 +477,7 @@ export type GetLeaderboardQuery = z.infer<typeof getLeaderboardQuery>;
 export type GetEndorsementQuery = z.infer<typeof getEndorsementQuery>;
 export type ConnectSocialBody = z.infer<typeof connectSocialBody>;
 export type LogTaskBody = z.infer<typeof logTaskBody>;
+export type SubmitTaskBody = z.infer<typeof submitTaskBody>;
 export type Dataset = z.infer<typeof dataset>;
 export type DatasetApp = z.infer<typeof datasetApp>;
 export type DatasetChallenge = z.infer<typeof datasetChallenge>;
