@@ -13,6 +13,7 @@ import { sha256Hex } from '../api/key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
 import { applyProgress, logProgress } from './progress.js';
 import { forgetStreak } from './streaks.js';
+import { keptVerification } from './quests.js';
 
 const DEFAULT_TASK_POINTS = 10;
 const DEFAULT_CHALLENGE_POINTS = 50;
@@ -222,6 +223,7 @@ async function importChallenge(
     if (task_ids.includes(task_id)) throw new ApiError(INVALID_INPUT, { field: `${taskPath}.task_id`, reason: 'appears twice' });
     const quantity_e4 = toQuantityE4(task.quantity);
     task_ids.push(task_id);
+    const verification = keptVerification(task.verification, `${taskPath}.verification`);
     tx.put('tasks', {
       task_id,
       challenge_id,
@@ -234,6 +236,7 @@ async function importChallenge(
       points: task.points ?? DEFAULT_TASK_POINTS,
       allowretry: task.allowretry ?? false,
       alloweditquantity: task.alloweditquantity ?? false,
+      ...(verification ? { verification } : {}),
     });
   }
   const created_at = toTime(data.create_date, existing?.created_at ?? now);
@@ -478,6 +481,8 @@ export function exportChallenge(challenge: ChallengeRecord, tasks: ReadonlyMap<s
         allowretry: task.allowretry,
         alloweditquantity: task.alloweditquantity,
         create_date: toIso(task.created_at),
+        // A code's answers as their hashes, never in clear: an export imports again as it is.
+        ...(task.verification ? { verification: task.verification } : {}),
       };
     }),
   };

@@ -2,7 +2,7 @@
 // writes, and what it does. Inputs arrive already parsed by their schema.
 import type { Changed } from '../api/broadcast.js';
 import type * as z from 'zod/mini';
-import { ADMIN_KEYS_FROM_OPERATOR, IMPORT_NOT_ALLOWED, INVALID_INPUT } from '../api/error-codes.js';
+import { ADMIN_KEYS_FROM_OPERATOR, IMPORT_NOT_ALLOWED, INVALID_INPUT, SUBMISSION_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { canonicalLanguageTag, toQuantityE4 } from '../api/formats.js';
 import * as schemas from '../api/schemas.js';
@@ -19,7 +19,8 @@ import { newMember, userInfo } from '../core/member-totals.js';
 import { findApp, findMember } from '../core/lookups.js';
 import { logProgress } from '../core/progress.js';
 import { streakAt } from '../core/streaks.js';
-import type { ApiKeyRecord, Transaction } from '../store/index.js';
+import { reviewSubmission, submissionShape, submitTask, type CheckCallback } from '../core/quests.js';
+import type { ApiKeyRecord, SubmissionRecord, Transaction } from '../store/index.js';
 import { renderLeaderboardFragment } from '../ui/index.js';
 import { adminOperations } from './admin-operations.js';
 import { appFor, define, OK } from './define-operation.js';
@@ -38,6 +39,8 @@ export interface Call<Input, Query = unknown> {
   allowsPrivateWebhooks: boolean;
   /** Throws a 503 when the database does not answer. */
   databaseAnswers(): Promise<void>;
+  /** A server's check of callback tasks (HandlerOptions.checkCallback); absent in the worker and the page. */
+  checkCallback?: CheckCallback | undefined;
 }
 
 export interface Outcome {
@@ -49,6 +52,11 @@ export interface Outcome {
   changesOf?: string;
   /** Answer `body`, but commit nothing the work wrote: a dry run (import's `dry_run`). */
   rollBack?: boolean;
+  /**
+   * A refusal answered in place of `body` once the write commits: what the write did stands (a
+   * wrong answer counted against the member's attempts) though the request is refused.
+   */
+  refusal?: ApiError;
 }
 
 export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query extends z.ZodMiniType = z.ZodMiniType> {
@@ -79,6 +87,10 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
   run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
+/** A member's own submissions listed at once: far past what one person sends. */
+const MEMBER_SUBMISSIONS = 500;
+/** The review queue's default page. */
+const QUEUE_PAGE = 50;
 /**
  * Datasets are large by nature: an export of a 100,000-member community (about
  * 300 bytes a member with its history) must import again in one request, as a
@@ -323,6 +335,123 @@ export const operations: Record<string, Operation> = {
         body: { ...OK, awarded },
         ...(awarded ? { changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] } } : {}),
       };
+    },
+  }),
+
+  submit_task: define({
+    methods: ['POST'],
+    scope: 'write',
+    asMember: 'account_name',
+    transaction: 'write',
+    schema: schemas.submitTaskBody,
+    run: async ({ input, tx, key, now, checkCallback }) => {
+      const task = await findTask(tx, input.task_id, key.app_id);
+      const app = await findApp(tx, task.app_id);
+      // Completing a quest is also how a member first appears, as saving a profile is.
+      const known = await tx.get('users', [app.app_id, input.account_name]);
+      const user = known ?? newMember(app.app_id, input.account_name, now);
+      const submitted = await submitTask(tx, {
+        app,
+        task,
+        user,
+        answer: input.answer,
+        text: input.text,
+        at: now,
+        checkCallback,
+      });
+      // A wrong answer counts nothing, not even a new member: only the attempt.
+      if (submitted.kind === 'wrong') return { body: null, refusal: submitted.refusal };
+      if (!known) {
+        app.member_count++;
+        tx.put('apps', app);
+        tx.put('users', user);
+      }
+      if (submitted.kind === 'pending') {
+        const { submission_id, status } = submitted.submission;
+        return { status: 202, body: { ...OK, submission_id, status } };
+      }
+      const progress = await tx.get('progress', [task.task_id, user.account_name]);
+      return {
+        body: taskProgressShape(task, progress),
+        changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] },
+      };
+    },
+  }),
+
+  get_submissions: define({
+    methods: ['GET'],
+    scope: 'read',
+    transaction: 'read',
+    schema: schemas.getSubmissionsQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const found = await call.tx.listSubmissions(app.app_id, { account_name: call.input.account_name }, 0, MEMBER_SUBMISSIONS);
+      return { body: { ...OK, submissions: found.map(submissionShape) } };
+    },
+  }),
+
+  'admin/submissions': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.adminSubmissionsQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { status, offset = 0, limit = QUEUE_PAGE } = call.input;
+      const found = await call.tx.listSubmissions(app.app_id, status ? { status } : {}, offset, limit + 1);
+      const page = found.slice(0, limit);
+      return {
+        body: {
+          ...OK,
+          submissions: page.map(submissionShape),
+          // Where the next page starts; null on the last.
+          next_offset: found.length > limit ? offset + limit : null,
+        },
+      };
+    },
+  }),
+
+  'admin/review': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    idempotent: true,
+    schema: schemas.reviewBody,
+    run: async ({ input, tx, key, now }) => {
+      const { decision, reason } = input;
+      const reviewOne = async (submission_id: string) => {
+        const submission = await tx.get('submissions', submission_id);
+        // Another app's submission is "not found", as its challenges are.
+        const app =
+          submission && (key.app_id === null || key.app_id === submission.app_id)
+            ? await findApp(tx, submission.app_id)
+            : undefined;
+        if (!app) throw new ApiError(SUBMISSION_NOT_FOUND, { submission_id });
+        return reviewSubmission(tx, { app, submission_id, decision, reason, at: now });
+      };
+      const changedOf = (reviewed: SubmissionRecord[]) =>
+        reviewed.map((submission) => ({
+          app_id: submission.app_id,
+          scope: 'members' as const,
+          account_names: [submission.account_name],
+        }));
+      if ('submission_id' in input) {
+        const reviewed = await reviewOne(input.submission_id);
+        return { body: { ...OK, submission: submissionShape(reviewed) }, changed: changedOf([reviewed]) };
+      }
+      // The bulk form reviews what it can: a submission already decided (by another reviewer) or
+      // not found is listed as skipped, with its code, and the rest are decided.
+      const reviewed: SubmissionRecord[] = [];
+      const skipped: { submission_id: string; code: string }[] = [];
+      for (const submission_id of new Set(input.submission_ids)) {
+        try {
+          reviewed.push(await reviewOne(submission_id));
+        } catch (error) {
+          if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 409)) throw error;
+          skipped.push({ submission_id, code: error.code });
+        }
+      }
+      return { body: { ...OK, reviewed: reviewed.map(submissionShape), skipped }, changed: changedOf(reviewed) };
     },
   }),
 

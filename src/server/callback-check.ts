@@ -3,6 +3,9 @@
 // (webhook-signature.ts), with the secrets of the app's webhooks, and to a public address only
 // (public-address.ts). The handler is given it (HandlerOptions.checkCallback); the service worker
 // and the in-page handler have none.
+import { CALLBACK_UNANSWERED } from '../api/error-codes.js';
+import { ApiError } from '../api/errors.js';
+import type { CheckCallback as HandlersCheck } from '../core/quests.js';
 import type { Store } from '../store/index.js';
 import { postSigned } from './outbound-post.js';
 import type { AddressRules } from './public-address.js';
@@ -85,4 +88,26 @@ function parsed(text: string): { completed?: unknown; reason?: unknown } | null 
   } catch {
     return null;
   }
+}
+
+/**
+ * The check as the handler asks it (core/quests.ts): of a task record, whose verification says
+ * where to ask; a site that does not answer is the request's 502.
+ */
+export function handlersCallbackCheck(check: CheckCallback): HandlersCheck {
+  return async (task, member) => {
+    if (task.verification?.kind !== 'callback') return { completed: false, reason: 'the task is not a callback task' };
+    const asked = {
+      task_id: task.task_id,
+      app_id: task.app_id,
+      challenge_id: task.challenge_id,
+      verification: task.verification,
+    };
+    try {
+      return await check(asked, member);
+    } catch (error) {
+      if (error instanceof CallbackUnanswered) throw new ApiError(CALLBACK_UNANSWERED, { reason: error.message });
+      throw error;
+    }
+  };
 }

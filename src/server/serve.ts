@@ -19,6 +19,7 @@ import { parseServeOptions, USAGE, UsageError, type ServeOptions } from './optio
 import type { Store } from '../store/index.js';
 import type { SqlStore } from '../store/sql/index.js';
 import { startWebhookDelivery, type WebhookDelivery } from './webhook-delivery.js';
+import { createCallbackCheck, handlersCallbackCheck } from './callback-check.js';
 import { createsDatabase, describeStorage, openServerStore, sharesChanges } from './server-store.js';
 import { reasonOf, StartupError } from './startup-error.js';
 import { withTestHooks } from './test-hooks.js';
@@ -124,6 +125,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         allowBootstrap: options.allowBootstrap,
         adminKeysFromDatasets: false,
         allowPrivateWebhooks: options.allowPrivateWebhooks,
+        checkCallback: handlersCallbackCheck(createCallbackCheck(store, { allowPrivate: options.allowPrivateWebhooks })),
         onUnexpectedError,
       }),
     );

@@ -7,6 +7,7 @@ import type {
   RankPolicy,
   RateLimits,
   Scope,
+  SubmissionStatus,
   WebhookEndpoint,
 } from '../api/schemas.js';
 
@@ -137,6 +138,36 @@ export interface TaskRecord {
   points: number;
   allowretry: boolean;
   alloweditquantity: boolean;
+  /** How a member completes it on their own; absent: `backend` (admin/log_task only). */
+  verification?: TaskVerification;
+}
+
+/** A task's verification as kept: a code's answers only as hashes (core/quests.ts). */
+export type TaskVerification =
+  { kind: 'backend' } | { kind: 'code'; answer_hashes: string[] } | { kind: 'review' } | { kind: 'callback'; url: string };
+
+/** What a member sent for review on a task, and what the reviewer decided. */
+export interface SubmissionRecord {
+  submission_id: string;
+  app_id: string;
+  task_id: string;
+  account_name: string;
+  text: string;
+  status: SubmissionStatus;
+  /** The reviewer's words to the member; null until given. */
+  reason: string | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+/** A member's attempts at one task: their recent wrong codes, and their pending submission. */
+export interface AttemptsRecord {
+  task_id: string;
+  account_name: string;
+  app_id: string;
+  /** Epoch ms of the wrong answers still inside the limit's window, oldest first. */
+  wrong_at: number[];
+  pending_submission_id: string | null;
 }
 
 export interface ProgressRecord {

@@ -312,6 +312,23 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, created_at DESC, id DESC)`,
     ],
   },
+  {
+    version: 15,
+    name: 'quests',
+    statements: [
+      // What members send for review (docs/quests.md), listed oldest first by status (the review
+      // queue) and by member; and each member's attempts at a task (wrong codes, a pending submission).
+      `CREATE TABLE submissions (
+        submission_id text COLLATE "C" PRIMARY KEY, app_id text COLLATE "C" NOT NULL, account_name text COLLATE "C" NOT NULL,
+        status text COLLATE "C" NOT NULL, created_at float8 NOT NULL, record text NOT NULL)`,
+      `CREATE INDEX submissions_by_status ON submissions (app_id, status, created_at, submission_id)`,
+      `CREATE INDEX submissions_by_member ON submissions (app_id, account_name, created_at, submission_id)`,
+      `CREATE TABLE attempts (
+        task_id text COLLATE "C", account_name text COLLATE "C", app_id text COLLATE "C" NOT NULL, record text NOT NULL,
+        PRIMARY KEY (task_id, account_name))`,
+      `CREATE INDEX attempts_by_app ON attempts (app_id)`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

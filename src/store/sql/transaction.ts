@@ -19,9 +19,18 @@ import {
   type RecordKeys,
   type RecordKind,
   type Records,
+  type SubmissionFilter,
 } from '../port.js';
 import type { Transaction } from '../port.js';
-import type { ApiKeyRecord, AppRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
+import type {
+  ApiKeyRecord,
+  AppRecord,
+  AuditRecord,
+  ChallengeRecord,
+  LogRecord,
+  SubmissionRecord,
+  UserRecord,
+} from '../records.js';
 import type { Changed } from '../../api/broadcast.js';
 import type { WebhookEvent } from '../../api/webhook-events.js';
 import { boardMovesOf, moveOnBoards } from './board-blocks.js';
@@ -363,7 +372,17 @@ export class SqlTransaction implements Transaction {
 
   async deleteAppData(app_id: string): Promise<void> {
     await this.writeLogs();
-    const tables = ['apps', 'api_keys', 'users', 'challenges', 'tasks', 'progress', 'member_challenges'];
+    const tables = [
+      'apps',
+      'api_keys',
+      'users',
+      'challenges',
+      'tasks',
+      'progress',
+      'member_challenges',
+      'submissions',
+      'attempts',
+    ];
     const owned = ['endorsements', 'badge_awards', 'logs', 'board_blocks', 'board_sections', 'name_periods'];
     for (const table of [...tables, ...owned]) {
       await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
@@ -378,6 +397,17 @@ export class SqlTransaction implements Transaction {
       SELECT account_name FROM deleted ORDER BY account_name`);
     this.forgetReads();
     return rows.map((row) => row.account_name);
+  }
+
+  async listSubmissions(app_id: string, filter: SubmissionFilter, offset: number, limit: number) {
+    const status = 'status' in filter ? filter.status : null;
+    const member = 'account_name' in filter ? filter.account_name : null;
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM submissions
+      WHERE app_id = ${app_id}::text AND (${status}::text IS NULL OR status = ${status}::text)
+        AND (${member}::text IS NULL OR account_name = ${member}::text)
+      ORDER BY created_at, submission_id OFFSET ${offset}::bigint LIMIT ${limit}::integer`);
+    return rows.map((row) => parse<SubmissionRecord>(row));
   }
 
   async challengeMembers(challenge_id: string): Promise<string[]> {
