@@ -204,14 +204,23 @@ const MAX_ANSWERS = 50;
 const MAX_ANSWER_LENGTH = 500;
 const answerText = z.string().check(z.maxLength(MAX_ANSWER_LENGTH, `must be at most ${MAX_ANSWER_LENGTH} characters`));
 const answerHash = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in lowercase hex'));
-const isHttpsUrl = (value: string) => {
-  try {
-    return new URL(value).protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
-const httpsUrl = z.string().check(z.refine(isHttpsUrl, 'must be an https: URL'));
+
+/**
+ * Where a server sends a webhook or asks a callback: an https: URL without credentials
+ * (docs/quests.md). An http: one is taken here and refused by the import unless the server allows
+ * private webhooks (HandlerOptions.allowPrivateWebhooks); its address is checked where it is sent.
+ */
+export const webhookUrl = z.string().check(
+  z.maxLength(2048, 'must be at most 2048 characters'),
+  z.refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
+    } catch {
+      return false;
+    }
+  }, 'must be an https: URL without a user name or password'),
+);
 
 export const logTaskBody = z.object({
   task_id: guid,
@@ -377,7 +386,7 @@ const verification = z.discriminatedUnion('kind', [
     answer_hashes: z.optional(z.array(answerHash).check(z.maxLength(MAX_ANSWERS, `must list at most ${MAX_ANSWERS}`))),
   }),
   z.strictObject({ kind: z.literal('review') }),
-  z.strictObject({ kind: z.literal('callback'), url: httpsUrl }),
+  z.strictObject({ kind: z.literal('callback'), url: webhookUrl }),
 ]);
 
 const datasetTask = z.strictObject({
@@ -513,23 +522,6 @@ const webhookSecret = z.string().check(
     const bytes = match ? (match[1]!.length / 4) * 3 - (match[1]!.match(/=/g)?.length ?? 0) : 0;
     return bytes >= 24 && bytes <= 64;
   }, 'must be whsec_ followed by 24 to 64 bytes in base64'),
-);
-
-/**
- * Where a webhook is sent: an https: URL without credentials (docs/quests.md, Webhooks). An http:
- * one is taken here and refused by the import unless the server allows private webhooks
- * (HandlerOptions.allowPrivateWebhooks); its address is checked where it is delivered.
- */
-export const webhookUrl = z.string().check(
-  z.maxLength(2048, 'must be at most 2048 characters'),
-  z.refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
-    } catch {
-      return false;
-    }
-  }, 'must be an https: URL without a user name or password'),
 );
 
 const MAX_WEBHOOK_ENDPOINTS = 10;

@@ -71,7 +71,15 @@ export interface Submission {
 }
 
 /** Asks the site's endpoint whether the member did the task (a server's; docs/quests.md). */
-export type CheckCallback = (task: TaskRecord, member: UserRecord) => Promise<{ completed: boolean; reason?: string }>;
+/**
+ * Asks the site whether the member did a callback task. Given the app (whose webhook secrets sign
+ * the question): it runs inside the write's transaction, so it must not open another.
+ */
+export type CheckCallback = (
+  task: TaskRecord,
+  member: UserRecord,
+  app: AppRecord,
+) => Promise<{ completed: boolean; reason?: string }>;
 
 /** What a submission came to: the task's progress counted, or a submission waiting for review. */
 export type Submitted =
@@ -137,7 +145,7 @@ export async function submitTask(tx: Transaction, submission: Submission): Promi
   }
 
   if (!submission.checkCallback) throw new ApiError(CALLBACKS_ON_SERVER_ONLY);
-  const answer = await submission.checkCallback(task, user);
+  const answer = await submission.checkCallback(task, user, app);
   if (!answer.completed) throw new ApiError(CALLBACK_NOT_COMPLETED, { reason: answer.reason ?? 'no reason given.' });
   await complete();
   return { kind: 'counted' };

@@ -14,6 +14,7 @@ import { logProgress } from '../core/progress.js';
 import type { TaskRecord, UserRecord } from '../store/index.js';
 import type { Operation } from './operations.js';
 import { appFor, define, OK } from './define-operation.js';
+import { refuseHttpWebhooks } from './outbound-urls.js';
 
 /** An installation has a handful of communities; a console lists this many at most. */
 const MAX_LISTED_APPS = 1000;
@@ -226,13 +227,9 @@ export const adminOperations: Record<string, Operation> = {
     // home for what a challenge and its tasks may be.
     run: async (call) => {
       const app = await appFor(call);
-      await importDataset(
-        call.tx,
-        { apps: [{ app_id: app.app_id, challenges: [call.input.challenge] }] },
-        'merge',
-        call.now,
-        call.key.app_id,
-      );
+      const dataset = { apps: [{ app_id: app.app_id, challenges: [call.input.challenge] }] };
+      if (!call.allowsPrivateWebhooks) refuseHttpWebhooks(dataset);
+      await importDataset(call.tx, dataset, 'merge', call.now, call.key.app_id);
       return { body: OK, changed: { app_id: app.app_id, scope: 'app' } };
     },
   }),

@@ -24,6 +24,7 @@ import type { ApiKeyRecord, SubmissionRecord, Transaction } from '../store/index
 import { renderLeaderboardFragment } from '../ui/index.js';
 import { adminOperations } from './admin-operations.js';
 import { appFor, define, OK } from './define-operation.js';
+import { refuseHttpWebhooks } from './outbound-urls.js';
 
 export interface Call<Input, Query = unknown> {
   input: Input;
@@ -539,23 +540,6 @@ export const operations: Record<string, Operation> = {
   }),
   ...adminOperations,
 };
-
-/**
- * Webhooks are sent over https: only, unless the operator allows private ones (for tests and
- * intranets): an http: one is refused before anything is imported.
- */
-function refuseHttpWebhooks(dataset: schemas.Dataset): void {
-  for (const [appIndex, app] of (dataset.apps ?? []).entries()) {
-    for (const [index, { url }] of (app.settings?.webhooks ?? []).entries()) {
-      if (new URL(url).protocol !== 'https:') {
-        throw new ApiError(INVALID_INPUT, {
-          field: `apps.${appIndex}.settings.webhooks.${index}.url`,
-          reason: 'must be an https: URL (or a server run with --allow-private-webhooks)',
-        });
-      }
-    }
-  }
-}
 
 /** The most preferred language of Accept-Language that is a BCP 47 tag, or null. */
 function acceptedLanguage(request: Request): string | null {

@@ -6,7 +6,7 @@
 import { CALLBACK_UNANSWERED } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { CheckCallback as HandlersCheck } from '../core/quests.js';
-import type { Store } from '../store/index.js';
+import type { AppRecord } from '../store/index.js';
 import { postSigned } from './outbound-post.js';
 import type { AddressRules } from './public-address.js';
 
@@ -36,17 +36,21 @@ export class CallbackUnanswered extends Error {
 /** The longest reason passed on from a site's answer. */
 const REASON_LIMIT = 500;
 
-export type CheckCallback = (task: CallbackTask, member: CallbackMember) => Promise<CallbackVerdict>;
+/** `app`: whose webhook secrets sign the check; the handler has it read already, in the write's transaction. */
+export type CheckCallback = (
+  task: CallbackTask,
+  member: CallbackMember,
+  app: Pick<AppRecord, 'webhooks'>,
+) => Promise<CallbackVerdict>;
 
 /**
  * The check the Node server gives its handler. `200 {"completed":true}` completes the task; any
  * other answer is a reason not to, the site's own where it gives one (`{"completed":false,
  * "reason":"…"}`); no answer, or a 5xx, throws CallbackUnanswered.
  */
-export function createCallbackCheck(store: Store, rules: AddressRules): CheckCallback {
-  return async (task, member) => {
-    const app = await store.read((tx) => tx.get('apps', task.app_id));
-    const secrets = (app?.webhooks ?? []).map((endpoint) => endpoint.secret);
+export function createCallbackCheck(rules: AddressRules): CheckCallback {
+  return async (task, member, app) => {
+    const secrets = (app.webhooks ?? []).map((endpoint) => endpoint.secret);
     if (secrets.length === 0) {
       return { completed: false, reason: 'the app has no webhook secret to sign the check with (settings.webhooks)' };
     }
@@ -95,7 +99,7 @@ function parsed(text: string): { completed?: unknown; reason?: unknown } | null 
  * where to ask; a site that does not answer is the request's 502.
  */
 export function handlersCallbackCheck(check: CheckCallback): HandlersCheck {
-  return async (task, member) => {
+  return async (task, member, app) => {
     if (task.verification?.kind !== 'callback') return { completed: false, reason: 'the task is not a callback task' };
     const asked = {
       task_id: task.task_id,
@@ -104,7 +108,7 @@ export function handlersCallbackCheck(check: CheckCallback): HandlersCheck {
       verification: task.verification,
     };
     try {
-      return await check(asked, member);
+      return await check(asked, member, app);
     } catch (error) {
       if (error instanceof CallbackUnanswered) throw new ApiError(CALLBACK_UNANSWERED, { reason: error.message });
       throw error;

@@ -125,7 +125,7 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         allowBootstrap: options.allowBootstrap,
         adminKeysFromDatasets: false,
         allowPrivateWebhooks: options.allowPrivateWebhooks,
-        checkCallback: handlersCallbackCheck(createCallbackCheck(store, { allowPrivate: options.allowPrivateWebhooks })),
+        checkCallback: handlersCallbackCheck(createCallbackCheck({ allowPrivate: options.allowPrivateWebhooks })),
         onUnexpectedError,
       }),
     );

@@ -129,7 +129,6 @@ describe('the addresses webhooks may go to', () => {
 
 describe('the callback check', () => {
   const app = { app_id: 'guild', webhooks: [{ url: 'https://example.org/', secret: SECRET, events: ['task.completed'] }] };
-  const store = (record) => ({ read: async (work) => work({ get: async () => record }) });
   const task = (url) => ({ task_id: 't1', app_id: 'guild', challenge_id: 'c1', verification: { kind: 'callback', url } });
   const rules = { allowPrivate: true };
 
@@ -143,10 +142,13 @@ describe('the callback check', () => {
         ][index],
     );
     try {
-      const check = createCallbackCheck(store(app), rules);
-      assert.deepEqual(await check(task(receiver.url), { account_name: 'alice' }), { completed: true });
-      assert.deepEqual(await check(task(receiver.url), { account_name: 'alice' }), { completed: false, reason: 'no post found' });
-      assert.deepEqual(await check(task(receiver.url), { account_name: 'alice' }), {
+      const check = createCallbackCheck(rules);
+      assert.deepEqual(await check(task(receiver.url), { account_name: 'alice' }, app), { completed: true });
+      assert.deepEqual(await check(task(receiver.url), { account_name: 'alice' }, app), {
+        completed: false,
+        reason: 'no post found',
+      });
+      assert.deepEqual(await check(task(receiver.url), { account_name: 'alice' }, app), {
         completed: false,
         reason: 'the site answered 404',
       });
@@ -167,16 +169,20 @@ describe('the callback check', () => {
     await once(silent, 'listening');
     const failing = await startReceiver([503]);
     try {
-      const check = createCallbackCheck(store(app), rules);
+      const check = createCallbackCheck(rules);
       await assert.rejects(
-        check(task(`http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (silent.address()).port}/`), {
-          account_name: 'alice',
-        }),
+        check(
+          task(`http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (silent.address()).port}/`),
+          {
+            account_name: 'alice',
+          },
+          app,
+        ),
         CallbackUnanswered,
       );
-      await assert.rejects(check(task(failing.url), { account_name: 'alice' }), CallbackUnanswered);
-      const strict = createCallbackCheck(store(app), { allowPrivate: false });
-      await assert.rejects(strict(task('https://127.0.0.1/check'), { account_name: 'alice' }), /loopback/);
+      await assert.rejects(check(task(failing.url), { account_name: 'alice' }, app), CallbackUnanswered);
+      const strict = createCallbackCheck({ allowPrivate: false });
+      await assert.rejects(strict(task('https://127.0.0.1/check'), { account_name: 'alice' }, app), /loopback/);
     } finally {
       silent.close();
       await failing.close();
@@ -184,8 +190,8 @@ describe('the callback check', () => {
   });
 
   it('refuses to check for an app without a webhook secret to sign with', async () => {
-    const check = createCallbackCheck(store({ app_id: 'guild' }), rules);
-    assert.deepEqual(await check(task('https://example.org/'), { account_name: 'alice' }), {
+    const check = createCallbackCheck(rules);
+    assert.deepEqual(await check(task('https://example.org/'), { account_name: 'alice' }, { webhooks: [] }), {
       completed: false,
       reason: 'the app has no webhook secret to sign the check with (settings.webhooks)',
     });

@@ -1,0 +1,137 @@
+// A callback task on the Node server (docs/quests.md, Callbacks): submit_task asks the site's
+// endpoint, signed as a webhook delivery is, whether the member did it. Its "completed" counts the
+// task; its "not yet" is a 422 with the site's reason; no answer is a 502. Without the operator's
+// --allow-private-webhooks an http: callback is refused at import.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { startServer } from './reference-server.js';
+import { startReceiver } from './webhook-receiver.js';
+
+const ADMIN = 'sk_callbacks_admin';
+const WRITER = 'pk_callbacks_write';
+const SECRET = `whsec_${Buffer.from('a callback secret of 32 bytes...').toString('base64')}`;
+const CHALLENGE = '61111111-1111-4111-8111-111111111111';
+const TASK = '62111111-1111-4111-8111-111111111111';
+
+function dataset(callbackUrl) {
+  return {
+    admin_keys: [ADMIN],
+    apps: [
+      {
+        app_id: 'callbacks',
+        api_keys: [{ key: WRITER, scopes: ['read', 'write'] }],
+        // The secret a callback is signed with: the app's webhook's.
+        settings: { webhooks: [{ url: callbackUrl, secret: SECRET, events: ['task.completed'] }] },
+        users: [{ account_name: 'alice' }, { account_name: 'bob' }, { account_name: 'carol' }],
+        challenges: [
+          {
+            challenge_id: CHALLENGE,
+            name: 'Show your work',
+            tasks: [
+              {
+                task_id: TASK,
+                name: 'Ship it',
+                quantity: 1,
+                operator: 0,
+                points: 30,
+                verification: { kind: 'callback', url: callbackUrl },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+const directories = [];
+after(() => Promise.all(directories.map((path) => rm(path, { recursive: true, force: true }))));
+
+async function datasetFile(callbackUrl) {
+  const directory = await mkdtemp(join(tmpdir(), 'questboard-callbacks-'));
+  directories.push(directory);
+  const path = join(directory, 'dataset.json');
+  await writeFile(path, JSON.stringify(dataset(callbackUrl)));
+  return path;
+}
+
+describe('a callback task on the server', () => {
+  let receiver;
+  let server;
+  /** What the site answers the next check, by member. */
+  const verdicts = {
+    alice: { status: 200, body: '{"completed":true}' },
+    bob: { status: 200, body: '{"completed":false,"reason":"no pull request yet"}' },
+  };
+
+  before(async () => {
+    receiver = await startReceiver((request) => {
+      const { data } = JSON.parse(request.body);
+      return verdicts[data.account_name] ?? 503;
+    });
+    const data = await datasetFile(receiver.url);
+    server = await startServer(['--data', data, '--allow-bootstrap', '--allow-private-webhooks']);
+  });
+  after(async () => {
+    await server?.stop();
+    await receiver?.close();
+  });
+
+  const submit = async (account_name) => {
+    const response = await fetch(`http://127.0.0.1:${server.port}/v1/submit_task`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${WRITER}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ task_id: TASK, account_name }),
+    });
+    return { status: response.status, code: response.headers.get('x-questboard-error'), body: await response.json() };
+  };
+
+  it('counts the task when the site says it is done, asking with a signed request', async () => {
+    const answer = await submit('alice');
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.task_id, TASK);
+    const alice = await fetch(`http://127.0.0.1:${server.port}/v1/get_userinfo?app_id=callbacks&account_name=alice`, {
+      headers: { authorization: `Bearer ${WRITER}` },
+    });
+    assert.equal((await alice.json()).total_score, 30 + 50, 'the task and the challenge it completes');
+    const check = receiver.received.find((request) => JSON.parse(request.body).data.account_name === 'alice');
+    assert.ok(check, 'the site was asked');
+    const body = /** @type {any} */ (new Webhook(SECRET.slice('whsec_'.length)).verify(check.body, check.headers));
+    assert.equal(body.type, 'task.check');
+    assert.equal(body.data.task_id, TASK);
+  });
+
+  it('refuses with the site’s reason when it says not yet, and counts nothing', async () => {
+    const answer = await submit('bob');
+    assert.equal(answer.status, 422);
+    assert.equal(answer.code, 'callback-not-completed');
+    assert.match(answer.body.message, /no pull request yet/);
+  });
+
+  it('answers 502 when the site does not answer', async () => {
+    const answer = await submit('carol');
+    assert.equal(answer.status, 502);
+    assert.equal(answer.code, 'callback-unanswered');
+    assert.equal(answer.body.is_valid, false);
+  });
+});
+
+it('refuses an http: callback at import without --allow-private-webhooks', async () => {
+  const server = await startServer([], { env: { QUESTBOARD_ADMIN_KEYS: ADMIN } });
+  try {
+    const [app] = dataset('http://127.0.0.1:9/callback').apps;
+    const response = await fetch(`http://127.0.0.1:${server.port}/v1/admin/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apps: [{ ...app, settings: {} }] }),
+    });
+    assert.equal(response.status, 400);
+    assert.match((await response.json()).message, /^apps\.0\.challenges\.0\.tasks\.0\.verification\.url: must be an https: URL/);
+  } finally {
+    await server.stop();
+  }
+});
