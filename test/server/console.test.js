@@ -14,7 +14,7 @@ const ADMIN_KEY = 'sk_console_operator_0123456789';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 740 };
-const SECTIONS = ['overview', 'challenges', 'members', 'keys', 'data', 'audit'];
+const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'data', 'audit'];
 
 let server;
 let origin;
