@@ -1,4 +1,5 @@
-import { html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
+import { consoleStyles } from '../console-styles.js';
 import { state } from 'lit/decorators.js';
 import { Loader, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
@@ -47,6 +48,12 @@ type Outcome = { ok: boolean; text: string } | null;
 
 /** Seasons (defined, edited, their boards when archived) and badges (defined by rule, awarded by hand). */
 export class ConsoleSeasons extends ConsoleSection {
+  // A form's one column no wider than the screen, however long a rule's wording in the select.
+  static override styles = css`
+    ${consoleStyles}
+    form { grid-template-columns: minmax(0, 1fr); }
+    select, textarea { width: 100%; }
+  `;
   private readonly seasons = new Loader<{ seasons: Season[] }>(this);
   private readonly board = new Loader<Board>(this);
   /** The season edited: a new one has a fresh id. */
