@@ -6,10 +6,13 @@ import './sections/data.js';
 import './sections/keys.js';
 import './sections/members.js';
 import './sections/overview.js';
+import './sections/reviews.js';
+import './sections/seasons.js';
+import './sections/webhooks.js';
 import type { ConsoleLanguage } from './translate.js';
 
 /** The console's sections, in the order the navigation lists them; each is a #fragment of the address. */
-export const SECTIONS = ['overview', 'challenges', 'members', 'keys', 'data', 'audit'] as const;
+export const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'data', 'audit'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** The section's element, given what every section is given. */
@@ -25,6 +28,12 @@ export function sectionTag(name: SectionName, admin: AdminClient, appId: string,
       return html`<qb-console-keys .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-keys>`;
     case 'data':
       return html`<qb-console-data .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-data>`;
+    case 'reviews':
+      return html`<qb-console-reviews .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-reviews>`;
+    case 'seasons':
+      return html`<qb-console-seasons .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-seasons>`;
+    case 'webhooks':
+      return html`<qb-console-webhooks .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-webhooks>`;
     case 'audit':
       return html`<qb-console-audit .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-audit>`;
   }

@@ -14,7 +14,9 @@ const ADMIN_KEY = 'sk_console_operator_0123456789';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 740 };
-const SECTIONS = ['overview', 'challenges', 'members', 'keys', 'data', 'audit'];
+/** The operations of branches not merged yet (quests, seasons, webhooks), whose sections say they are unavailable. */
+const UNOFFERED = /^\/v1\/admin\/(submissions|seasons|webhook_deliveries)$/;
+const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'data', 'audit'];
 
 let server;
 let origin;
@@ -97,9 +99,14 @@ for (const engine of engines) {
       const problems = [];
       page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
       page.on('pageerror', (error) => problems.push(String(error)));
+      // An operation this server does not offer yet (its branch not merged): its section says so.
+      const unoffered = [];
+      page.on('response', (response) => {
+        if (response.headers()['x-questboard-error'] === 'unknown-operation') unoffered.push(new URL(response.url()).pathname);
+      });
       await page.setViewport(viewport);
       await page.goto(`${origin}/console/`, { waitUntil: 'load' });
-      return { page, problems, close: () => context.close() };
+      return { page, problems, unoffered, close: () => context.close() };
     }
 
     /**
@@ -163,7 +170,7 @@ for (const engine of engines) {
     });
 
     it('signs in with an admin key, shows every section, and signs out', async () => {
-      const { page, problems, close } = await open();
+      const { page, problems, unoffered, close } = await open();
       try {
         await signIn(page, ADMIN_KEY);
         await shown(page, 'qb-console >>> nav');
@@ -189,7 +196,12 @@ for (const engine of engines) {
         await page.click('qb-console >>> header button');
         await shown(page, 'qb-console >>> #key');
         assert.equal(await page.evaluate(() => sessionStorage.getItem('questboard.console.key')), null);
-        assert.deepEqual(problems, []);
+        // Only the operations other branches add may be missing; the browser logs each such 404.
+        for (const path of unoffered) assert.match(path, UNOFFERED);
+        assert.deepEqual(
+          problems.filter((problem) => !(unoffered.length && /status of 404/.test(problem))),
+          [],
+        );
       } finally {
         await close();
       }
@@ -238,6 +250,45 @@ for (const engine of engines) {
         const entry = await shown(page, 'qb-console >>> qb-console-audit >>> tbody tr');
         assert.match(await entry.evaluate((row) => row.textContent), /admin\/adjust[\s\S]*Came to the meetup/);
         assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('defines a badge and awards it by hand from the keyboard; says which sections this server lacks', async () => {
+      const { page, unoffered, close } = await open();
+      const badge = `helper-${engine.name.toLowerCase()}`;
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#seasons"]');
+        const section = 'qb-console >>> qb-console-seasons >>> ';
+        await (await shown(page, `${section}#badge-id`)).type(badge);
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('Helper');
+        await (await shown(page, `${section}#badge-rule`)).select('manual');
+        assert.equal(await page.$(`${section}#badge-at-least`), null, 'a manual badge has no threshold');
+        await (await shown(page, `${section}#badge-name`)).press('Enter');
+        const saved = await shown(page, `${section}form p.success`);
+        assert.match(await saved.evaluate((element) => element.textContent), /awarded now to 0 members/);
+
+        await (await shown(page, `${section}#award-badge`)).type(badge);
+        await (await shown(page, `${section}#award-member`)).type('grace');
+        await page.keyboard.press('Enter');
+        await shown(page, `${section}form p.success ::-p-text(Awarded.)`);
+        const { badges } = await api('GET', '/v1/get_achievements?app_id=riverside&account_name=grace');
+        assert.ok(
+          badges.some((held) => held.badge_id === badge),
+          'grace holds the badge',
+        );
+
+        for (const name of ['seasons', 'reviews', 'webhooks']) {
+          await page.click(`qb-console >>> nav a[href="#${name}"]`);
+          const notice = await shown(page, `qb-console >>> qb-console-${name} >>> p.notice`);
+          assert.match(await notice.evaluate((element) => element.textContent), /does not offer this yet/);
+          assert.equal(await page.$(`qb-console >>> qb-console-${name} >>> [role=alert]`), null);
+        }
+        assert.equal(unoffered.length, 3);
       } finally {
         await close();
       }

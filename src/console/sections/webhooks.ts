@@ -1,0 +1,129 @@
+import { html, nothing } from 'lit';
+import { state } from 'lit/decorators.js';
+import { Loader, reasonOf } from '../loader.js';
+import { ConsoleSection, defineConsoleElement } from '../section.js';
+
+const PAGE_SIZE = 50;
+
+interface Delivery {
+  delivery_id: string;
+  type: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  created_at: string;
+  next_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
+/** The webhook delivery log, newest first: each delivery's attempts, its state, its next try, a redelivery. */
+export class ConsoleWebhooks extends ConsoleSection {
+  private readonly deliveries = new Loader<{ deliveries: Delivery[] }>(this);
+  @state() private offset = 0;
+  @state() private outcome: { ok: boolean; text: string } | null = null;
+
+  protected reload(): void {
+    this.offset = 0;
+    this.show();
+  }
+
+  private show() {
+    const offset = this.offset;
+    void this.deliveries.load(() => this.admin.get('webhook_deliveries', { app_id: this.appId, offset, limit: PAGE_SIZE }));
+  }
+
+  private page(offset: number) {
+    this.offset = offset;
+    this.show();
+  }
+
+  private async redeliver(delivery_id: string) {
+    try {
+      await this.admin.post('webhook_redeliver', { app_id: this.appId, delivery_id });
+      this.outcome = { ok: true, text: this.locale.t('webhooks.redelivered', { delivery: delivery_id }) };
+      this.show();
+    } catch (error) {
+      this.outcome = { ok: false, text: this.locale.t('console.error', { reason: reasonOf(error) }) };
+    }
+  }
+
+  private when(instant: string | null) {
+    return instant === null ? '—' : this.locale.date(Date.parse(instant));
+  }
+
+  override render() {
+    const { t } = this.locale;
+    return html`
+      ${this.deliveries.view(
+        this.locale,
+        ({ deliveries }) => html`
+          <div class="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">${t('webhooks.column.when')}</th>
+                  <th scope="col">${t('webhooks.column.event')}</th>
+                  <th scope="col">${t('webhooks.column.status')}</th>
+                  <th scope="col">${t('webhooks.column.attempts')}</th>
+                  <th scope="col">${t('webhooks.column.next')}</th>
+                  <th scope="col"><span class="muted">${t('webhooks.redeliver')}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${deliveries.map(
+                  (delivery) => html`<tr>
+                    <td>${this.when(delivery.created_at)}</td>
+                    <td>${delivery.type}<br /><span class="muted">${delivery.url}</span></td>
+                    <td>
+                      ${t(`webhooks.status.${delivery.status}`)}
+                      ${
+                        delivery.last_status !== null || delivery.last_error
+                          ? html`<br /><span class="muted"
+                              >${t('webhooks.lastAnswer', { answer: delivery.last_error ?? String(delivery.last_status) })}</span
+                            >`
+                          : nothing
+                      }
+                    </td>
+                    <td>${this.locale.number(delivery.attempts)}</td>
+                    <td>${this.when(delivery.next_attempt_at)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label=${t('webhooks.redeliverOne', { event: delivery.type, when: this.when(delivery.created_at) })}
+                        @click=${() => this.redeliver(delivery.delivery_id)}
+                      >
+                        ${t('webhooks.redeliver')}
+                      </button>
+                    </td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>
+          <div class="row">
+            <button type="button" class="secondary" ?disabled=${this.offset === 0} @click=${() =>
+              this.page(Math.max(0, this.offset - PAGE_SIZE))}>
+              ${t('console.previous')}
+            </button>
+            <button type="button" class="secondary" ?disabled=${deliveries.length < PAGE_SIZE} @click=${() =>
+              this.page(this.offset + PAGE_SIZE)}>
+              ${t('console.next')}
+            </button>
+          </div>
+        `,
+        ({ deliveries }) => deliveries.length === 0 && this.offset === 0,
+      )}
+      ${
+        this.outcome
+          ? html`<p role=${this.outcome.ok ? 'status' : 'alert'} class=${this.outcome.ok ? 'success' : 'error'}>
+            ${this.outcome.text}
+          </p>`
+          : nothing
+      }
+    `;
+  }
+}
+
+defineConsoleElement('qb-console-webhooks', ConsoleWebhooks);
