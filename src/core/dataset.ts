@@ -11,6 +11,15 @@ import { endorse } from './endorsements.js';
 import { sha256Hex } from './key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
 import { applyProgress, logProgress } from './progress.js';
+import {
+  freezeSeason,
+  listSeasons,
+  putSeason,
+  putSeasonPoints,
+  seasonPoints,
+  type Season,
+  type SeasonPoints,
+} from './seasons.js';
 
 const DEFAULT_TASK_POINTS = 10;
 const DEFAULT_CHALLENGE_POINTS = 50;
@@ -116,6 +125,7 @@ async function importApp(
     for (const name of affected) rederive.add(name);
   }
   tx.put('apps', app);
+  for (const season of data.seasons ?? []) await importSeason(tx, app.app_id, season);
   if (rederive.size > 0) await rethrowAt(`${path}.challenges`, () => replayHistory(tx, app, rederive));
   await replay(tx, app, data, path, now, joined);
 }
@@ -386,8 +396,43 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       at: toIso(e.at),
     })),
   };
+  const seasons = await listSeasons(tx, app.app_id);
+  if (seasons.length > 0) exported.seasons = await Promise.all(seasons.map((season) => exportSeason(tx, app.app_id, season)));
   if (app.treasury) {
     exported.treasury = { account_id: app.treasury.account_id, balance: formatCoins(BigInt(app.treasury.balance)) };
   }
   return { apps: [exported] };
+}
+
+/**
+ * A season comes with its board as it stands: the history an import replays is not counted
+ * into seasons again (only live writes earn season points), so the board answers as it did.
+ */
+async function importSeason(tx: Transaction, app_id: string, data: NonNullable<DatasetApp['seasons']>[number]) {
+  const season = await putSeason(tx, app_id, {
+    season_id: data.season_id,
+    name: data.name,
+    starts_at: Date.parse(data.starts_at),
+    ends_at: Date.parse(data.ends_at),
+    rewards: data.rewards ?? [],
+  });
+  if (data.frozen && season.frozen_at === null) await freezeSeason(tx, app_id, season.season_id, season.ends_at);
+  if (data.board) {
+    const board: SeasonPoints = {};
+    for (const entry of data.board) board[entry.account_name] = [entry.points, Date.parse(entry.at)];
+    await putSeasonPoints(tx, app_id, data.season_id, board);
+  }
+}
+
+async function exportSeason(tx: Transaction, app_id: string, season: Season) {
+  const board = Object.entries(await seasonPoints(tx, app_id, season.season_id));
+  return {
+    season_id: season.season_id,
+    name: season.name,
+    starts_at: toIso(season.starts_at),
+    ends_at: toIso(season.ends_at),
+    rewards: season.rewards,
+    frozen: season.frozen_at !== null,
+    board: board.map(([account_name, [points, at]]) => ({ account_name, points, at: toIso(at) })),
+  };
 }

@@ -157,6 +157,7 @@ export const refusals = {
   'challenge-not-found': 'هذا التحدي غير موجود.',
   'challenge-not-started': 'لم يبدأ هذا التحدي بعد.',
   'task-not-found': 'هذه المهمة غير موجودة.',
+  'season-not-found': 'هذا الموسم غير موجود.',
   'self-endorsement': 'لا يمكنك تزكية نفسك.',
   'transfer-pre-check': 'رُفض التحويل.',
   'key-taken': 'هذا المفتاح مستخدم بالفعل.',

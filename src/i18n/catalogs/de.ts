@@ -142,6 +142,7 @@ export const refusals = {
   'challenge-not-found': 'Diese Herausforderung gibt es nicht.',
   'challenge-not-started': 'Diese Herausforderung hat noch nicht begonnen.',
   'task-not-found': 'Diese Aufgabe gibt es nicht.',
+  'season-not-found': 'Diese Saison gibt es nicht.',
   'self-endorsement': 'Sie können sich nicht selbst empfehlen.',
   'transfer-pre-check': 'Die Überweisung wurde abgelehnt.',
   'key-taken': 'Dieser Schlüssel wird schon verwendet.',

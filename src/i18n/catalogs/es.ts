@@ -142,6 +142,7 @@ export const refusals = {
   'challenge-not-found': 'Este desafío no existe.',
   'challenge-not-started': 'Este desafío aún no ha empezado.',
   'task-not-found': 'Esta tarea no existe.',
+  'season-not-found': 'Esta temporada no existe.',
   'self-endorsement': 'No puedes recomendarte a ti mismo.',
   'transfer-pre-check': 'La transferencia fue rechazada.',
   'key-taken': 'Esta clave ya está en uso.',

@@ -143,6 +143,7 @@ export const refusals = {
   'challenge-not-found': 'Ce défi n’existe pas.',
   'challenge-not-started': 'Ce défi n’a pas encore commencé.',
   'task-not-found': 'Cette tâche n’existe pas.',
+  'season-not-found': 'Cette saison n’existe pas.',
   'self-endorsement': 'Vous ne pouvez pas vous recommander vous-même.',
   'transfer-pre-check': 'Le transfert a été refusé.',
   'key-taken': 'Cette clé est déjà utilisée.',

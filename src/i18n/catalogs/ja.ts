@@ -135,6 +135,7 @@ export const refusals = {
   'challenge-not-found': 'このチャレンジは存在しません。',
   'challenge-not-started': 'このチャレンジはまだ始まっていません。',
   'task-not-found': 'このタスクは存在しません。',
+  'season-not-found': 'このシーズンは存在しません。',
   'self-endorsement': '自分自身を推薦することはできません。',
   'transfer-pre-check': '送金は拒否されました。',
   'key-taken': 'このキーはすでに使われています。',

@@ -142,6 +142,7 @@ export const refusals = {
   'challenge-not-found': 'Este desafio não existe.',
   'challenge-not-started': 'Este desafio ainda não começou.',
   'task-not-found': 'Esta tarefa não existe.',
+  'season-not-found': 'Esta temporada não existe.',
   'self-endorsement': 'Você não pode recomendar a si mesmo.',
   'transfer-pre-check': 'A transferência foi recusada.',
   'key-taken': 'Esta chave já está em uso.',

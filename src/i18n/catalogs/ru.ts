@@ -149,6 +149,7 @@ export const refusals = {
   'challenge-not-found': 'Такого испытания нет.',
   'challenge-not-started': 'Это испытание ещё не началось.',
   'task-not-found': 'Такого задания нет.',
+  'season-not-found': 'Такого сезона нет.',
   'self-endorsement': 'Нельзя рекомендовать самого себя.',
   'transfer-pre-check': 'Перевод отклонён.',
   'key-taken': 'Этот ключ уже используется.',

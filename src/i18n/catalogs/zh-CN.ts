@@ -135,6 +135,7 @@ export const refusals = {
   'challenge-not-found': '此挑战不存在。',
   'challenge-not-started': '此挑战尚未开始。',
   'task-not-found': '此任务不存在。',
+  'season-not-found': '此赛季不存在。',
   'self-endorsement': '你不能推荐自己。',
   'transfer-pre-check': '转账被拒绝。',
   'key-taken': '此密钥已被使用。',
