@@ -43,7 +43,25 @@ export function firstPaintApp(size, appIndex) {
   return { ...appFor(size, appIndex), appId: 'first-paint', apiKey: 'pk_first_paint' };
 }
 
-/** The app itself: keys, treasury and one challenge of three tasks; no members. */
+/**
+ * The app's badges: a rule of each kind, so that get_achievements reads what a real app's does
+ * and the seeding's logs award them as they cross their rules. In the first chunk only: defined
+ * before any member, they award nobody retroactively.
+ */
+function badgesOf(app) {
+  const badge = (badge_id, rule) => ({ badge_id, name: badge_id, description: `The ${badge_id} badge.`, rule });
+  return [
+    badge('first-task', { kind: 'tasks_completed', at_least: 1 }),
+    badge('three-tasks', { kind: 'tasks_completed', at_least: 3 }),
+    badge('finisher', { kind: 'challenges_completed', at_least: 1 }),
+    badge('level-2', { kind: 'level', at_least: 2 }),
+    badge('streak-2', { kind: 'streak', at_least: 2 }),
+    badge('challenger', { kind: 'challenge', challenge_id: app.challengeId }),
+    badge('helper', { kind: 'manual' }),
+  ];
+}
+
+/** The app itself: keys, treasury, one challenge of three tasks and its badges; no members. */
 export function appDefinition(app) {
   return {
     app_id: app.appId,
@@ -89,6 +107,7 @@ export function appDefinition(app) {
         ],
       },
     ],
+    badges: badgesOf(app),
   };
 }
 

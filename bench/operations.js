@@ -30,6 +30,11 @@ export function operationsFor(app, { deepMember } = {}) {
       kind: 'read',
       request: (round) => get('get_userinfo', { app_id: appId, account_name: member(round) }),
     },
+    {
+      name: 'get_achievements',
+      kind: 'read',
+      request: (round) => get('get_achievements', { app_id: appId, account_name: member(round) }),
+    },
     { name: 'get_leaderboard score', kind: 'read', request: () => get('get_leaderboard', { app_id: appId }) },
     {
       name: 'get_leaderboard weekly',

@@ -11,6 +11,7 @@
 //   dist/themes/*.css          ready-made themes mapping --qb-* onto Bootstrap, Pico and Tailwind (src/themes)
 //   dist/node/server.js        the Node server, run by bin/questboard-server.js (package.json "bin")
 //   dist/node/token.js         member token keys and tokens, run by bin/questboard-token.js (package.json "bin")
+//   dist/console/*             the community manager's console (src/console), served by the server at /console/
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -166,6 +167,37 @@ function shipManifest() {
   writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
+const consoleDirectory = join(dist, 'console');
+const CONSOLE_ENTRY = 'src/console/index.ts';
+
+/**
+ * The console: a bundle of its own that the embed never loads, with lit inside (the server
+ * serves it as is), each language's words a chunk loaded on demand. Hashed names let the
+ * server have browsers keep them for good; index.html names the entry's.
+ */
+async function buildConsole() {
+  const { metafile } = await esbuild({
+    entryPoints: [CONSOLE_ENTRY],
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    splitting: true,
+    minify: true,
+    target: 'es2022',
+    tsconfig: 'tsconfig.json',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    outdir: consoleDirectory,
+    entryNames: 'console-[hash]',
+    chunkNames: 'chunk-[hash]',
+    legalComments: 'none',
+    metafile: true,
+  });
+  const [entry] = Object.entries(metafile.outputs).find(([, output]) => output.entryPoint === CONSOLE_ENTRY);
+  const page = readFileSync(join(root, 'src/console/index.html'), 'utf8');
+  writeFileSync(join(consoleDirectory, 'index.html'), page.replace('./index.ts', `./${basename(entry)}`));
+  return join(root, entry);
+}
+
 const themesDirectory = join(dist, 'themes');
 
 /** The theme files are plain CSS a site links by URL: shipped as written. */
@@ -207,6 +239,8 @@ async function main() {
 
   await buildNodePrograms();
   shipped.push({ path: serverFile }, { path: tokenCliFile });
+
+  shipped.push({ path: await buildConsole() });
 
   copyThemes();
   shipped.push(...listFiles(themesDirectory).map((path) => ({ path })));

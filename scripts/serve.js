@@ -7,9 +7,11 @@ import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleServerSource } from './server-bundle.js';
 
+// The console's files are in this checkout's dist/, not beside a bundle in a temporary directory.
+process.env.QUESTBOARD_CONSOLE_DIR ??= fileURLToPath(new URL('../dist/console/', import.meta.url));
 let bundle = process.env.QUESTBOARD_SERVER_BUNDLE;
 let removeBundle = () => {};
 if (!bundle) {

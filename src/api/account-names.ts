@@ -4,7 +4,7 @@
 // case-sensitive, as names have always been here.
 
 /** Characters (code points) of a name, counted after normalisation. */
-const MAX_LENGTH = 64;
+export const MAX_ACCOUNT_NAME_LENGTH = 64;
 
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
 const CONTROL = /\p{Cc}/u;
@@ -36,7 +36,7 @@ export function accountNameFault(name: string): string | null {
   if (unseen !== null) return unseen;
   // `alice ` would pass for `alice` on a board.
   if (EDGE_SPACE.test(name)) return 'must not start or end with white space';
-  if ([...name].length > MAX_LENGTH) return `must be at most ${MAX_LENGTH} characters`;
+  if ([...name].length > MAX_ACCOUNT_NAME_LENGTH) return `must be at most ${MAX_ACCOUNT_NAME_LENGTH} characters`;
   return null;
 }
 

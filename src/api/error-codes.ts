@@ -116,6 +116,18 @@ export const MEMBER_TOKENS_NEED_HTTPS = refusal(
   'Member tokens cannot be checked here: this page is not a secure context (https), where WebCrypto verifies them.',
 );
 
+// The admin API (src/handler/admin-operations.ts).
+export const KEY_NOT_FOUND = refusal('key-not-found', 404, 'The app has no API key {key_id}.');
+export const MEMBER_TOKEN_KEY_NOT_FOUND = refusal(
+  'member-token-key-not-found',
+  404,
+  'The app has no member token key named {kid}.',
+);
+export const MEMBER_TOKEN_KEY_TAKEN = refusal(
+  'member-token-key-taken',
+  409,
+  'The app has a member token key named {kid} already: remove it first, or name the new one otherwise.',
+);
 // What the rules refuse.
 export const APP_NOT_FOUND = refusal('app-not-found', 404, "app_id not found: no app '{app_id}'.");
 export const MEMBER_NOT_FOUND = refusal('member-not-found', 404, 'User not found: {field} is not a member of this app.');
@@ -123,6 +135,7 @@ export const CHALLENGE_NOT_FOUND = refusal('challenge-not-found', 404, 'Challeng
 export const CHALLENGE_NOT_STARTED = refusal('challenge-not-started', 404, 'The challenge has not started yet.');
 export const TASK_NOT_FOUND = refusal('task-not-found', 404, 'Task not found.');
 export const SEASON_NOT_FOUND = refusal('season-not-found', 404, 'Season not found.');
+export const BADGE_NOT_FOUND = refusal('badge-not-found', 404, 'Badge not found: {field} names no badge of this app.');
 export const SELF_ENDORSEMENT = refusal('self-endorsement', 400, 'to_account: a member cannot endorse themselves.');
 export const TRANSFER_PRE_CHECK = refusal('transfer-pre-check', 400, 'Transaction Failed Pre-Check: {reason}');
 export const KEY_TAKEN = refusal('key-taken', 409, "{field}: this key is already an app's key.");
@@ -186,6 +199,7 @@ export const MALFORMED_REQUEST = refusal(
   'The request cannot be read: its target or a header is malformed.',
 );
 export const MALFORMED_HTTP = refusal('malformed-http', 400, 'The request is not well-formed HTTP/1.1.');
+export const CONSOLE_NOT_BUILT = refusal('console-not-built', 404, 'The console is not built: run npm run build.');
 export const HEADERS_TOO_LARGE = refusal(
   'headers-too-large',
   431,

@@ -32,6 +32,15 @@ export const task = z.object({
 });
 export type Task = z.infer<typeof task>;
 
+/** A badge as answers show it (get_challenge's `badge`, get_achievements' badges). */
+const badgeFields = { badge_id: z.string(), name: z.string(), description: z.string(), image_url: z.nullable(z.string()) };
+export const badgeSummary = z.object(badgeFields);
+export type BadgeSummary = z.infer<typeof badgeSummary>;
+
+/** What completing a challenge pays, where it pays a badge beside its points (null otherwise, as the seed answered). */
+export const rewardData = z.object({ points: z.int(), xp: z.int(), badge_id: z.string() });
+export type RewardData = z.infer<typeof rewardData>;
+
 export const challenge = z.object({
   ...success,
   challenge_id: z.string(),
@@ -39,9 +48,9 @@ export const challenge = z.object({
   description: z.string(),
   create_date: z.string(),
   groupid: z.null(),
-  badge: z.null(),
+  badge: z.nullable(badgeSummary),
   tasks: z.array(task),
-  rewarddata: z.null(),
+  rewarddata: z.nullable(rewardData),
 });
 export type Challenge = z.infer<typeof challenge>;
 
@@ -62,6 +71,15 @@ export const userInfo = z.object({
   next_level_xp: z.int(),
 });
 export type UserInfo = z.infer<typeof userInfo>;
+
+/** get_achievements: a type alone, as no answer is checked against it (bytes the worker need not carry). */
+export interface Achievements {
+  is_valid: true;
+  message: null;
+  account_name: string;
+  badges: (BadgeSummary & { earned_at: string })[];
+  streak: { current: number; longest: number; last_day: string | null; freezes_left: number };
+}
 
 /** get_endorsement: whether the endorsement was made (once made, an endorsement stays). */
 export const endorsement = z.object({ ...success, endorsed: z.boolean() });

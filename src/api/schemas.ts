@@ -1,7 +1,7 @@
 // The request side of the contract: one zod/mini schema per operation input
 // and for the admin dataset. Responses are typed in responses.ts.
 import * as z from 'zod/mini';
-import { accountNameFault, normalizeAccountName, unseenCharacterFault } from './account-names.js';
+import { accountNameFault, MAX_ACCOUNT_NAME_LENGTH, normalizeAccountName, unseenCharacterFault } from './account-names.js';
 import {
   canonicalLanguageTag,
   decimalPlaces,
@@ -12,8 +12,13 @@ import {
   MAX_LANGUAGE_TAG_LENGTH,
   X_HANDLE,
 } from './formats.js';
+import { SHA256_HEX } from './key-hash.js';
 import { JsonNumber } from './json-text.js';
+import { isTimeZone } from './time-zones.js';
+import { SCOPES } from './scopes.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
+
+export { SCOPES, type Scope } from './scopes.js';
 
 const text = z.string().check(z.minLength(1, 'must not be empty'));
 
@@ -68,12 +73,6 @@ const instant = z
     ),
   );
 
-/**
- * `member`: what a site puts in its page's script tag beside `read`. Such a key writes only what
- * a member may (endorse, connect a profile), only with a member token, and only as that member.
- */
-export const SCOPES = ['read', 'write', 'ledger', 'admin', 'member'] as const;
-export type Scope = (typeof SCOPES)[number];
 export const LEADERBOARD_TYPES = ['score', 'xp', 'weekly', 'monthly'] as const;
 export type LeaderboardType = (typeof LEADERBOARD_TYPES)[number];
 export const RANK_POLICIES = ['olympic', 'dense', 'ordinal'] as const;
@@ -154,6 +153,7 @@ export const EXACT_NUMBER_PATHS: ReadonlySet<string> = new Set([
   'quantity', // airdrop_token_ledger, admin/log_task
   'apps.*.challenges.*.tasks.*.quantity',
   'apps.*.progress.*.quantity',
+  'challenge.tasks.*.quantity', // admin/save_challenge
 ]);
 const jsonNumber = z.custom<JsonNumber>((value) => value instanceof JsonNumber, 'must be a number');
 
@@ -205,6 +205,63 @@ export const logTaskBody = z.object({
   quantity: quantityNumber,
 });
 
+/** A badge's id: a word or slug the site picks, as an endorsement's. */
+export const MAX_BADGE_ID_LENGTH = 64;
+const badgeId = identifier(MAX_BADGE_ID_LENGTH);
+const atLeast = z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(1e9, 'must be at most 1000000000'));
+const BADGE_RULE_KINDS = ['tasks_completed', 'challenges_completed', 'level', 'streak', 'challenge', 'manual'] as const;
+
+export type BadgeRule =
+  | { kind: 'tasks_completed' | 'challenges_completed' | 'level' | 'streak'; at_least: number }
+  | { kind: 'challenge'; challenge_id: string }
+  | { kind: 'manual' };
+
+const THRESHOLD_KINDS: ReadonlySet<string> = new Set(['tasks_completed', 'challenges_completed', 'level', 'streak']);
+
+/**
+ * When a member earns a badge (docs/rules.md, Badges): a kind, and the one field its kind takes.
+ * Checked field by field, so that a refusal names the field (`rule.at_least: is required`).
+ */
+export const badgeRule = z.pipe(
+  z
+    .strictObject({
+      kind: z.enum(BADGE_RULE_KINDS, `must be one of ${BADGE_RULE_KINDS.join(', ')}`),
+      at_least: z.optional(atLeast),
+      challenge_id: z.optional(guid),
+    })
+    .check(
+      z.superRefine((rule, ctx) => {
+        const wanted = THRESHOLD_KINDS.has(rule.kind) ? 'at_least' : rule.kind === 'challenge' ? 'challenge_id' : null;
+        for (const field of ['at_least', 'challenge_id'] as const) {
+          const message =
+            field === wanted
+              ? rule[field] === undefined && 'is required'
+              : rule[field] !== undefined && `is not taken by kind ${rule.kind}`;
+          if (message) ctx.addIssue({ code: 'custom', path: [field], message, input: rule });
+        }
+      }),
+    ),
+  z.transform((rule) => rule as BadgeRule),
+);
+
+const badgeFields = {
+  badge_id: badgeId,
+  name: text.check(z.maxLength(200, 'must be at most 200 characters')),
+  description: z.string().check(z.maxLength(2000, 'must be at most 2000 characters')),
+  image_url: z.optional(
+    z.nullable(
+      z
+        .string()
+        .check(z.maxLength(2000, 'must be at most 2000 characters'), z.regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL')),
+    ),
+  ),
+  rule: badgeRule,
+};
+
+export const defineBadgeBody = z.object({ app_id: appId, ...badgeFields });
+export const awardBadgeBody = z.object({ app_id: appId, badge_id: badgeId, account_name: accountName });
+export const getAchievementsQuery = z.object({ app_id: appId, account_name: accountName });
+
 export const exportQuery = z.object({ app_id: appId });
 
 const rank = z.int().check(z.minimum(1, 'must be 1 or more'));
@@ -241,7 +298,18 @@ const datasetSeason = z.strictObject({
     z.array(z.strictObject({ account_name: accountName, points: z.int().check(z.minimum(0, 'must be 0 or more')), at: instant })),
   ),
 });
-export const importQuery = z.object({ mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')) });
+export const adminAppsQuery = anyQuery;
+
+export const importQuery = z.object({
+  mode: z.optional(z.enum(['merge', 'replace'], 'must be merge or replace')),
+  /** Runs the import and says what it changed, then rolls all of it back. */
+  dry_run: z.optional(
+    z.pipe(
+      z.enum(['true', 'false'], 'must be true or false'),
+      z.transform((flag) => flag === 'true'),
+    ),
+  ),
+});
 
 /** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */
 export const MAX_METADATA_DEPTH = 32;
@@ -294,7 +362,7 @@ const datasetChallenge = z.strictObject({
 
 /** A P-256 coordinate or an Ed25519 public key: 32 bytes. */
 const keyBytes = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes in base64url (43 characters)'));
-const MAX_MEMBER_TOKEN_KEYS = 20;
+export const MAX_MEMBER_TOKEN_KEYS = 20;
 
 /**
  * A public key (RFC 7517 JWK) that member tokens of the app are verified with, named by its
@@ -374,12 +442,28 @@ const allowedOrigins = z
   )
   .check(z.maxLength(100, 'must list at most 100 origins'));
 
+/**
+ * An app's key in a dataset: the key itself, or its SHA-256 as an export gives it (no store keeps
+ * a key, src/store/records.ts), so an export imported elsewhere answers to the same keys.
+ */
+const datasetApiKey = z
+  .strictObject({
+    key: z.optional(apiKey),
+    key_sha256: z.optional(z.string().check(z.regex(SHA256_HEX, "must be the key's SHA-256: 64 lowercase hex digits"))),
+    scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)),
+  })
+  .check(
+    z.superRefine((entry, ctx) => {
+      if ((entry.key === undefined) === (entry.key_sha256 === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['key'], message: 'give key or key_sha256, not both', input: entry });
+      }
+    }),
+  );
+
 const datasetApp = z.strictObject({
   app_id: appId,
   name: z.optional(z.string()),
-  api_keys: z.optional(
-    z.array(z.strictObject({ key: apiKey, scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)) })),
-  ),
+  api_keys: z.optional(z.array(datasetApiKey)),
   treasury: z.optional(
     z.strictObject({
       account_id: z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'must be shard.realm.num')),
@@ -395,6 +479,10 @@ const datasetApp = z.strictObject({
       // Each replaced whole when given; null goes back to the server's defaults (--cors-origin).
       rate_limits: z.optional(z.nullable(rateLimits)),
       allowed_origins: z.optional(z.nullable(allowedOrigins)),
+      time_zone: z.optional(
+        z.string().check(z.refine(isTimeZone, 'must be an IANA time zone name, such as UTC or Europe/Berlin')),
+      ),
+      streak_freezes_per_month: z.optional(z.int().check(z.minimum(0, 'must be 0 or more'), z.maximum(31, 'must be at most 31'))),
     }),
   ),
   users: z.optional(
@@ -430,6 +518,18 @@ const datasetApp = z.strictObject({
       }),
     ),
   ),
+  badges: z.optional(z.array(z.strictObject(badgeFields))),
+  /** The badges members hold, with when: a badge given by hand or before its rule changed is kept as it was. */
+  badge_awards: z.optional(
+    z.array(
+      z.strictObject({
+        badge_id: badgeId,
+        account_name: accountName,
+        earned_at: instant,
+        reason: z.optional(text.check(z.maxLength(200, 'must be at most 200 characters'))),
+      }),
+    ),
+  ),
 });
 
 export const dataset = z.strictObject({
@@ -451,3 +551,37 @@ export type DatasetApp = z.infer<typeof datasetApp>;
 export type DatasetChallenge = z.infer<typeof datasetChallenge>;
 export type DatasetTask = z.infer<typeof datasetTask>;
 export type MemberTokenKey = z.infer<typeof memberTokenKey>;
+
+// The console's admin API (docs/api.md, "The admin API").
+export const appQuery = z.object({ app_id: appId });
+/** What a key's id is: the start of its SHA-256, as GET /v1/admin/keys lists it. */
+export const KEY_ID_LENGTH = 16;
+export const createKeyBody = z.object({
+  app_id: appId,
+  scopes: z.array(z.enum(SCOPES, `must be one of ${SCOPES.join(', ')}`)).check(z.minLength(1, 'must name at least one scope')),
+});
+export const revokeKeyBody = z.object({
+  app_id: appId,
+  key_id: z.string().check(z.regex(/^[0-9a-f]{16}$/, `must be a key id: ${KEY_ID_LENGTH} hex digits`)),
+});
+export const addMemberTokenKeyBody = z.object({ app_id: appId, key: memberTokenKey });
+export const removeMemberTokenKeyBody = z.object({ app_id: appId, kid: identifier(MAX_KID_LENGTH) });
+export const membersQuery = z.object({
+  app_id: appId,
+  prefix: z.optional(
+    z.string().check(z.maxLength(MAX_ACCOUNT_NAME_LENGTH, `must be at most ${MAX_ACCOUNT_NAME_LENGTH} characters`)),
+  ),
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 100),
+});
+export const memberQuery = getUserInfoQuery;
+/** Why a manager changed a score: kept in the audit log beside the change. */
+const reason = z.string().check(z.minLength(1, 'must say why'), z.maxLength(500, 'must be at most 500 characters'));
+export const adjustBody = z.object({ ...logTaskBody.shape, app_id: appId, reason });
+export const setActiveBody = z.object({ app_id: appId, account_name: accountName, active: z.boolean() });
+export const auditQuery = z.object({
+  app_id: appId,
+  before: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 200),
+});
+export const upsertChallengeBody = z.object({ app_id: appId, challenge: datasetChallenge });

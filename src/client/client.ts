@@ -1,5 +1,6 @@
 import type {
   Acknowledged,
+  Achievements,
   AirdropResult,
   Challenge,
   Endorsement,
@@ -58,7 +59,7 @@ export interface ImportResult extends Acknowledged {
   app_ids: string[];
 }
 
-type Query = Record<string, string | number | undefined>;
+export type Query = Record<string, string | number | boolean | undefined>;
 
 interface WriteOptions {
   /** Sent as the Idempotency-Key header; a fresh one by default. */
@@ -115,6 +116,11 @@ export class QuestboardClient {
     return this.get('v1/get_userinfo', query);
   }
 
+  /** The member's badges and streak (404 for an unknown member, as getUserInfo). */
+  getAchievements(query: { app_id: string; account_name: string }): Promise<Achievements> {
+    return this.get('v1/get_achievements', query);
+  }
+
   getLeaderboard(query: LeaderboardQuery & { widget_response: 'html' }): Promise<LeaderboardHtml>;
   getLeaderboard(query: LeaderboardQuery & { widget_response?: 'json' }): Promise<Leaderboard>;
   getLeaderboard(query: LeaderboardQuery & { widget_response?: 'html' | 'json' }): Promise<Leaderboard | LeaderboardHtml> {
@@ -164,6 +170,16 @@ export class QuestboardClient {
     logTask: (input: LogTaskInput): Promise<TaskProgress> => this.write('v1/admin/log_task', input),
     exportApp: (query: { app_id: string }): Promise<Dataset & Acknowledged> => this.get('v1/admin/export', query),
   };
+
+  /**
+   * Any operation by its path (`v1/admin/…`), for clients of parts of the API the elements never
+   * call (admin-client.ts), so that their methods stay out of the embed. A POST carries an
+   * Idempotency-Key (a fresh one by default) and is sent once more when it got no answer.
+   */
+  call<T>(path: string, request: { query?: Query; body?: unknown; idempotencyKey?: string } = {}): Promise<T> {
+    if (request.body === undefined) return this.get<T>(path, request.query ?? {});
+    return this.write<T>(withQuery(path, request.query ?? {}), request.body, { idempotencyKey: request.idempotencyKey });
+  }
 
   /** The same client (same requests, same sharing) telling `observer` how fresh each answer is. */
   observing(observer: AnswerObserver): QuestboardClient {

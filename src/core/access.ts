@@ -3,7 +3,7 @@ import { API_KEY_INVALID, API_KEY_MISSING, KEY_TAKEN, OTHER_APP, SCOPE_MISSING }
 import { ApiError, invalidInput } from '../api/errors.js';
 import { apiKey, SCOPES, type Scope } from '../api/schemas.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
-import { sha256Hex } from './key-hash.js';
+import { sha256Hex } from '../api/key-hash.js';
 
 /**
  * The meta entry of the installation admin keys: `{ sha256: [hex, …] }`, their
@@ -35,7 +35,7 @@ export async function addAdminKeys(
   const stored = await tx.getMeta<StoredAdminKeys>(ADMIN_KEYS);
   const hashes = await adminKeyHashes(tx);
   for (const [index, key] of keys.entries()) {
-    if (await tx.get('api_keys', key)) throw new ApiError(KEY_TAKEN, { field: nameOf(index) });
+    if (await tx.get('api_keys', sha256Hex(key))) throw new ApiError(KEY_TAKEN, { field: nameOf(index) });
     hashes.add(sha256Hex(key));
   }
   if (keys.length > 0 || Array.isArray(stored)) await tx.putMeta(ADMIN_KEYS, { sha256: [...hashes] });
@@ -66,19 +66,22 @@ export function bearerKey(header: string | null): string {
   return key;
 }
 
+/** An app's key is found by its hash, as it is kept (ApiKeyRecord.key_sha256): one keyed read. */
 export async function authenticate(tx: Transaction, key: string): Promise<ApiKeyRecord> {
-  const record = await tx.get('api_keys', key);
-  if (record) return record;
+  const hash = sha256Hex(key);
+  const record = await tx.get('api_keys', hash);
+  if (record && record.revoked_at === undefined) return record;
+  if (record) throw new ApiError(API_KEY_INVALID);
   // Installation admin keys carry every scope for every app.
-  if ((await adminKeyHashes(tx)).has(sha256Hex(key))) return adminKeyRecord(key);
+  if ((await adminKeyHashes(tx)).has(hash)) return adminKeyRecord(hash);
   throw new ApiError(API_KEY_INVALID);
 }
 
 /**
- * What an installation admin key may do. Its hash stands for it (idempotency
- * records are kept under the caller's key), so no record keeps the key itself.
+ * What an installation admin key, by its hash, may do. As an app key's record, it keeps the hash
+ * alone (idempotency records are kept under it), so no record keeps the key itself.
  */
-export const adminKeyRecord = (key: string): ApiKeyRecord => ({ key: sha256Hex(key), app_id: null, scopes: [...SCOPES] });
+export const adminKeyRecord = (key_sha256: string): ApiKeyRecord => ({ key_sha256, app_id: null, scopes: [...SCOPES] });
 
 export function requireScope(key: ApiKeyRecord, scope: Scope): void {
   if (!key.scopes.includes(scope)) {

@@ -2,8 +2,8 @@
 import { CHALLENGE_NOT_FOUND, CHALLENGE_NOT_STARTED, TASK_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { Fixed4, formatDate, QUANTITY_SCALE } from '../api/formats.js';
-import type { Challenge, Task, TaskProgressWire } from '../api/responses.js';
-import type { ChallengeRecord, ProgressRecord, TaskRecord, Transaction } from '../store/index.js';
+import type { BadgeSummary, Challenge, Task, TaskProgressWire } from '../api/responses.js';
+import type { BadgeDefinition, ChallengeRecord, ProgressRecord, TaskRecord, Transaction } from '../store/index.js';
 
 /**
  * A challenge of the caller's app. Another app's challenge is "not found",
@@ -43,20 +43,29 @@ export function taskShape(task: TaskRecord): Task {
   };
 }
 
-export function challengeShape(challenge: ChallengeRecord, tasks: TaskRecord[]): Challenge {
+/** `badge`: the badge completing the challenge awards, if any (badges.ts, challengeBadge). */
+export function challengeShape(challenge: ChallengeRecord, tasks: TaskRecord[], badge?: BadgeDefinition): Challenge {
   return {
     challenge_id: challenge.challenge_id,
     name: challenge.name,
     description: challenge.description,
     create_date: formatDate(challenge.created_at),
     groupid: null,
-    badge: null,
+    badge: badge ? badgeSummary(badge) : null,
     tasks: tasks.map(taskShape),
-    rewarddata: null,
+    // Points count as XP too (member-totals.ts).
+    rewarddata: badge ? { points: challenge.points, xp: challenge.points, badge_id: badge.badge_id } : null,
     is_valid: true,
     message: null,
   };
 }
+
+export const badgeSummary = ({ badge_id, name, description, image_url }: BadgeDefinition): BadgeSummary => ({
+  badge_id,
+  name,
+  description,
+  image_url,
+});
 
 export function taskProgressShape(task: TaskRecord, progress: ProgressRecord | undefined): TaskProgressWire {
   return {

@@ -5,10 +5,11 @@ import { ID_TAKEN, INVALID_DATASET, INVALID_INPUT } from '../api/error-codes.js'
 import { ApiError } from '../api/errors.js';
 import { formatCoins, newGuid, parseAccountId, parseCoins, QUANTITY_SCALE, toQuantityE4 } from '../api/formats.js';
 import type { Dataset, DatasetApp, DatasetChallenge } from '../api/schemas.js';
-import type { ApiKeyRecord, AppRecord, Transaction } from '../store/index.js';
+import type { ApiKeyRecord, AppRecord, ChallengeRecord, TaskRecord, Transaction } from '../store/index.js';
 import { addAdminKeys, adminKeyHashes } from './access.js';
+import { awardCrossed, awardQualifying, countBadge, defineBadge, standingOf } from './badges.js';
 import { endorse } from './endorsements.js';
-import { sha256Hex } from './key-hash.js';
+import { sha256Hex } from '../api/key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
 import { applyProgress, logProgress } from './progress.js';
 import {
@@ -20,6 +21,7 @@ import {
   type Season,
   type SeasonPoints,
 } from './seasons.js';
+import { forgetStreak } from './streaks.js';
 
 const DEFAULT_TASK_POINTS = 10;
 const DEFAULT_CHALLENGE_POINTS = 50;
@@ -85,17 +87,25 @@ async function importApp(
   if (rateLimits) app.rate_limits = rateLimits;
   const allowedOrigins = replacedSetting(data.settings?.allowed_origins, existing?.allowed_origins);
   if (allowedOrigins) app.allowed_origins = allowedOrigins;
+  const time_zone = data.settings?.time_zone ?? existing?.time_zone;
+  if (time_zone) app.time_zone = time_zone;
+  const freezes = data.settings?.streak_freezes_per_month ?? existing?.streak_freezes_per_month;
+  if (freezes !== undefined) app.streak_freezes_per_month = freezes;
+  if (existing?.badges) app.badges = existing.badges;
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
-    const owner = await tx.get('api_keys', apiKey.key);
-    if ((owner && owner.app_id !== app.app_id) || adminKeys.has(sha256Hex(apiKey.key))) {
+    // Kept as its hash alone: a key given in clear is hashed here, an exported one came hashed.
+    const key_sha256 = apiKey.key_sha256 ?? sha256Hex(apiKey.key!);
+    const owner = await tx.get('api_keys', key_sha256);
+    if ((owner && owner.app_id !== app.app_id) || adminKeys.has(key_sha256)) {
       // An app's own admin key learns nothing of keys outside its app: the key stays its owner's,
       // answered as any key. (Knowing the key, it could try it as a Bearer key anyway, where
       // failures are limited; the import must not be a way round that.) The installation's may know.
       if (importer !== null) continue;
-      throw new ApiError(ID_TAKEN, { field: `${path}.api_keys[${index}].key`, kind: 'key' });
+      const field = `${path}.api_keys[${index}].${apiKey.key_sha256 === undefined ? 'key' : 'key_sha256'}`;
+      throw new ApiError(ID_TAKEN, { field, kind: 'key' });
     }
-    const record: ApiKeyRecord = { key: apiKey.key, app_id: app.app_id, scopes: apiKey.scopes };
+    const record: ApiKeyRecord = { key_sha256, app_id: app.app_id, scopes: apiKey.scopes };
     tx.put('api_keys', record);
   }
 
@@ -125,9 +135,52 @@ async function importApp(
     for (const name of affected) rederive.add(name);
   }
   tx.put('apps', app);
+  const badges = await importBadges(tx, app, data, path, now);
   for (const season of data.seasons ?? []) await importSeason(tx, app.app_id, season);
   if (rederive.size > 0) await rethrowAt(`${path}.challenges`, () => replayHistory(tx, app, rederive));
   await replay(tx, app, data, path, now, joined);
+  // Members the history (or an earlier import) already took past a badge's rule: theirs now.
+  for (const badge of badges) await awardQualifying(tx, app, badge, now);
+}
+
+/**
+ * The dataset's badges, then the awards it brings, as they were (an export's awards keep their
+ * time); the replay that follows awards the rest as the history crosses their rules. Returns the
+ * badges, for the members already past them to be awarded once the history is in.
+ */
+async function importBadges(tx: Transaction, app: AppRecord, data: DatasetApp, path: string, now: number) {
+  const badges = (data.badges ?? []).map((badge) => ({ ...badge, image_url: badge.image_url ?? null }));
+  const seen = new Set<string>();
+  for (const [index, badge] of badges.entries()) {
+    const badgePath = `${path}.badges[${index}].`;
+    if (seen.has(badge.badge_id))
+      throw new ApiError(INVALID_INPUT, { field: `${badgePath}badge_id`, reason: `'${badge.badge_id}' appears twice` });
+    seen.add(badge.badge_id);
+    // Defined without awarding: that waits for the history (above).
+    await defineBadge(tx, app, badge, now, badgePath, false);
+  }
+  const awards = data.badge_awards ?? [];
+  await tx.getMany(
+    'users',
+    awards.map((award): [string, string] => [app.app_id, award.account_name]),
+  );
+  await tx.getMany(
+    'badge_awards',
+    awards.map((award): [string, string, string] => [app.app_id, award.account_name, award.badge_id]),
+  );
+  for (const [index, award] of awards.entries()) {
+    const awardPath = `${path}.badge_awards[${index}]`;
+    if (!app.badges?.some((badge) => badge.badge_id === award.badge_id))
+      throw new ApiError(INVALID_INPUT, { field: `${awardPath}.badge_id`, reason: 'no such badge in this app' });
+    const member = await tx.get('users', [app.app_id, award.account_name]);
+    if (!member) throw new ApiError(INVALID_INPUT, { field: `${awardPath}.account_name`, reason: 'no such member in this app' });
+    const key: [string, string, string] = [app.app_id, award.account_name, award.badge_id];
+    if (await tx.get('badge_awards', key)) continue;
+    const { badge_id, account_name, earned_at, reason = 'manual' } = award;
+    tx.put('badge_awards', { app_id: app.app_id, account_name, badge_id, earned_at: Date.parse(earned_at), reason });
+    countBadge(tx, member);
+  }
+  return badges;
 }
 
 /**
@@ -222,7 +275,9 @@ async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>
   for (const name of names) {
     const user = (await tx.get('users', [app.app_id, name]))!;
     const { is_active, twitter_name, joined_at, id } = user;
-    tx.put('users', { ...user, ...newMember(app.app_id, name, joined_at, id), is_active, twitter_name });
+    const fresh = { ...user, ...newMember(app.app_id, name, joined_at, id), is_active, twitter_name };
+    forgetStreak(fresh);
+    tx.put('users', fresh);
   }
   const logs = history.logs.sort((a, b) => a.at - b.at || a.seq! - b.seq!);
   for (const { task_id, account_name, quantity_e4, at } of logs) {
@@ -233,7 +288,9 @@ async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>
   }
   for (const { to_account, at } of history.endorsements) {
     const user = (await tx.get('users', [app.app_id, to_account]))!;
+    const before = standingOf(user);
     earnXp(user, app.endorsement_xp, at);
+    await awardCrossed(tx, app, user, before, at);
     tx.put('users', user);
   }
 }
@@ -328,6 +385,19 @@ async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp,
     'endorsements',
     endorsements.map((e): [string, string, string, string] => [app.app_id, e.from_account, e.to_account, e.endorsement_id]),
   );
+  // The awards a replayed log may give: those of the members the import brings are known absent
+  // unless the dataset brings them (read as put), the others' read in one go.
+  const awardKeys = [...new Set(names)].flatMap((name) =>
+    (app.badges ?? []).map((badge): [string, string, string] => [app.app_id, name, badge.badge_id]),
+  );
+  tx.knownAbsent(
+    'badge_awards',
+    awardKeys.filter(([, name]) => joined.has(name)),
+  );
+  await tx.getMany(
+    'badge_awards',
+    awardKeys.filter(([, name]) => !joined.has(name)),
+  );
 }
 
 /** A rule broken inside a dataset is the dataset's fault: a 400 naming where. */
@@ -346,7 +416,9 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
   const exported: DatasetApp = {
     app_id: app.app_id,
     name: app.name,
-    api_keys: data.api_keys.map(({ key, scopes }) => ({ key, scopes })),
+    api_keys: data.api_keys
+      .filter((key) => key.revoked_at === undefined)
+      .map(({ key_sha256, scopes }) => ({ key_sha256, scopes })),
     settings: {
       endorsement_xp: app.endorsement_xp,
       rank_policy: app.rank_policy,
@@ -361,28 +433,7 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       is_active: user.is_active,
       joined_at: toIso(user.joined_at),
     })),
-    challenges: data.challenges.map((challenge) => ({
-      challenge_id: challenge.challenge_id,
-      name: challenge.name,
-      description: challenge.description,
-      start_date: toIso(challenge.start_at),
-      points: challenge.points,
-      create_date: toIso(challenge.created_at),
-      tasks: challenge.task_ids.map((task_id) => {
-        const task = tasks.get(task_id)!;
-        return {
-          task_id,
-          name: task.name,
-          quantity: task.quantity_e4 / QUANTITY_SCALE,
-          operator: task.operator,
-          metadata: task.metadata,
-          points: task.points,
-          allowretry: task.allowretry,
-          alloweditquantity: task.alloweditquantity,
-          create_date: toIso(task.created_at),
-        };
-      }),
-    })),
+    challenges: data.challenges.map((challenge) => exportChallenge(challenge, tasks)),
     progress: data.logs.map((log) => ({
       task_id: log.task_id,
       account_name: log.account_name,
@@ -398,6 +449,17 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
   };
   const seasons = await listSeasons(tx, app.app_id);
   if (seasons.length > 0) exported.seasons = await Promise.all(seasons.map((season) => exportSeason(tx, app.app_id, season)));
+  if (app.time_zone) exported.settings!.time_zone = app.time_zone;
+  if (app.streak_freezes_per_month !== undefined) exported.settings!.streak_freezes_per_month = app.streak_freezes_per_month;
+  if (app.badges?.length) {
+    exported.badges = app.badges;
+    exported.badge_awards = data.badge_awards.map(({ badge_id, account_name, earned_at, reason }) => ({
+      badge_id,
+      account_name,
+      earned_at: toIso(earned_at),
+      reason,
+    }));
+  }
   if (app.treasury) {
     exported.treasury = { account_id: app.treasury.account_id, balance: formatCoins(BigInt(app.treasury.balance)) };
   }
@@ -434,5 +496,31 @@ async function exportSeason(tx: Transaction, app_id: string, season: Season) {
     rewards: season.rewards,
     frozen: season.frozen_at !== null,
     board: board.map(([account_name, [points, at]]) => ({ account_name, points, at: toIso(at) })),
+  };
+}
+
+/** A challenge and its tasks in the import's shape: what an export holds, and what the console edits. */
+export function exportChallenge(challenge: ChallengeRecord, tasks: ReadonlyMap<string, TaskRecord>) {
+  return {
+    challenge_id: challenge.challenge_id,
+    name: challenge.name,
+    description: challenge.description,
+    start_date: toIso(challenge.start_at),
+    points: challenge.points,
+    create_date: toIso(challenge.created_at),
+    tasks: challenge.task_ids.map((task_id) => {
+      const task = tasks.get(task_id)!;
+      return {
+        task_id,
+        name: task.name,
+        quantity: task.quantity_e4 / QUANTITY_SCALE,
+        operator: task.operator,
+        metadata: task.metadata,
+        points: task.points,
+        allowretry: task.allowretry,
+        alloweditquantity: task.alloweditquantity,
+        create_date: toIso(task.created_at),
+      };
+    }),
   };
 }

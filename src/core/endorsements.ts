@@ -2,6 +2,7 @@
 import { SELF_ENDORSEMENT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, Transaction } from '../store/index.js';
+import { awardCrossed, standingOf } from './badges.js';
 import { earnXp } from './member-totals.js';
 import { findMember } from './lookups.js';
 
@@ -29,7 +30,9 @@ export async function endorse(tx: Transaction, app: AppRecord, endorsement: Endo
   const receiver = await findMember(tx, app.app_id, to_account, 'to_account');
   if (await tx.get('endorsements', key)) return false;
   tx.put('endorsements', { app_id: app.app_id, from_account, to_account, endorsement_id, at });
+  const before = standingOf(receiver);
   earnXp(receiver, app.endorsement_xp, at);
+  await awardCrossed(tx, app, receiver, before, at);
   tx.put('users', receiver);
   return true;
 }

@@ -71,7 +71,8 @@ export function userInfo(user: UserRecord, now: number): UserInfo {
     challenges_completed: user.challenges_completed,
     tasks_completed: user.tasks_completed,
     tasks_logged: user.tasks_logged,
-    total_achievements: user.tasks_completed + user.challenges_completed,
+    // Badges count as achievements beside tasks and challenges (docs/rules.md, Challenges).
+    total_achievements: user.tasks_completed + user.challenges_completed + (user.badges_earned ?? 0),
     total_score: user.total_score,
     challenge_score_monthly: monthlyScore(user, now),
     challenge_score_weekly: weeklyScore(user, now),

@@ -2,8 +2,10 @@
 import { INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
+import { awardChallenge, awardCrossed, standingOf } from './badges.js';
 import { assertStarted } from './catalog.js';
 import { earnPoints } from './member-totals.js';
+import { countDay } from './streaks.js';
 
 export interface Log {
   app: AppRecord;
@@ -22,7 +24,7 @@ export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRe
 }
 
 /**
- * What a log does to the member's progress, totals and challenges, without its line in the log:
+ * What a log does to the member's progress, totals, challenges, streak and badges, without its line in the log:
  * an import appends its lines in time order itself, and applies them a member at a time (dataset.ts).
  */
 export async function applyProgress(tx: Transaction, { app, task, user, quantity_e4, at }: Log): Promise<ProgressRecord> {
@@ -39,7 +41,9 @@ export async function applyProgress(tx: Transaction, { app, task, user, quantity
     completed_e4: 0,
     times_completed: 0,
   };
+  const before = standingOf(user);
   user.tasks_logged++;
+  countDay(app, user, at);
 
   // Without retry a completed task is done: later logs only count as logged.
   const open = progress.times_completed === 0 || task.allowretry;
@@ -55,6 +59,7 @@ export async function applyProgress(tx: Transaction, { app, task, user, quantity
     const reached = (singleLog ? quantity_e4 : progress.completed_e4) >= task.quantity_e4;
     if (reached) await completeTask(tx, app, task, user, progress, at);
   }
+  await awardCrossed(tx, app, user, before, at);
   tx.put('progress', progress);
   tx.put('users', user);
   return progress;
@@ -89,6 +94,7 @@ async function completeTask(
     record.completed = true;
     user.challenges_completed++;
     earnPoints(user, challenge.points, at);
+    await awardChallenge(tx, app, user.account_name, challenge.challenge_id, at);
   }
   tx.put('member_challenges', record);
 }

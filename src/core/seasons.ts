@@ -5,6 +5,7 @@ import { SEASON_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { Leaderboard, LeaderboardEntry } from '../api/responses.js';
 import type { AppRecord, Transaction } from '../store/index.js';
+import { awardBadge } from './badges.js';
 import type { BoardQuery } from './leaderboard.js';
 
 export interface SeasonReward {
@@ -59,22 +60,41 @@ export const seasonShape = (season: Season) => ({
 /**
  * Freezes the seasons that have ended by `now`, once: called by every write that may earn points
  * before it does, so nothing it writes (back-dated history of an import among it) reaches a closed
- * season. Tells the app's backend with `season.ended`.
+ * season. Pays its rank rewards and tells the app's backend with `season.ended`. The caller has
+ * read the app in this write, which locks it on the SQL store: of two processes' writes, the
+ * second sees the first's freeze, so it happens once.
  */
-export async function freezeEndedSeasons(tx: Transaction, app_id: string, now: number): Promise<void> {
-  const seasons = await listSeasons(tx, app_id);
+export async function freezeEndedSeasons(tx: Transaction, app: AppRecord, now: number): Promise<void> {
+  const seasons = await listSeasons(tx, app.app_id);
   const ended = seasons.filter((season) => season.frozen_at === null && season.ends_at <= now);
   if (ended.length === 0) return;
   for (const season of ended) {
     season.frozen_at = now;
+    await payRewards(tx, app, season, now);
     tx.recordEvent?.({
-      app_id,
+      app_id: app.app_id,
       type: 'season.ended',
       at: now,
       data: { season_id: season.season_id, name: season.name, ends_at: new Date(season.ends_at).toISOString() },
     });
   }
-  await tx.putMeta(seasonsKey(app_id), seasons);
+  await tx.putMeta(seasonsKey(app.app_id), seasons);
+}
+
+/** Awards each reward's badge to the members whose final rank lies in its range. */
+async function payRewards(tx: Transaction, app: AppRecord, season: Season, now: number): Promise<void> {
+  if (season.rewards.length === 0) return;
+  const order = seasonOrder(await seasonPoints(tx, app.app_id, season.season_id));
+  const last = Math.max(...season.rewards.map((reward) => reward.to_rank));
+  for (const [position, [account_name]] of order.entries()) {
+    const rank = rankAt(order, position, app.rank_policy);
+    if (rank > last) break;
+    for (const reward of season.rewards) {
+      // A badge the app no longer defines pays nothing rather than fail the write that froze the season.
+      if (rank < reward.from_rank || rank > reward.to_rank || !app.badges?.some((b) => b.badge_id === reward.badge_id)) continue;
+      await awardBadge(tx, app, reward.badge_id, account_name, now, `season:${season.season_id}`);
+    }
+  }
 }
 
 /** Marks an imported season frozen as it was where it came from (its own end for the time). */
@@ -123,10 +143,7 @@ export async function readSeasonBoard(
   query: BoardQuery,
 ): Promise<Leaderboard> {
   await findSeason(tx, app.app_id, season_id);
-  const order = Object.entries(await seasonPoints(tx, app.app_id, season_id)).sort(
-    ([nameA, [pointsA, atA]], [nameB, [pointsB, atB]]) =>
-      pointsB - pointsA || atA - atB || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0),
-  );
+  const order = seasonOrder(await seasonPoints(tx, app.app_id, season_id));
   let offset = query.offset;
   if (query.around !== undefined) {
     const position = order.findIndex(([name]) => name === query.around);
@@ -154,6 +171,13 @@ export async function readSeasonBoard(
 }
 
 type Ordered = [string, [number, number]][];
+
+/** Members by season points, the earlier to reach them first, then by name. */
+const seasonOrder = (board: SeasonPoints): Ordered =>
+  Object.entries(board).sort(
+    ([nameA, [pointsA, atA]], [nameB, [pointsB, atB]]) =>
+      pointsB - pointsA || atA - atB || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0),
+  );
 
 /** The rank of the member at `position` (from 0) under the app's tie rule. */
 function rankAt(order: Ordered, position: number, policy: AppRecord['rank_policy']): number {

@@ -16,14 +16,16 @@ import { ApiError, invalidInput } from '../api/errors.js';
 import type * as z from 'zod/mini';
 import { adminKeyRecord, authenticate, bearerKey, requireScope } from '../core/access.js';
 import { isEmpty } from '../core/dataset.js';
+import { sha256Hex } from '../api/key-hash.js';
 import { noMemberToken, verifyMemberToken } from '../core/member-token.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { ApiKeyRecord, AppRecord, Store, Transaction } from '../store/index.js';
 import type { ChangeStreams } from './change-stream.js';
+import { recordAdminAction } from './audit.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
 import { canonical, once } from './idempotency.js';
 import { callsAsMember, memberBody } from './member-access.js';
-import { operations, type Operation } from './operations.js';
+import { operations, type Operation, type Outcome } from './operations.js';
 import type { RateLimiter } from './rate-limits.js';
 import { guardRequest, type RequestContext } from './request-guards.js';
 
@@ -226,7 +228,7 @@ export function createHandler({
         // Records written before that, of the request as it came, still answer a retry across the
         // upgrade within their day.
         const asWrittenBefore = `${method} ${name}${url.search} ${canonical(raw)}`;
-        return once(tx, key.key, idempotencyKey, [fingerprint, asWrittenBefore], call.now, () => operation.run(call));
+        return once(tx, key.key_sha256, idempotencyKey, [fingerprint, asWrittenBefore], call.now, () => operation.run(call));
       };
       if (keyText === null) return run();
       // The guard's statements (a server's write limits) go out with the operation's first ones,
@@ -237,17 +239,28 @@ export function createHandler({
       const [outcome] = await Promise.allSettled([run(), guarded]);
       await guarded;
       if (outcome.status === 'rejected') throw outcome.reason;
+      if (operation.scope === 'admin' && operation.transaction === 'write' && !outcome.value.rollBack) {
+        const clientAddress = context?.clientAddress ?? null;
+        const action = { operation: name!, input: raw, key, at: time, clientAddress, changed: outcome.value.changed };
+        await recordAdminAction(tx, action);
+      }
       // A write's notices, where its store sends them with its commit (a server on PostgreSQL).
       tx.announce?.(outcome.value.changed);
       return outcome.value;
     };
-    const inTransaction = (tx: Transaction) => {
+    const inTransaction = async (tx: Transaction) => {
       context?.transactionBegins?.();
-      return work(tx);
+      const outcome = await work(tx);
+      // Thrown, so the store rolls the transaction back; answered below.
+      if (outcome.rollBack) throw new RolledBack(outcome);
+      return outcome;
     };
     const outcome =
       operation.transaction === 'write'
-        ? await store.write(inTransaction, { durability: operation.durability })
+        ? await store.write(inTransaction, { durability: operation.durability }).catch((error: unknown) => {
+            if (error instanceof RolledBack) return error.outcome;
+            throw error;
+          })
         : operation.transaction === 'read'
           ? await store.read(inTransaction)
           : await work(NO_TRANSACTION);
@@ -258,6 +271,11 @@ export function createHandler({
   }
 }
 
+/** A dry run's outcome, carried out of its transaction by the throw that rolls it back. */
+class RolledBack {
+  constructor(readonly outcome: Outcome) {}
+}
+
 /**
  * What an operation without a transaction gets: none of a transaction's methods, so that using
  * one fails, while asking for an optional one (announce) finds none.
@@ -265,7 +283,7 @@ export function createHandler({
 const NO_TRANSACTION = {} as Transaction;
 
 /** Who calls an operation that needs no key. */
-const PUBLIC: ApiKeyRecord = { key: '', app_id: null, scopes: [] };
+const PUBLIC: ApiKeyRecord = { key_sha256: '', app_id: null, scopes: [] };
 
 function parse(schema: z.ZodMiniType, raw: unknown): any {
   const parsed = schema.safeParse(raw);
@@ -287,7 +305,7 @@ async function identify(
     const listed = (body as { admin_keys?: unknown }).admin_keys;
     const bootstrap =
       allowBootstrap && operation.bootstrap && Array.isArray(listed) && listed.includes(key) && (await isEmpty(tx));
-    if (bootstrap) return { key: adminKeyRecord(key), bootstrapped: true };
+    if (bootstrap) return { key: adminKeyRecord(sha256Hex(key)), bootstrapped: true };
     throw error;
   }
 }

@@ -9,7 +9,8 @@ import * as schemas from '../api/schemas.js';
 import type { Scope } from '../api/schemas.js';
 import { VERSION } from '../api/version.js';
 import { requireApp } from '../core/access.js';
-import { assertStarted, challengeShape, findChallenge, findTask, taskProgressShape } from '../core/catalog.js';
+import { awardBadge, challengeBadge, defineBadge, findBadge, heldBadges } from '../core/badges.js';
+import { assertStarted, badgeSummary, challengeShape, findChallenge, findTask, taskProgressShape } from '../core/catalog.js';
 import { exportApp, importDataset } from '../core/dataset.js';
 import { endorse } from '../core/endorsements.js';
 import { DEFAULT_LIMIT, readLeaderboard } from '../core/leaderboard.js';
@@ -18,8 +19,11 @@ import { newMember, userInfo } from '../core/member-totals.js';
 import { findApp, findMember } from '../core/lookups.js';
 import { logProgress } from '../core/progress.js';
 import { earnSeasonPoints, freezeEndedSeasons, listSeasons, putSeason, readSeasonBoard, seasonShape } from '../core/seasons.js';
+import { streakAt } from '../core/streaks.js';
 import type { ApiKeyRecord, Transaction } from '../store/index.js';
 import { renderLeaderboardFragment } from '../ui/index.js';
+import { adminOperations } from './admin-operations.js';
+import { appFor, define, OK } from './define-operation.js';
 
 export interface Call<Input, Query = unknown> {
   input: Input;
@@ -42,6 +46,8 @@ export interface Outcome {
   changed?: Changed | Changed[];
   /** The app whose stream of changes answers the request (GET /v1/events), in place of `body`. */
   changesOf?: string;
+  /** Answer `body`, but commit nothing the work wrote: a dry run (import's `dry_run`). */
+  rollBack?: boolean;
 }
 
 export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query extends z.ZodMiniType = z.ZodMiniType> {
@@ -72,7 +78,6 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
   run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
-const OK = { is_valid: true, message: null } as const;
 /**
  * Datasets are large by nature: an export of a 100,000-member community (about
  * 300 bytes a member with its history) must import again in one request, as a
@@ -81,16 +86,9 @@ const OK = { is_valid: true, message: null } as const;
  */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
-const define = <Schema extends z.ZodMiniType, Query extends z.ZodMiniType = typeof schemas.anyQuery>(
-  operation: Omit<Operation<Schema, Query>, 'query'> & { query?: Query },
-) => ({ query: schemas.anyQuery, ...operation }) as unknown as Operation;
-
-/** The app named by the input, which the key must belong to. */
-async function appFor(call: Call<{ app_id: string }>) {
-  const app = await findApp(call.tx, call.input.app_id);
-  requireApp(call.key, app.app_id);
-  return app;
-}
+/** Each app's member count, null for an app not (yet) in the store. */
+const memberCounts = (tx: Transaction, apps: { app_id: string }[]) =>
+  Promise.all(apps.map(async ({ app_id }) => (await tx.get('apps', app_id))?.member_count ?? null));
 
 export const operations: Record<string, Operation> = {
   health: define({
@@ -112,11 +110,15 @@ export const operations: Record<string, Operation> = {
     run: async ({ input, tx, key, now }) => {
       const challenge = await findChallenge(tx, input.challenge_id, key.app_id);
       assertStarted(challenge, now);
-      const tasks = await Promise.all(challenge.task_ids.map((task_id) => tx.get('tasks', task_id)));
+      const [tasks, app] = await Promise.all([
+        Promise.all(challenge.task_ids.map((task_id) => tx.get('tasks', task_id))),
+        findApp(tx, challenge.app_id),
+      ]);
       return {
         body: challengeShape(
           challenge,
           tasks.filter((task) => task !== undefined),
+          challengeBadge(app, challenge.challenge_id),
         ),
       };
     },
@@ -162,6 +164,24 @@ export const operations: Record<string, Operation> = {
       const app = await appFor(call);
       const user = await findMember(call.tx, app.app_id, call.input.account_name);
       return { body: userInfo(user, call.now) };
+    },
+  }),
+
+  get_achievements: define({
+    methods: ['GET'],
+    scope: 'read',
+    transaction: 'read',
+    schema: schemas.getAchievementsQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const user = await findMember(call.tx, app.app_id, call.input.account_name);
+      const held = await heldBadges(call.tx, app, user.account_name);
+      const badges = held.map(({ badge, earned_at }) => ({
+        ...badgeSummary(badge),
+        earned_at: new Date(earned_at).toISOString(),
+      }));
+      const streak = streakAt(app, user, call.now);
+      return { body: { account_name: user.account_name, badges, streak, ...OK } };
     },
   }),
 
@@ -267,7 +287,7 @@ export const operations: Record<string, Operation> = {
       const app = await findApp(tx, task.app_id);
       const user = await findMember(tx, app.app_id, input.account_name);
       const quantity_e4 = toQuantityE4(input.quantity);
-      await freezeEndedSeasons(tx, app.app_id, now);
+      await freezeEndedSeasons(tx, app, now);
       const scoreBefore = user.total_score;
       const progress = await logProgress(tx, { app, task, user, quantity_e4, at: now });
       await earnSeasonPoints(tx, app.app_id, user.account_name, user.total_score - scoreBefore, now);
@@ -286,12 +306,13 @@ export const operations: Record<string, Operation> = {
     run: async (call) => {
       const app = await appFor(call);
       if (call.request.method === 'GET') {
-        await freezeEndedSeasons(call.tx, app.app_id, call.now);
+        await freezeEndedSeasons(call.tx, app, call.now);
         return { body: { seasons: (await listSeasons(call.tx, app.app_id)).map(seasonShape), ...OK } };
       }
       const parsed = schemas.seasonBody.safeParse(call.input);
       if (!parsed.success) throw invalidInput(parsed.error, call.input);
       const { season_id, name, starts_at, ends_at, rewards } = parsed.data;
+      for (const [index, reward] of (rewards ?? []).entries()) findBadge(app, reward.badge_id, `rewards.${index}.badge_id`);
       const season = await putSeason(call.tx, app.app_id, {
         season_id,
         name,
@@ -299,8 +320,41 @@ export const operations: Record<string, Operation> = {
         ends_at: Date.parse(ends_at),
         rewards: rewards ?? [],
       });
-      await freezeEndedSeasons(call.tx, app.app_id, call.now);
+      await freezeEndedSeasons(call.tx, app, call.now);
       return { body: { season: seasonShape(season), ...OK }, changed: { app_id: app.app_id, scope: 'app' } };
+    },
+  }),
+
+  'admin/badges': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    idempotent: true,
+    schema: schemas.defineBadgeBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { badge_id, name, description, image_url = null, rule } = call.input;
+      const awarded = await defineBadge(call.tx, app, { badge_id, name, description, image_url, rule }, call.now);
+      const changed: Changed[] = [{ app_id: app.app_id, scope: 'app' }];
+      return { body: { ...OK, awarded: awarded.length }, changed };
+    },
+  }),
+
+  'admin/award_badge': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    idempotent: true,
+    schema: schemas.awardBadgeBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      findBadge(app, call.input.badge_id);
+      const user = await findMember(call.tx, app.app_id, call.input.account_name);
+      const awarded = await awardBadge(call.tx, app, call.input.badge_id, user.account_name, call.now, 'manual');
+      return {
+        body: { ...OK, awarded },
+        ...(awarded ? { changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] } } : {}),
+      };
     },
   }),
 
@@ -323,7 +377,22 @@ export const operations: Record<string, Operation> = {
       if (input.admin_keys?.length && !mayAddAdminKeys) {
         throw new ApiError(ADMIN_KEYS_FROM_OPERATOR);
       }
+      const membersBefore = query.dry_run ? await memberCounts(tx, input.apps ?? []) : null;
       const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
+      if (membersBefore !== null) {
+        // The import ran in full, as it would have: what it did is measured, then rolled back.
+        const membersAfter = await memberCounts(tx, input.apps ?? []);
+        const changes = (input.apps ?? []).map((app, index) => ({
+          app_id: app.app_id,
+          new_app: membersBefore[index] === null,
+          members_before: membersBefore[index] ?? 0,
+          members_after: membersAfter[index] ?? 0,
+          challenges: app.challenges?.length ?? 0,
+          tasks: app.challenges?.reduce((sum, challenge) => sum + (challenge.tasks?.length ?? 0), 0) ?? 0,
+          progress: app.progress?.length ?? 0,
+        }));
+        return { body: { ...OK, app_ids, dry_run: true, changes }, rollBack: true };
+      }
       return { body: { ...OK, app_ids }, changed: app_ids.map((app_id) => ({ app_id, scope: 'app' as const })) };
     },
   }),
@@ -335,6 +404,7 @@ export const operations: Record<string, Operation> = {
     schema: schemas.exportQuery,
     run: async (call) => ({ body: { ...(await exportApp(call.tx, await appFor(call))), ...OK } }),
   }),
+  ...adminOperations,
 };
 
 /** The most preferred language of Accept-Language that is a BCP 47 tag, or null. */

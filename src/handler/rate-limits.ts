@@ -21,7 +21,7 @@
 import { TOO_MANY_FAILED_AUTHENTICATIONS, TOO_MANY_WRITES } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { RateLimit, RateLimits } from '../api/schemas.js';
-import { sha256Hex } from '../core/key-hash.js';
+import { sha256Hex } from '../api/key-hash.js';
 import { StaleReadAhead, type RateCount, type RateCounters, type Transaction } from '../store/index.js';
 
 export const DEFAULT_RATE_LIMITS: Required<{ [K in keyof RateLimits]: RateLimit }> = {

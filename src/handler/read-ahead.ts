@@ -19,6 +19,7 @@
 import { getLeaderboardQuery } from '../api/schemas.js';
 import { boardOf, DEFAULT_LIMIT } from '../core/leaderboard.js';
 import { adminKeyHashes, authenticate } from '../core/access.js';
+import { sha256Hex } from '../api/key-hash.js';
 import type { Transaction } from '../store/index.js';
 import { operations, type Operation } from './operations.js';
 import type { RateLimiter } from './rate-limits.js';
@@ -37,7 +38,13 @@ export function createReadAhead(now: () => Date = () => new Date(), limiter?: Ra
       if (key === null) return;
       if (operation === operations['admin/log_task']) readLogAhead(tx, input, key);
       else if (limiter) {
-        const write = { key, member: member ?? undefined, clientAddress: context?.clientAddress, now: now().getTime() };
+        // As the limiter knows keys: by the hash their records keep (request-guards.ts).
+        const write = {
+          key: sha256Hex(key),
+          member: member ?? undefined,
+          clientAddress: context?.clientAddress,
+          now: now().getTime(),
+        };
         readWriteAhead(tx, input, operation, limiter, write);
       }
       return;

@@ -46,7 +46,7 @@ export async function guardRequest({ tx, key, member, writes, context, limiter, 
   if (!limited) return;
   await limiter.limit(tx, {
     app_id,
-    key: key.key,
+    key: key.key_sha256,
     member: member ?? undefined,
     clientAddress: context?.clientAddress,
     limits: app?.rate_limits,

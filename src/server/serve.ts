@@ -10,6 +10,7 @@ import { createReadAhead } from '../handler/read-ahead.js';
 import { createRateLimiter, DEFAULT_FAILED_AUTH_LIMIT } from '../handler/rate-limits.js';
 import { sqlRateCounters } from '../store/sql/index.js';
 import { installAdminKeys, readInstallationKeys } from './admin-keys.js';
+import { defaultConsoleDirectory, readConsoleFiles, serveConsole } from './console-files.js';
 import { checkCanListen, startHttpHost, type HttpHost } from './http-host.js';
 import { sharingReads } from './shared-reads.js';
 import { loadDataset } from './load-dataset.js';
@@ -116,7 +117,12 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         onUnexpectedError,
       }),
     );
-    const served = instrumented?.wrapHandle(handle) ?? handle;
+    const api = instrumented?.wrapHandle(handle) ?? handle;
+    const consoleFile = serveConsole(await readConsoleFiles(defaultConsoleDirectory()));
+    const served: Handle = (request, context) => {
+      const file = consoleFile(request);
+      return file ? Promise.resolve(file) : api(request, context);
+    };
     const host = await startHttpHost(options.testHooks ? withTestHooks(served, changes) : served, { ...options, logger });
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
     return { host, store, sharedChanges };

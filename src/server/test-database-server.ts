@@ -5,6 +5,7 @@
 //   POST   /_test/databases            → { base } a fresh database; its API is at <base>/v1/…
 //   GET    <base>/_test/changes         the change notices since the last call, for tests that check them
 //   GET    <base>/_test/idempotency-records   the idempotency records it holds: [{ api_key, idempotency_key }]
+//   GET    <base>/_test/api-keys        the rows of its api_keys table, each as its columns' text
 //   GET    <base>/_test/meta?key=K       { value } of a meta record; POST sets it to the JSON body
 //   DELETE <base>                       drops it
 // A request may carry X-Questboard-Test-Now (epoch ms): the clock that request
@@ -61,6 +62,14 @@ const handle: Handle = async (request) => {
   if (rest.join('/') === '_test/idempotency-records') {
     const text = `SELECT api_key, idempotency_key FROM "${schema}".idempotency ORDER BY created_at`;
     return jsonResponse(200, await driver.transaction('read', (session) => session.query({ text, values: [] })));
+  }
+  if (rest.join('/') === '_test/api-keys') {
+    const text = `SELECT row_to_json(api_keys)::text AS row FROM "${schema}".api_keys`;
+    const rows = await driver.transaction('read', (session) => session.query<{ row: string }>({ text, values: [] }));
+    return jsonResponse(
+      200,
+      rows.map(({ row }) => row),
+    );
   }
   if (rest.join('/') === '_test/meta') {
     const key = new URL(request.url).searchParams.get('key') ?? '';

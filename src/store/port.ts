@@ -9,6 +9,8 @@ import type { WebhookEvent } from '../api/webhook-events.js';
 import type {
   ApiKeyRecord,
   AppRecord,
+  AuditRecord,
+  BadgeAwardRecord,
   BoardRow,
   ChallengeRecord,
   EndorsementRecord,
@@ -31,11 +33,13 @@ export interface Records {
   member_challenges: MemberChallengeRecord;
   endorsements: EndorsementRecord;
   idempotency: IdempotencyRecord;
+  badge_awards: BadgeAwardRecord;
 }
 
 /** Each kind's key, as its record's fields in this order (PRIMARY_KEY). */
 export interface RecordKeys {
   apps: string;
+  /** Its key_sha256: a key is looked up by its hash. */
   api_keys: string;
   users: [app_id: string, account_name: string];
   challenges: string;
@@ -44,6 +48,7 @@ export interface RecordKeys {
   member_challenges: [challenge_id: string, account_name: string];
   endorsements: [app_id: string, from_account: string, to_account: string, endorsement_id: string];
   idempotency: [api_key: string, idempotency_key: string];
+  badge_awards: [app_id: string, account_name: string, badge_id: string];
 }
 
 export type RecordKind = keyof Records;
@@ -51,7 +56,7 @@ export type RecordKind = keyof Records;
 /** A record's key, read from the record: one home for what identifies each kind. */
 export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKeys[K] } = {
   apps: (app) => app.app_id,
-  api_keys: (key) => key.key,
+  api_keys: (key) => key.key_sha256,
   users: (user) => [user.app_id, user.account_name],
   challenges: (challenge) => challenge.challenge_id,
   tasks: (task) => task.task_id,
@@ -59,6 +64,7 @@ export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKey
   member_challenges: (record) => [record.challenge_id, record.account_name],
   endorsements: (e) => [e.app_id, e.from_account, e.to_account, e.endorsement_id],
   idempotency: (record) => [record.api_key, record.idempotency_key],
+  badge_awards: (award) => [award.app_id, award.account_name, award.badge_id],
 };
 
 /**
@@ -112,7 +118,11 @@ export interface AppData {
   tasks: TaskRecord[];
   logs: LogRecord[];
   endorsements: EndorsementRecord[];
+  badge_awards: BadgeAwardRecord[];
 }
+
+/** A member total a badge rule may ask for (BadgeRule), as kept on the member. */
+export type MemberMeasure = 'tasks_completed' | 'challenges_completed' | 'xp' | 'streak_longest';
 
 export interface MemberHistory {
   /** In the order they were logged. */
@@ -146,6 +156,21 @@ export interface Transaction {
   append(log: LogRecord): Promise<void>;
   /** Whether any app exists: an empty store may take a dataset's own admin keys. */
   hasApps(): Promise<boolean>;
+  /** The first `limit` app ids, in id order (the apps an installation key manages). */
+  appIds(limit: number): Promise<string[]>;
+  /** An app's API keys, by hash (the console lists them). */
+  keysOf(app_id: string): Promise<ApiKeyRecord[]>;
+  /** An app's challenges, in id order. */
+  challengesOf(app_id: string): Promise<ChallengeRecord[]>;
+  /**
+   * Up to `limit` members whose names start with `prefix`, in name order, from the `offset`-th:
+   * a range of the members' key, however many the app has.
+   */
+  membersNamed(app_id: string, prefix: string, offset: number, limit: number): Promise<UserRecord[]>;
+  /** Keeps an admin action in the audit log, in the write that made it. */
+  appendAudit(entry: AuditRecord): Promise<void>;
+  /** Up to `limit` of the app's audit entries from before `before` (epoch ms), newest first. */
+  auditPage(app_id: string, before: number, limit: number): Promise<AuditRecord[]>;
   /** Deletes up to `limit` idempotency records created at or before `createdAtMost`, oldest first. */
   forgetIdempotency(createdAtMost: number, limit: number): Promise<void>;
 
@@ -175,6 +200,10 @@ export interface Transaction {
   deleteTask(task_id: string): Promise<string[]>;
   /** The members who completed a task of the challenge. */
   challengeMembers(challenge_id: string): Promise<string[]>;
+  /** The members who completed the challenge itself (a badge defined on it is theirs). */
+  challengeCompleters(challenge_id: string): Promise<string[]>;
+  /** The members of the app whose `measure` is at least `at_least` (a badge defined on it is theirs). */
+  membersReaching(app_id: string, measure: MemberMeasure, at_least: number): Promise<string[]>;
   /** Takes the members' progress away, logs included, and returns their history, to be replayed anew. */
   takeMemberHistory(app_id: string, names: Set<string>): Promise<MemberHistory>;
   /**

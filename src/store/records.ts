@@ -1,6 +1,8 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
-import type { LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
+import type { BadgeRule, LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
+
+export type { BadgeRule };
 
 export interface AppRecord {
   app_id: string;
@@ -16,6 +18,33 @@ export interface AppRecord {
   rate_limits?: RateLimits;
   /** Origins a server takes browser requests from; absent: the server's --cors-origin. */
   allowed_origins?: string[];
+  /** The IANA zone members' days are counted in for streaks; absent: UTC. */
+  time_zone?: string;
+  /** Days a month a member may miss without breaking a streak; absent: 0. */
+  streak_freezes_per_month?: number;
+  /**
+   * The app's badges, kept on the app: every write that may award one reads the app anyway, and
+   * an app defines tens of them, not thousands (MAX_BADGES).
+   */
+  badges?: BadgeDefinition[];
+}
+
+export interface BadgeDefinition {
+  badge_id: string;
+  name: string;
+  description: string;
+  image_url: string | null;
+  rule: BadgeRule;
+}
+
+/** A badge a member holds: awarded once, kept for good. */
+export interface BadgeAwardRecord {
+  app_id: string;
+  account_name: string;
+  badge_id: string;
+  earned_at: number;
+  /** Why: 'rule', 'manual', or what another rule names (a season's rank reward). */
+  reason: string;
 }
 
 export interface TreasuryRecord {
@@ -27,10 +56,16 @@ export interface TreasuryRecord {
 }
 
 export interface ApiKeyRecord {
-  key: string;
+  /**
+   * The SHA-256 of the key (64 lowercase hex digits, src/api/key-hash.ts): no store keeps an API
+   * key itself, so a copy of one, or an export, gives no key away.
+   */
+  key_sha256: string;
   /** null for an installation admin key, valid for every app. */
   app_id: string | null;
   scopes: Scope[];
+  /** Epoch ms of its revocation (POST /v1/admin/revoke_key): it is then refused as an unknown key. */
+  revoked_at?: number;
 }
 
 export interface UserRecord {
@@ -55,6 +90,18 @@ export interface UserRecord {
   month: string;
   month_score: number;
   month_at: number;
+  /**
+   * The streak, kept on write (streaks.ts); absent on members from before streaks. Days are
+   * numbered from 1970-01-01 in the app's time zone.
+   */
+  /** Badges held (badge_awards), counted as awarded: get_userinfo's total_achievements reads no award. */
+  badges_earned?: number;
+  streak_current?: number;
+  streak_longest?: number;
+  streak_last_day?: number;
+  streak_freezes_used?: number;
+  /** The month (YYYY-MM, in the app's zone) `streak_freezes_used` counts in. */
+  streak_freeze_month?: string;
 }
 
 export interface ChallengeRecord {
@@ -106,6 +153,23 @@ export interface EndorsementRecord {
   at: number;
 }
 
+/** An admin action, kept with the write it made: who (a key's hash, cut short), what, when, from where. */
+export interface AuditRecord {
+  app_id: string;
+  /** Epoch ms. */
+  at: number;
+  /** The request's own id, so two actions in one millisecond are two entries. */
+  id: string;
+  /** The operation's name, as its path says it (admin/adjust). */
+  operation: string;
+  /** The first 12 hex digits of the key's SHA-256: enough to tell keys apart, too few to stand for one. */
+  key_prefix: string;
+  /** The client's address where the host knows it (the Node server); null in a browser's own store. */
+  client_address: string | null;
+  /** What was asked, never a secret (keys and answers left out), cut to a few hundred characters. */
+  summary: string;
+}
+
 /** Every logged quantity, in order: the export replays them. */
 export interface LogRecord {
   seq?: number;
@@ -117,6 +181,7 @@ export interface LogRecord {
 }
 
 export interface IdempotencyRecord {
+  /** The caller's key as its record keeps it: its SHA-256 (ApiKeyRecord.key_sha256). */
   api_key: string;
   idempotency_key: string;
   fingerprint: string;

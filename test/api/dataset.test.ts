@@ -1,7 +1,7 @@
 // Admin import and export: bootstrap, scopes, validation with paths,
 // all-or-nothing, replace, and import(export()) reproducing every answer.
 import { expect } from '@open-wc/testing';
-import { sha256Hex } from '../../src/core/key-hash.js';
+import { sha256Hex } from '../../src/api/key-hash.js';
 import { ADMIN_KEY, GUIDS, HOSTILE_NAME, WEDNESDAY, dataset, iso, localApi, seed, type Call } from './support.js';
 
 const DAY = 86_400_000;

@@ -10,11 +10,11 @@ const BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly
  * Creates the database `name` at `version`, with the layout that version had, and opens it. The
  * connection, like an old tab's, does not close when a newer version asks it to.
  */
-export function openEarlierVersion(name: string, version: 1 | 3 | 4): Promise<IDBPDatabase> {
+export function openEarlierVersion(name: string, version: 1 | 3 | 4 | 5): Promise<IDBPDatabase> {
   return openDB(name, version, { upgrade: (db) => createLayout(db, version) });
 }
 
-function createLayout(db: IDBPDatabase, version: 1 | 3 | 4): void {
+function createLayout(db: IDBPDatabase, version: 1 | 3 | 4 | 5): void {
   db.createObjectStore('meta');
   db.createObjectStore('apps', { keyPath: 'app_id' });
   db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
@@ -31,10 +31,11 @@ function createLayout(db: IDBPDatabase, version: 1 | 3 | 4): void {
   db.createObjectStore('member_challenges', { keyPath: ['challenge_id', 'account_name'] }).createIndex('by_app', 'app_id');
   db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
   db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
-  db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
+  const idempotency = db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
+  if (version === 5) idempotency.createIndex('by_created', 'created_at');
   if (version > 1) db.createObjectStore('board_counts', { keyPath: 'key' });
   if (version === 3) db.createObjectStore('board_slots', { keyPath: 'key' });
-  if (version === 4) {
+  if (version >= 4) {
     db.createObjectStore('board_runs', { keyPath: 'key' });
     db.createObjectStore('board_rows', { keyPath: 'key' });
   }

@@ -1,7 +1,7 @@
-// The handler's own SHA-256 (src/core/key-hash.ts), in each engine: its constants are computed
+// The handler's own SHA-256 (src/api/key-hash.ts), in each engine: its constants are computed
 // from Math.sqrt and Math.cbrt, so a wrong bit in any engine changes these digests.
 import { expect } from '@open-wc/testing';
-import { sha256Hex } from '../../src/core/key-hash.js';
+import { sha256Hex } from '../../src/api/key-hash.js';
 
 describe('sha256Hex', () => {
   it('gives the digests of FIPS 180-2 and of text beyond ASCII', () => {

@@ -1,8 +1,9 @@
 // Upgrades: a database left by an earlier version opens with its data intact,
-// its boards laid out and its idempotency records dated as this version keeps them.
+// its boards laid out, its idempotency records dated and its keys hashed as this version keeps them.
 import { expect } from '@open-wc/testing';
 import { deleteDB, openDB, type IDBPDatabase } from 'idb';
 import { weekOf } from '../../src/core/periods.js';
+import { sha256Hex } from '../../src/api/key-hash.js';
 import { createHandler } from '../../src/handler/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
@@ -159,6 +160,80 @@ describe('upgrade from version 4', () => {
 
     await checkUpgraded(name, (db) => {
       expect([...db.transaction('idempotency').objectStore('idempotency').indexNames]).to.deep.equal(['by_created']);
+    });
+  });
+});
+
+/**
+ * A version-5 database as that version wrote it: its app key in clear, and idempotency records
+ * under that key, under the installation admin key's hash, and under a key no longer there.
+ */
+async function createVersion5(name: string, now: number) {
+  const db = await openEarlierVersion(name, 5);
+  const tx = db.transaction(['meta', 'apps', 'api_keys', 'idempotency'], 'readwrite');
+  const input = '{"account_name":"alice","app_id":"guild","twitter_name":"alice_x"}';
+  // As this version fingerprints a request, and as the versions before it did (the request as it came).
+  const fingerprints = { current: `POST connect_social {} ${input}`, earlier: `POST connect_social ${input}` };
+  const record = (api_key: string, idempotency_key: string, kept: string, form: keyof typeof fingerprints = 'current') => ({
+    api_key,
+    idempotency_key,
+    fingerprint: fingerprints[form],
+    status: 200,
+    body: `{"is_valid":true,"message":null,"kept":"${kept}"}`,
+    created_at: now,
+  });
+  await Promise.all([
+    tx.objectStore('meta').put({ sha256: [sha256Hex('sk_admin')] }, 'admin_keys'),
+    tx.objectStore('apps').put(guildApp(0)),
+    tx.objectStore('api_keys').put({ key: 'pk_guild', app_id: 'guild', scopes: ['read', 'write'] }),
+    tx.objectStore('idempotency').put(record('pk_guild', 'by-app-key', 'under pk_guild', 'earlier')),
+    tx.objectStore('idempotency').put(record(sha256Hex('sk_admin'), 'by-admin-key', 'under sk_admin')),
+    tx.objectStore('idempotency').put(record('pk_gone', 'by-gone-key', 'under pk_gone')),
+    tx.done,
+  ]);
+  db.close();
+}
+
+describe('upgrade from version 5', () => {
+  const name = `questboard-test-${crypto.randomUUID()}`;
+  after(() => deleteDB(name));
+
+  it('keeps each app key as its SHA-256, and its idempotency records under that', async () => {
+    const now = Date.now();
+    await createVersion5(name, now);
+    const store = openIndexedDbStore({ name });
+    const handle = createHandler({ store, now: () => new Date(now) });
+    const connect = async (key: string, idempotencyKey: string) => {
+      const response = await handle(
+        new Request('https://questboard.test/v1/connect_social', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+          body: JSON.stringify({ app_id: 'guild', account_name: 'alice', twitter_name: 'alice_x' }),
+        }),
+      );
+      return response.text();
+    };
+    try {
+      // The key opens the app as before, and a retry across the upgrade gets its first answer.
+      expect(await connect('pk_guild', 'by-app-key')).to.equal('{"is_valid":true,"message":null,"kept":"under pk_guild"}');
+      expect(await connect('sk_admin', 'by-admin-key')).to.equal('{"is_valid":true,"message":null,"kept":"under sk_admin"}');
+    } finally {
+      store.close();
+    }
+
+    await checkUpgraded(name, async (db) => {
+      expect([...db.objectStoreNames])
+        .to.include('api_keys')
+        .and.not.include('api_keys_in_clear');
+      expect(await db.getAll('api_keys')).to.deep.equal([
+        { key_sha256: sha256Hex('pk_guild'), app_id: 'guild', scopes: ['read', 'write'] },
+      ]);
+      expect([...db.transaction('api_keys').objectStore('api_keys').indexNames]).to.deep.equal(['by_app']);
+      const idempotency = await db.getAll('idempotency');
+      expect(idempotency.map((record) => `${record.api_key} ${record.idempotency_key}`)).to.have.members([
+        `${sha256Hex('pk_guild')} by-app-key`,
+        `${sha256Hex('sk_admin')} by-admin-key`,
+      ]);
     });
   });
 });

@@ -19,6 +19,14 @@ async function seasonApp(api: Api, app_id = 'league') {
   expect(answer.status, answer.text).to.equal(200);
 }
 
+const defineBadge = (api: Api, badge_id: string) =>
+  api.call('POST', '/v1/admin/badges', {
+    body: { app_id: 'league', badge_id, name: badge_id, description: '', rule: { kind: 'manual' } },
+  });
+const badgesOf = async (api: Api, account_name: string) =>
+  (await api.call('GET', `/v1/get_achievements?app_id=league&account_name=${account_name}`)).body.badges.map(
+    (badge: any) => badge.badge_id,
+  );
 const defineSeason = (api: Api, body: Record<string, unknown> = {}) =>
   api.call('POST', '/v1/admin/seasons', {
     body: { app_id: 'league', season_id: SEASON, name: 'Autumn', starts_at: iso(STARTS), ends_at: iso(ENDS), ...body },
@@ -41,7 +49,11 @@ describe('seasons', () => {
   });
   afterEach(() => api.close());
 
-  it('defines and lists seasons; refuses a window that ends before it starts, and bad ranks', async () => {
+  it('defines and lists seasons; refuses a window that ends before it starts, bad ranks, unknown badges', async () => {
+    const unknownBadge = await defineSeason(api, { rewards: [{ from_rank: 1, to_rank: 3, badge_id: 'podium' }] });
+    expect(unknownBadge.status).to.equal(404);
+    expect(unknownBadge.body.message).to.contain('rewards.0.badge_id');
+    expect((await defineBadge(api, 'podium')).status).to.equal(200);
     const defined = await defineSeason(api, { rewards: [{ from_rank: 1, to_rank: 3, badge_id: 'podium' }] });
     expect(defined.status, defined.text).to.equal(200);
     const listed = await api.call('GET', '/v1/admin/seasons?app_id=league');
@@ -108,6 +120,27 @@ describe('seasons', () => {
     });
     expect(late.status, late.text).to.equal(200);
     expect(await seasonRows(api)).to.deep.equal(['1:bob:10', '2:ann:5']);
+  });
+
+  it('pays its rank rewards once, when the first write after its end freezes it', async () => {
+    for (const badge of ['gold', 'podium']) expect((await defineBadge(api, badge)).status).to.equal(200);
+    const rewards = [
+      { from_rank: 1, to_rank: 1, badge_id: 'gold' },
+      { from_rank: 1, to_rank: 2, badge_id: 'podium' },
+    ];
+    expect((await defineSeason(api, { rewards })).status).to.equal(200);
+    await checkIn(api, 'bob'); // before the season: not on its board
+    clock.now = STARTS;
+    for (const name of ['cy', 'ann', 'ann']) await checkIn(api, name);
+    expect(await badgesOf(api, 'ann')).to.deep.equal([]);
+    clock.now = ENDS;
+    await checkIn(api, 'bob');
+    expect((await badgesOf(api, 'ann')).sort()).to.deep.equal(['gold', 'podium']);
+    expect(await badgesOf(api, 'cy')).to.deep.equal(['podium']);
+    expect(await badgesOf(api, 'bob')).to.deep.equal([]);
+    await checkIn(api, 'bob');
+    expect((await api.call('GET', '/v1/admin/seasons?app_id=league')).status).to.equal(200);
+    expect((await badgesOf(api, 'ann')).sort()).to.deep.equal(['gold', 'podium']);
   });
 
   it('pages the season board and ranks it by the app’s tie rule', async () => {

@@ -86,6 +86,9 @@ function inPageApi(clock: { now: number }) {
     /** The idempotency records the store holds, oldest first. */
     idempotencyRecords: (): Promise<{ api_key: string; idempotency_key: string }[]> =>
       withDatabase((db) => db.getAllFromIndex('idempotency', 'by_created')),
+    /** The API key records as the store keeps them, each as its text. */
+    storedApiKeys: (): Promise<string[]> =>
+      withDatabase(async (db) => (await db.getAll('api_keys')).map((record) => JSON.stringify(record))),
     /** A meta record as the store keeps it (admin keys, …). */
     readMeta: (key: string): Promise<unknown> => withDatabase((db) => db.get('meta', key)),
     /** Overwrites a meta record, as an older version of the store may have written it. */
@@ -119,6 +122,9 @@ function serverApi(proxy: string, clock: { now: number }) {
     name: '',
     async idempotencyRecords(): Promise<{ api_key: string; idempotency_key: string }[]> {
       return (await fetch(`${await database}_test/idempotency-records`)).json();
+    },
+    async storedApiKeys(): Promise<string[]> {
+      return (await fetch(`${await database}_test/api-keys`)).json();
     },
     async readMeta(key: string): Promise<unknown> {
       return ((await (await fetch(`${await database}_test/meta?key=${encodeURIComponent(key)}`)).json()) as { value: unknown })

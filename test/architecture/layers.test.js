@@ -11,7 +11,7 @@ const src = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Top to bottom. Hosts may import everything below them, and none of them another host. */
 export const LAYERS = [
-  ['index.ts', 'embed', 'worker', 'server'],
+  ['index.ts', 'embed', 'worker', 'server', 'console'],
   ['components'],
   ['client'],
   ['remote'],

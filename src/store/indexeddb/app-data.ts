@@ -4,21 +4,22 @@
 // what it read (Transaction.forgetReads).
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction as Transaction } from './schema.js';
-import type { AppData, MemberHistory } from '../port.js';
+import type { AppData, MemberHistory, MemberMeasure } from '../port.js';
 
 const appPrefix = (app_id: string) => prefixRange([app_id]);
 
 export async function readAppData(tx: Transaction, app_id: string): Promise<AppData> {
   const store = tx.objectStore.bind(tx);
-  const [api_keys, users, challenges, tasks, logs, endorsements] = await Promise.all([
+  const [api_keys, users, challenges, tasks, logs, endorsements, badge_awards] = await Promise.all([
     store('api_keys').index('by_app').getAll(app_id),
     store('users').getAll(appPrefix(app_id)),
     store('challenges').index('by_app').getAll(app_id),
     store('tasks').index('by_app').getAll(app_id),
     store('logs').index('by_app').getAll(app_id),
     store('endorsements').getAll(appPrefix(app_id)),
+    store('badge_awards').getAll(appPrefix(app_id)),
   ]);
-  return { api_keys, users, challenges, tasks, logs, endorsements };
+  return { api_keys, users, challenges, tasks, logs, endorsements, badge_awards };
 }
 
 /** Deletes the app and everything it owns (import's replace mode). */
@@ -28,6 +29,7 @@ export async function deleteAppData(tx: Transaction, app_id: string): Promise<vo
     tx.objectStore('apps').delete(app_id),
     tx.objectStore('users').delete(appPrefix(app_id)),
     tx.objectStore('endorsements').delete(appPrefix(app_id)),
+    tx.objectStore('badge_awards').delete(appPrefix(app_id)),
     tx.objectStore('board_counts').delete(appPrefix(app_id)),
     tx.objectStore('board_runs').delete(appPrefix(app_id)),
     tx.objectStore('board_rows').delete(appPrefix(app_id)),
@@ -59,6 +61,26 @@ export async function deleteTask(tx: Transaction, task_id: string): Promise<stri
 export async function challengeMembers(tx: Transaction, challenge_id: string): Promise<string[]> {
   const keys = await tx.objectStore('member_challenges').getAllKeys(prefixRange([challenge_id]));
   return keys.map(([, account_name]) => account_name);
+}
+
+/** The members who completed the challenge: a walk over those with progress in it, when a badge is defined on it. */
+export async function challengeCompleters(tx: Transaction, challenge_id: string): Promise<string[]> {
+  const records = await tx.objectStore('member_challenges').getAll(prefixRange([challenge_id]));
+  return records.filter((record) => record.completed).map((record) => record.account_name);
+}
+
+/** The app's members whose measure reaches `at_least`: a walk over them, when a badge is defined. */
+export async function membersReaching(
+  tx: Transaction,
+  app_id: string,
+  measure: MemberMeasure,
+  at_least: number,
+): Promise<string[]> {
+  const names: string[] = [];
+  for (let cursor = await tx.objectStore('users').openCursor(appPrefix(app_id)); cursor; cursor = await cursor.continue()) {
+    if ((cursor.value[measure] ?? 0) >= at_least) names.push(cursor.value.account_name);
+  }
+  return names;
 }
 
 /**

@@ -1,6 +1,7 @@
 // The migrations, one step per version from the one before, so an upgrade only
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
+import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
 import { rebuildPositions } from './board-positions.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 
@@ -54,6 +55,22 @@ const MIGRATIONS: Migration[] = [
     tx.objectStore('idempotency').createIndex('by_created', 'created_at');
     void dateIdempotencyRecords(tx, Date.now());
   },
+  // Version 6: the badges members hold, by member (a member's are one range).
+  (db) => {
+    db.createObjectStore('badge_awards', { keyPath: ['app_id', 'account_name', 'badge_id'] });
+  },
+  // Version 7: API keys kept as their SHA-256 alone, so a copy of the database gives no key away.
+  // A store's key path cannot change: the old store steps aside for a new one, into which its keys
+  // move hashed, and the idempotency records move to their keys' hashes.
+  (db, tx) => {
+    tx.objectStore('api_keys').name = 'api_keys_in_clear';
+    db.createObjectStore('api_keys', { keyPath: 'key_sha256' }).createIndex('by_app', 'app_id');
+    void hashApiKeys(db, tx);
+  },
+  // Version 8: the audit log, each app's entries one range in time order.
+  (db) => {
+    db.createObjectStore('audit', { keyPath: ['app_id', 'at', 'id'] });
+  },
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -78,6 +95,22 @@ async function layOutExistingApps(tx: UpgradeTransaction): Promise<void> {
     }
   }
   for (const app_id of await tx.objectStore('apps').getAllKeys()) await rebuildPositions(tx, app_id);
+}
+
+async function hashApiKeys(db: AnyDatabase, tx: AnyUpgrade): Promise<void> {
+  const inClear: { key: string }[] = await tx.objectStore('api_keys_in_clear').getAll();
+  const hashes = new Map(inClear.map(({ key }) => [key, sha256Hex(key)]));
+  for (const { key, ...rest } of inClear) void tx.objectStore('api_keys').put({ key_sha256: hashes.get(key), ...rest });
+  db.deleteObjectStore('api_keys_in_clear');
+  // An app key's records follow it to its hash; an installation admin key's were kept under its
+  // hash already. Any other named a key no longer there (its app replaced): it could answer no one.
+  const idempotency = tx.objectStore('idempotency');
+  for (let cursor = await idempotency.openCursor(); cursor; cursor = await cursor.continue()) {
+    const hash = hashes.get(cursor.value.api_key);
+    if (hash === undefined && SHA256_HEX.test(cursor.value.api_key)) continue;
+    void cursor.delete();
+    if (hash !== undefined) void idempotency.put({ ...cursor.value, api_key: hash });
+  }
 }
 
 async function dateIdempotencyRecords(tx: AnyUpgrade, now: number): Promise<void> {

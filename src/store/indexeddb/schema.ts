@@ -2,7 +2,7 @@
 // How each version came to be is migrations.ts.
 import type { DBSchema, IDBPTransaction, StoreNames } from 'idb';
 import type { RecordKeys, RecordKind, Records } from '../port.js';
-import type { GroupKey, LogRecord } from '../records.js';
+import type { AuditRecord, GroupKey, LogRecord } from '../records.js';
 import type { BoardCountRecord, RowsRecord, RunKey, RunsRecord } from './board-records.js';
 
 export const DATABASE_NAME = 'questboard';
@@ -22,6 +22,8 @@ export interface QuestboardSchema extends DBSchema {
   endorsements: RecordStore<'endorsements'>;
   logs: { key: number; value: LogRecord; indexes: { by_app: string } };
   idempotency: RecordStore<'idempotency'> & { indexes: { by_created: number } };
+  badge_awards: RecordStore<'badge_awards'>;
+  audit: { key: [string, number, string]; value: AuditRecord };
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
@@ -41,6 +43,8 @@ export const ALL_STORES: StoreName[] = [
   'endorsements',
   'logs',
   'idempotency',
+  'badge_awards',
+  'audit',
   'board_counts',
   'board_runs',
   'board_rows',

@@ -2,7 +2,15 @@
 // changed record once when the work is done, so a replay of many events on the
 // same member costs one put, not one per event; and it moves the board rows of
 // exactly the members it wrote.
-import { deleteAppData, deleteTask, challengeMembers, readAppData, takeMemberHistory } from './app-data.js';
+import {
+  challengeCompleters,
+  challengeMembers,
+  deleteAppData,
+  deleteTask,
+  membersReaching,
+  readAppData,
+  takeMemberHistory,
+} from './app-data.js';
 import { moveRows, type RowChange } from './board-positions.js';
 import {
   boardPage,
@@ -19,13 +27,14 @@ import {
   keyText,
   keyTextOf,
   type BoardRef,
+  type MemberMeasure,
   type PageWindow,
   type RecordKeys,
   type RecordKind,
   type Records,
   type Transaction,
 } from '../port.js';
-import type { LogRecord, UserRecord } from '../records.js';
+import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
 
 export class IndexedDbTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
@@ -96,6 +105,44 @@ export class IndexedDbTransaction implements Transaction {
     return (await this.raw.objectStore('apps').openKeyCursor()) !== null;
   }
 
+  async appIds(limit: number): Promise<string[]> {
+    return (await this.raw.objectStore('apps').getAllKeys(null, limit)) as string[];
+  }
+
+  async keysOf(app_id: string): Promise<ApiKeyRecord[]> {
+    return this.raw.objectStore('api_keys').index('by_app').getAll(app_id);
+  }
+
+  async challengesOf(app_id: string): Promise<ChallengeRecord[]> {
+    return this.raw.objectStore('challenges').index('by_app').getAll(app_id);
+  }
+
+  async membersNamed(app_id: string, prefix: string, offset: number, limit: number): Promise<UserRecord[]> {
+    // '\uffff' sorts after every UTF-16 code unit, so the range holds every name that starts with the prefix.
+    const range = IDBKeyRange.bound([app_id, prefix], [app_id, `${prefix}\uffff`]);
+    const members: UserRecord[] = [];
+    let cursor = await this.raw.objectStore('users').openCursor(range);
+    if (cursor && offset > 0) cursor = await cursor.advance(offset);
+    for (; cursor && members.length < limit; cursor = await cursor.continue()) members.push(cursor.value);
+    return members;
+  }
+
+  async appendAudit(entry: AuditRecord): Promise<void> {
+    await this.raw.objectStore('audit').put(entry);
+  }
+
+  async auditPage(app_id: string, before: number, limit: number): Promise<AuditRecord[]> {
+    const range = IDBKeyRange.bound([app_id, -Infinity, ''], [app_id, before, ''], false, true);
+    const entries: AuditRecord[] = [];
+    for (
+      let cursor = await this.raw.objectStore('audit').openCursor(range, 'prev');
+      cursor && entries.length < limit;
+      cursor = await cursor.continue()
+    )
+      entries.push(cursor.value);
+    return entries;
+  }
+
   async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {
     const records = this.raw.objectStore('idempotency');
     const keys = await records.index('by_created').getAllKeys(IDBKeyRange.upperBound(createdAtMost), limit);
@@ -111,6 +158,9 @@ export class IndexedDbTransaction implements Transaction {
   unrankedPage = (board: BoardRef, skip: number, limit: number) => unrankedPage(this.raw, board, skip, limit);
   readAppData = (app_id: string) => readAppData(this.raw, app_id);
   challengeMembers = (challenge_id: string) => challengeMembers(this.raw, challenge_id);
+  challengeCompleters = (challenge_id: string) => challengeCompleters(this.raw, challenge_id);
+  membersReaching = (app_id: string, measure: MemberMeasure, at_least: number) =>
+    membersReaching(this.raw, app_id, measure, at_least);
 
   async deleteAppData(app_id: string): Promise<void> {
     await deleteAppData(this.raw, app_id);

@@ -251,6 +251,49 @@ export const MIGRATIONS: Migration[] = [
         END $$`,
     ],
   },
+  {
+    version: 11,
+    name: 'badges and streaks',
+    statements: [
+      // A member's badges are one range of the key. Definitions live on the app's record.
+      `CREATE TABLE badge_awards (
+        app_id text COLLATE "C", account_name text COLLATE "C", badge_id text COLLATE "C", record text NOT NULL,
+        PRIMARY KEY (app_id, account_name, badge_id))`,
+      // A streak badge defined later is awarded to those whose longest streak reaches it, read
+      // from this column. Members from before streaks have none.
+      `ALTER TABLE users ADD COLUMN streak_longest float8 NOT NULL DEFAULT 0`,
+    ],
+  },
+  {
+    version: 12,
+    name: 'hashed api keys',
+    statements: [
+      // API keys kept as their SHA-256 alone (src/api/key-hash.ts writes the same hex), so a copy of
+      // the database gives no key away. An app key's idempotency records follow it to its hash first:
+      // the record's text too, which begins with the key as JSON.stringify wrote it (text, not
+      // JSON: a stored answer may hold \u0000, which PostgreSQL's JSON functions refuse). An
+      // installation admin key's were kept under its hash already; any other named a key no longer
+      // there (its app replaced), which could answer no one.
+      `UPDATE idempotency SET api_key = encode(sha256(convert_to(api_key, 'UTF8')), 'hex'),
+          record = '{"api_key":"' || encode(sha256(convert_to(api_key, 'UTF8')), 'hex') || '"'
+            || substr(record, length('{"api_key":' || to_json(api_key)::text) + 1)
+        WHERE api_key IN (SELECT key FROM api_keys) AND starts_with(record, '{"api_key":' || to_json(api_key)::text)`,
+      `DELETE FROM idempotency WHERE api_key !~ '^[0-9a-f]{64}$'`,
+      `ALTER TABLE api_keys RENAME COLUMN key TO key_sha256`,
+      `UPDATE api_keys SET key_sha256 = encode(sha256(convert_to(key_sha256, 'UTF8')), 'hex')`,
+      `UPDATE api_keys SET record = json_build_object(
+        'key_sha256', key_sha256, 'app_id', app_id, 'scopes', record::json->'scopes')::text`,
+    ],
+  },
+  {
+    version: 13,
+    name: 'audit log',
+    statements: [
+      // Each app's entries are one range of the key, read newest first.
+      `CREATE TABLE audit (
+        app_id text COLLATE "C", at float8, id text COLLATE "C", record text NOT NULL, PRIMARY KEY (app_id, at, id))`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

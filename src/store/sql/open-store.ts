@@ -159,7 +159,16 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
  * where VACUUM has marked its pages all visible.
  */
 const VACUUMED_TABLES = ['users', 'board_blocks', 'board_sections'];
-const ANALYZED_TABLES = ['name_periods', 'progress', 'member_challenges', 'endorsements', 'logs', 'idempotency', 'rate_counters'];
+const ANALYZED_TABLES = [
+  'name_periods',
+  'progress',
+  'member_challenges',
+  'endorsements',
+  'logs',
+  'idempotency',
+  'rate_counters',
+  'badge_awards',
+];
 /** Rows written before the first maintenance, and at least between two. */
 const MAINTENANCE_FLOOR = 1000;
 /** Writes that pause this long have the rows written since the last maintenance maintained. */

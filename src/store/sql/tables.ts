@@ -39,12 +39,14 @@ const users: Table<UserRecord> = {
     // Listed on every board's page (boards.ts), which then reads no record.
     float('challenges_completed'),
     float('tasks_completed'),
+    // What a streak badge defined later asks of every member (membersReaching); absent before streaks.
+    { name: 'streak_longest', type: 'float8', of: (user) => user.streak_longest ?? 0 },
   ],
 };
 
 export const TABLES: { [K in RecordKind]: Table<Records[K]> } = {
   apps: { key: [text('app_id')], columns: [] },
-  api_keys: { key: [text('key')], columns: [text('app_id')] },
+  api_keys: { key: [text('key_sha256')], columns: [text('app_id')] },
   users,
   challenges: { key: [text('challenge_id')], columns: [text('app_id')] },
   tasks: { key: [text('task_id')], columns: [text('app_id')] },
@@ -55,4 +57,5 @@ export const TABLES: { [K in RecordKind]: Table<Records[K]> } = {
     columns: [],
   },
   idempotency: { key: [text('api_key'), text('idempotency_key')], columns: [float('created_at')] },
+  badge_awards: { key: [text('app_id'), text('account_name'), text('badge_id')], columns: [] },
 };

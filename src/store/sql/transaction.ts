@@ -14,13 +14,14 @@ import {
   keyTextOf,
   type BoardRef,
   type MemberHistory,
+  type MemberMeasure,
   type PageWindow,
   type RecordKeys,
   type RecordKind,
   type Records,
 } from '../port.js';
 import type { Transaction } from '../port.js';
-import type { LogRecord, UserRecord } from '../records.js';
+import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
 import type { Changed } from '../../api/broadcast.js';
 import { boardMovesOf, moveOnBoards } from './board-blocks.js';
 import { moveInStatements, movesInStatements } from './board-moves.js';
@@ -166,7 +167,7 @@ export class SqlTransaction implements Transaction {
    */
   private async lockAppsOf(keys: string[]): Promise<void> {
     const rows = await this.session.query<{ record: string }>(sql`
-      SELECT record FROM apps WHERE app_id IN (SELECT app_id FROM api_keys WHERE key = ANY(${keys}::text[]))
+      SELECT record FROM apps WHERE app_id IN (SELECT app_id FROM api_keys WHERE key_sha256 = ANY(${keys}::text[]))
       ORDER BY app_id FOR UPDATE`);
     for (const row of rows) {
       const app = parse<Records['apps']>(row);
@@ -252,6 +253,49 @@ export class SqlTransaction implements Transaction {
     return (await this.session.query(sql`SELECT 1 FROM apps LIMIT 1`)).length > 0;
   }
 
+  async appIds(limit: number): Promise<string[]> {
+    const rows = await this.session.query<{ app_id: string }>(
+      sql`SELECT app_id FROM apps ORDER BY app_id LIMIT ${limit}::integer`,
+    );
+    return rows.map((row) => row.app_id);
+  }
+
+  async keysOf(app_id: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.session.query<{ record: string }>(
+      sql`SELECT record FROM api_keys WHERE app_id = ${app_id}::text ORDER BY key_sha256`,
+    );
+    return rows.map((row) => parse<ApiKeyRecord>(row));
+  }
+
+  async challengesOf(app_id: string): Promise<ChallengeRecord[]> {
+    const rows = await this.session.query<{ record: string }>(
+      sql`SELECT record FROM challenges WHERE app_id = ${app_id}::text ORDER BY challenge_id`,
+    );
+    return rows.map((row) => parse<ChallengeRecord>(row));
+  }
+
+  async membersNamed(app_id: string, prefix: string, offset: number, limit: number): Promise<UserRecord[]> {
+    // Names are COLLATE "C" (UTF-8 bytes): U+10FFFF's bytes sort after any character's.
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM users WHERE app_id = ${app_id}::text
+        AND account_name >= ${prefix}::text AND account_name < ${`${prefix}\u{10FFFF}`}::text
+      ORDER BY account_name OFFSET ${offset}::integer LIMIT ${limit}::integer`);
+    return rows.map((row) => parse<UserRecord>(row));
+  }
+
+  async appendAudit(entry: AuditRecord): Promise<void> {
+    await this.session.query(sql`
+      INSERT INTO audit (app_id, at, id, record)
+      VALUES (${entry.app_id}::text, ${entry.at}::float8, ${entry.id}::text, ${JSON.stringify(entry)}::text)`);
+  }
+
+  async auditPage(app_id: string, before: number, limit: number): Promise<AuditRecord[]> {
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM audit WHERE app_id = ${app_id}::text AND at < ${before}::float8
+      ORDER BY at DESC, id DESC LIMIT ${limit}::integer`);
+    return rows.map((row) => parse<AuditRecord>(row));
+  }
+
   async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {
     await this.session.query(sql`
       DELETE FROM idempotency WHERE (api_key, idempotency_key) IN (
@@ -276,21 +320,24 @@ export class SqlTransaction implements Transaction {
           values: [app_id],
         })
       ).map((row) => parse<Records[K]>(row));
-    const [api_keys, users, challenges, tasks, endorsements, logs] = await Promise.all([
-      all('api_keys', 'key'),
+    const [api_keys, users, challenges, tasks, endorsements, badge_awards, logs] = await Promise.all([
+      all('api_keys', 'key_sha256'),
       all('users', 'account_name'),
       all('challenges', 'challenge_id'),
       all('tasks', 'task_id'),
       all('endorsements', 'from_account, to_account, endorsement_id'),
+      all('badge_awards', 'account_name, badge_id'),
       this.session.query<{ record: string }>(sql`SELECT record FROM logs WHERE app_id = ${app_id}::text ORDER BY seq`),
     ]);
-    return { api_keys, users, challenges, tasks, endorsements, logs: logs.map((row) => parse<LogRecord>(row)) };
+    const logRecords = logs.map((row) => parse<LogRecord>(row));
+    return { api_keys, users, challenges, tasks, endorsements, badge_awards, logs: logRecords };
   }
 
   async deleteAppData(app_id: string): Promise<void> {
     await this.writeLogs();
     const tables = ['apps', 'api_keys', 'users', 'challenges', 'tasks', 'progress', 'member_challenges'];
-    for (const table of [...tables, 'endorsements', 'logs', 'board_blocks', 'board_sections', 'name_periods']) {
+    const owned = ['endorsements', 'badge_awards', 'logs', 'board_blocks', 'board_sections', 'name_periods'];
+    for (const table of [...tables, ...owned]) {
       await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
     }
     this.forgetReads();
@@ -308,6 +355,25 @@ export class SqlTransaction implements Transaction {
   async challengeMembers(challenge_id: string): Promise<string[]> {
     const rows = await this.session.query<{ account_name: string }>(sql`
       SELECT account_name FROM member_challenges WHERE challenge_id = ${challenge_id}::text ORDER BY account_name`);
+    return rows.map((row) => row.account_name);
+  }
+
+  async challengeCompleters(challenge_id: string): Promise<string[]> {
+    // Whether it completed is in the record alone; only the challenge's own rows are read.
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM member_challenges WHERE challenge_id = ${challenge_id}::text ORDER BY account_name`);
+    return rows
+      .map((row) => parse<Records['member_challenges']>(row))
+      .filter((record) => record.completed)
+      .map((record) => record.account_name);
+  }
+
+  async membersReaching(app_id: string, measure: MemberMeasure, at_least: number): Promise<string[]> {
+    // One statement over the column, whatever the members: never a read per member.
+    const rows = await this.session.query<{ account_name: string }>({
+      text: `SELECT account_name FROM users WHERE app_id = $1 AND ${measure} >= $2 ORDER BY account_name`,
+      values: [app_id, at_least],
+    });
     return rows.map((row) => row.account_name);
   }
 

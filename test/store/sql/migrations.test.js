@@ -15,7 +15,7 @@ import { userRecord } from './user-record.js';
 
 let sql;
 before(async () => {
-  sql = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts', 'src/core/periods.ts');
+  sql = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts', 'src/core/periods.ts', 'src/api/key-hash.ts');
 });
 
 const member = (name, total_score, at) => userRecord({ app_id: 'guild', account_name: name, total_score, score_at: at });
@@ -110,6 +110,127 @@ describe('an older SQL schema upgrades in place', () => {
     const database = await createDatabase('questboard_migration');
     try {
       await upgradeAndRead(() => sql.postgresDriver({ url: database.url }), { databaseUrl: database.url });
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+/** The migration that hashes API keys, by name: its number may change as others land before it. */
+const beforeHashedKeys = () => sql.MIGRATIONS.findIndex((migration) => migration.name === 'hashed api keys');
+
+/**
+ * An app key in clear as the versions before hashed keys kept it, with idempotency records under
+ * it, under the installation admin key's hash (kept so already) and under a key no longer there.
+ */
+async function writeClearKeys(driver, now) {
+  const input = '{"account_name":"alice","app_id":"guild","twitter_name":"alice_x"}';
+  const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null };
+  await driver.transaction('write', async (session) => {
+    const run = (text, values) => session.query({ text, values });
+    await run('INSERT INTO meta (key, value) VALUES ($1, $2)', [
+      'admin_keys',
+      JSON.stringify({ sha256: [sql.sha256Hex('sk_admin')] }),
+    ]);
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['guild', JSON.stringify(app)]);
+    await run('INSERT INTO api_keys (key, app_id, record) VALUES ($1, $2, $3)', [
+      'pk_guild',
+      'guild',
+      JSON.stringify({ key: 'pk_guild', app_id: 'guild', scopes: ['read', 'write'] }),
+    ]);
+    // The app key's record as the versions before fingerprinted a request: as it came.
+    for (const [api_key, idempotency_key, fingerprint] of [
+      ['pk_guild', 'by-app-key', `POST connect_social ${input}`],
+      [sql.sha256Hex('sk_admin'), 'by-admin-key', `POST connect_social {} ${input}`],
+      ['pk_gone', 'by-gone-key', `POST connect_social {} ${input}`],
+    ]) {
+      const record = {
+        api_key,
+        idempotency_key,
+        fingerprint,
+        status: 200,
+        body: `{"kept":"${idempotency_key}"}`,
+        created_at: now,
+      };
+      await run('INSERT INTO idempotency (api_key, idempotency_key, created_at, record) VALUES ($1, $2, $3, $4)', [
+        api_key,
+        idempotency_key,
+        now,
+        JSON.stringify(record),
+      ]);
+    }
+  });
+}
+
+async function upgradeClearKeys(openDriver, storeOptions) {
+  const now = Date.now();
+  const driver = await openDriver();
+  await sql.migrate(driver, beforeHashedKeys());
+  await writeClearKeys(driver, now);
+  await driver.close();
+
+  const store = await sql.openSqlStore(storeOptions);
+  try {
+    const handle = sql.createHandler({ store, now: () => new Date(now) });
+    const connect = async (key, idempotencyKey) => {
+      const response = await handle(
+        new Request('http://questboard.test/v1/connect_social', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+          body: JSON.stringify({ app_id: 'guild', account_name: 'alice', twitter_name: 'alice_x' }),
+        }),
+      );
+      return response.text();
+    };
+    // The key opens its app as before, and a retry across the upgrade gets its first answer.
+    assert.equal(await connect('pk_guild', 'by-app-key'), '{"kept":"by-app-key"}');
+    assert.equal(await connect('sk_admin', 'by-admin-key'), '{"kept":"by-admin-key"}');
+  } finally {
+    await store.close();
+  }
+
+  const reader = await openDriver();
+  try {
+    const rows = await reader.transaction('read', async (session) => ({
+      keys: await session.query({ text: 'SELECT row_to_json(api_keys)::text AS row FROM api_keys', values: [] }),
+      idempotency: await session.query({
+        text: 'SELECT api_key, idempotency_key FROM idempotency ORDER BY idempotency_key',
+        values: [],
+      }),
+    }));
+    const hash = sql.sha256Hex('pk_guild');
+    const kept = [...rows.keys].map(({ row }) => JSON.parse(row)).map((row) => ({ ...row, record: JSON.parse(row.record) }));
+    assert.deepEqual(kept, [
+      { key_sha256: hash, app_id: 'guild', record: { key_sha256: hash, app_id: 'guild', scopes: ['read', 'write'] } },
+    ]);
+    assert.ok(!rows.keys[0].row.includes('pk_guild'));
+    assert.deepEqual(
+      [...rows.idempotency],
+      [
+        { api_key: sql.sha256Hex('sk_admin'), idempotency_key: 'by-admin-key' },
+        { api_key: hash, idempotency_key: 'by-app-key' },
+      ],
+    );
+  } finally {
+    await reader.close();
+  }
+}
+
+describe('API keys kept in clear are hashed in place', () => {
+  it('on PGlite in a directory', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'questboard-migration-'));
+    try {
+      await upgradeClearKeys(() => sql.pgliteDriver(dataDir), { dataDir });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('on PostgreSQL', async (t) => {
+    if (!(await postgresOrSkip(t))) return;
+    const database = await createDatabase('questboard_key_hashes');
+    try {
+      await upgradeClearKeys(() => sql.postgresDriver({ url: database.url }), { databaseUrl: database.url });
     } finally {
       await database.drop();
     }

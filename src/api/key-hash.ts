@@ -1,4 +1,4 @@
-// SHA-256, written out: admin keys are kept and compared as their hashes, and
+// SHA-256, written out: API keys are kept and compared as their hashes, and
 // the handler runs where crypto.subtle is missing (the in-page transport on an
 // http: page, which is not a secure context), so it cannot wait for it there.
 // Synchronous, so comparing a key costs no extra turn of a transaction.
@@ -21,6 +21,9 @@ const ROUND_CONSTANTS = new Uint32Array(fractionWordsOfRoots(Math.cbrt, 64));
 const INITIAL_HASH = fractionWordsOfRoots(Math.sqrt, 8);
 
 const rotateRight = (word: number, bits: number) => (word >>> bits) | (word << (32 - bits));
+
+/** A SHA-256 as sha256Hex writes it. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** The SHA-256 of the text's UTF-8 bytes, as 64 lowercase hex digits. */
 export function sha256Hex(text: string): string {

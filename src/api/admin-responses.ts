@@ -1,0 +1,32 @@
+// What the admin API answers, as types only: the console and scripts read these answers, and
+// no remote strategy checks them at run time (responses.ts holds the schemas it checks), so
+// no bundle carries code for them.
+import type { Acknowledged } from './responses.js';
+
+export interface AppSummary {
+  app_id: string;
+  name: string;
+  member_count: number;
+}
+
+/** GET /v1/admin/apps. */
+export interface AdminApps extends Acknowledged {
+  apps: AppSummary[];
+}
+
+/** POST /v1/admin/import?dry_run=true: what the import would change in each app it names. */
+export interface DryRun extends Acknowledged {
+  app_ids: string[];
+  dry_run: true;
+  changes: {
+    app_id: string;
+    /** Whether the import would create the app. */
+    new_app: boolean;
+    members_before: number;
+    members_after: number;
+    /** How many of each the dataset brings (new or updated). */
+    challenges: number;
+    tasks: number;
+    progress: number;
+  }[];
+}

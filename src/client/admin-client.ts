@@ -1,0 +1,39 @@
+import type { AdminApps, DryRun } from '../api/admin-responses.js';
+import type { Acknowledged } from '../api/responses.js';
+import type { Dataset } from '../api/schemas.js';
+import type { ImportResult, QuestboardClient, Query } from './client.js';
+
+/**
+ * The admin API (/v1/admin/…), for the console and for scripts: apart from QuestboardClient
+ * so that the embed, which never administers, carries none of it.
+ */
+export class AdminClient {
+  constructor(readonly client: QuestboardClient) {}
+
+  /** The apps this key manages; refused (401, 403) for a key that is not an admin key. */
+  apps(): Promise<AdminApps> {
+    return this.client.call('v1/admin/apps');
+  }
+
+  exportApp(app_id: string): Promise<Dataset & Acknowledged> {
+    return this.client.call('v1/admin/export', { query: { app_id } });
+  }
+
+  importDataset(dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<ImportResult> {
+    return this.client.admin.importDataset(dataset, options);
+  }
+
+  /** What importing would change, per app; nothing is kept (a retry of it is harmless). */
+  dryRunImport(dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<DryRun> {
+    return this.client.call('v1/admin/import', { query: { mode: options.mode, dry_run: 'true' }, body: dataset });
+  }
+
+  /** Any other admin operation, by its path and query or body. */
+  get<T>(path: string, query: Query): Promise<T> {
+    return this.client.call(`v1/admin/${path}`, { query });
+  }
+
+  post<T>(path: string, body: unknown): Promise<T> {
+    return this.client.call(`v1/admin/${path}`, { body });
+  }
+}

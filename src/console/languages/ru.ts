@@ -1,0 +1,3 @@
+import { english, type Words } from '../words.js';
+
+export const words: Words = english; // TEMP

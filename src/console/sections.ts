@@ -1,0 +1,31 @@
+import { html, type TemplateResult } from 'lit';
+import type { AdminClient } from '../client/admin-client.js';
+import './sections/audit.js';
+import './sections/challenges.js';
+import './sections/data.js';
+import './sections/keys.js';
+import './sections/members.js';
+import './sections/overview.js';
+import type { ConsoleLanguage } from './translate.js';
+
+/** The console's sections, in the order the navigation lists them; each is a #fragment of the address. */
+export const SECTIONS = ['overview', 'challenges', 'members', 'keys', 'data', 'audit'] as const;
+export type SectionName = (typeof SECTIONS)[number];
+
+/** The section's element, given what every section is given. */
+export function sectionTag(name: SectionName, admin: AdminClient, appId: string, lang: ConsoleLanguage): TemplateResult {
+  switch (name) {
+    case 'overview':
+      return html`<qb-console-overview .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-overview>`;
+    case 'challenges':
+      return html`<qb-console-challenges .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-challenges>`;
+    case 'members':
+      return html`<qb-console-members .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-members>`;
+    case 'keys':
+      return html`<qb-console-keys .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-keys>`;
+    case 'data':
+      return html`<qb-console-data .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-data>`;
+    case 'audit':
+      return html`<qb-console-audit .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-audit>`;
+  }
+}

@@ -1,0 +1,83 @@
+import { html } from 'lit';
+import { state } from 'lit/decorators.js';
+import { Loader } from '../loader.js';
+import { ConsoleSection, defineConsoleElement } from '../section.js';
+
+const PAGE_SIZE = 50;
+
+interface AuditEntry {
+  at: number;
+  operation: string;
+  key_prefix: string;
+  client_address: string | null;
+  summary?: string;
+}
+
+/** Every admin action, newest first: which key (its hash's prefix), what, when, from where. */
+export class ConsoleAudit extends ConsoleSection {
+  private readonly entries = new Loader<{ entries: AuditEntry[] }>(this);
+  /** The `before` of each page shown so far, to go back. */
+  @state() private pages: (number | undefined)[] = [undefined];
+
+  protected reload(): void {
+    this.pages = [undefined];
+    this.show();
+  }
+
+  private show() {
+    const before = this.pages[this.pages.length - 1];
+    void this.entries.load(() => this.admin.get('audit', { app_id: this.appId, before, limit: PAGE_SIZE }));
+  }
+
+  private next(entries: AuditEntry[]) {
+    this.pages = [...this.pages, entries[entries.length - 1]!.at];
+    this.show();
+  }
+
+  private previous() {
+    this.pages = this.pages.slice(0, -1);
+    this.show();
+  }
+
+  override render() {
+    const { t } = this.locale;
+    return this.entries.view(
+      this.locale,
+      ({ entries }) => html`
+        <div class="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">${t('audit.column.when')}</th>
+                <th scope="col">${t('audit.column.what')}</th>
+                <th scope="col">${t('audit.column.key')}</th>
+                <th scope="col">${t('audit.column.from')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${entries.map(
+                (entry) => html`<tr>
+                  <td>${this.locale.date(entry.at)}</td>
+                  <td>${entry.operation}${entry.summary ? html`<br /><span class="muted">${entry.summary}</span>` : ''}</td>
+                  <td class="secret">${entry.key_prefix}</td>
+                  <td>${entry.client_address ?? '—'}</td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>
+        <div class="row">
+          <button type="button" class="secondary" ?disabled=${this.pages.length === 1} @click=${this.previous}>
+            ${t('console.previous')}
+          </button>
+          <button type="button" class="secondary" ?disabled=${entries.length < PAGE_SIZE} @click=${() => this.next(entries)}>
+            ${t('console.next')}
+          </button>
+        </div>
+      `,
+      ({ entries }) => entries.length === 0 && this.pages.length === 1,
+    );
+  }
+}
+
+defineConsoleElement('qb-console-audit', ConsoleAudit);

@@ -1,0 +1,288 @@
+// The community manager's console (src/console), served by the Questboard server at /console/
+// on PGlite, driven in Chromium and in Firefox: its files' headers, sign-in with a wrong and a
+// right admin key, every section axe-clean and without horizontal scroll at a phone's width.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS, findBrowser, findFirefox } from '../../scripts/find-browser.js';
+import { startServer } from './reference-server.js';
+
+const ADMIN_KEY = 'sk_console_operator_0123456789';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 375, height: 740 };
+const SECTIONS = ['overview', 'challenges', 'members', 'keys', 'data', 'audit'];
+
+let server;
+let origin;
+
+before(async () => {
+  server = await startServer(['--data', 'examples/community.json'], { env: { QUESTBOARD_ADMIN_KEYS: ADMIN_KEY } });
+  origin = `http://127.0.0.1:${server.port}`;
+});
+
+after(() => server?.stop());
+
+/** An API call with the operator's admin key, its answer's body. */
+async function api(method, path) {
+  const answer = await fetch(`${origin}${path}`, { method, headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+  assert.equal(answer.status, 200, `${method} ${path}: ${await answer.clone().text()}`);
+  return answer.json();
+}
+
+describe('the console’s files', () => {
+  it('are served with a strict CSP; the page is revalidated, its hashed script kept', async () => {
+    const page = await fetch(`${origin}/console/`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(page.headers.get('cache-control'), 'no-cache');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"])
+      assert.ok(csp.includes(directive), csp);
+    const script = /src="\.\/(console-\w+\.js)"/.exec(await page.text())?.[1];
+    assert.ok(script, 'the page names its script');
+    const scriptAnswer = await fetch(`${origin}/console/${script}`);
+    assert.equal(scriptAnswer.status, 200);
+    assert.match(scriptAnswer.headers.get('cache-control') ?? '', /immutable/);
+    const again = await fetch(`${origin}/console/${script}`, {
+      headers: { 'If-None-Match': scriptAnswer.headers.get('etag') ?? '' },
+    });
+    assert.equal(again.status, 304);
+  });
+
+  it('answers /console with a redirect, unknown files and other methods with JSON refusals', async () => {
+    const bare = await fetch(`${origin}/console`, { redirect: 'manual' });
+    assert.equal(bare.status, 308);
+    assert.equal(bare.headers.get('location'), '/console/');
+    const missing = await fetch(`${origin}/console/no-such-file.js`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('x-questboard-error'), 'unknown-operation');
+    assert.equal((await missing.json()).is_valid, false);
+    const posted = await fetch(`${origin}/console/`, { method: 'POST' });
+    assert.equal(posted.status, 405);
+    assert.equal(posted.headers.get('x-questboard-error'), 'method-not-allowed');
+  });
+});
+
+const engines = [
+  { name: 'Chromium', launch: async () => puppeteer.launch({ executablePath: await findBrowser(), args: CHROMIUM_ARGS }) },
+  {
+    name: 'Firefox',
+    skip: findFirefox() || process.env.CI ? false : 'Firefox is not installed (apt-get install -y firefox-esr)',
+    launch: () =>
+      puppeteer.launch({
+        browser: 'firefox',
+        executablePath: findFirefox() ?? undefined,
+        headless: true,
+        extraPrefsFirefox: { 'intl.accept_languages': 'en-US', 'intl.locale.requested': 'en-US' },
+      }),
+  },
+];
+
+for (const engine of engines) {
+  describe(`the console in ${engine.name}`, { skip: engine.skip, timeout: 180_000 }, () => {
+    let browser;
+    before(async () => {
+      browser = await engine.launch();
+    });
+    after(() => browser?.close());
+
+    /** A page of its own (its own sessionStorage), with every console error and failed request kept. */
+    async function open(viewport = DESKTOP) {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      const problems = [];
+      page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+      page.on('pageerror', (error) => problems.push(String(error)));
+      await page.setViewport(viewport);
+      await page.goto(`${origin}/console/`, { waitUntil: 'load' });
+      return { page, problems, close: () => context.close() };
+    }
+
+    /**
+     * The element once the console shows it. Polled: waitForSelector's MutationObserver watches
+     * the document, which in Chromium hears nothing of a change inside a shadow root.
+     */
+    async function shown(page, selector) {
+      for (
+        const deadline = Date.now() + 30_000;
+        Date.now() < deadline;
+        await page.evaluate(() => new Promise(requestAnimationFrame))
+      ) {
+        const element = await page.$(selector);
+        if (element) return element;
+      }
+      throw new Error(`${selector} was not shown in 30 s`);
+    }
+
+    async function signIn(page, key) {
+      const field = await shown(page, 'qb-console >>> #key');
+      await field.type(key);
+      await page.keyboard.press('Enter');
+    }
+
+    /** Until the section shown has loaded what it shows (or said why not). */
+    const untilSectionSettled = (page) =>
+      page.waitForFunction(() => {
+        const main = document.querySelector('qb-console')?.shadowRoot?.querySelector('main');
+        const section = [...(main?.children ?? [])].find((child) => child.localName.startsWith('qb-console-'));
+        return section?.shadowRoot && !section.shadowRoot.textContent?.includes('Loading…');
+      });
+
+    const text = (page, selector) => page.$eval(selector, (element) => element.textContent.trim());
+
+    async function axeViolations(page) {
+      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+      return page.evaluate(async () => {
+        const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
+        return violations.map(
+          (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        );
+      });
+    }
+
+    it('tells a wrong key so, keeps it nowhere, and shows nothing', async () => {
+      const { page, problems, close } = await open();
+      try {
+        await signIn(page, 'sk_not_a_key_at_all');
+        const alert = await shown(page, 'qb-console >>> [role=alert]');
+        assert.match(await alert.evaluate((element) => element.textContent), /not an admin key/);
+        assert.equal(await page.$('qb-console >>> nav'), null);
+        assert.equal(await page.evaluate(() => sessionStorage.getItem('questboard.console.key')), null);
+        assert.deepEqual(await axeViolations(page), []);
+        assert.deepEqual(
+          problems.filter((problem) => !/401/.test(problem)),
+          [],
+        );
+      } finally {
+        await close();
+      }
+    });
+
+    it('signs in with an admin key, shows every section, and signs out', async () => {
+      const { page, problems, close } = await open();
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        assert.equal(await page.evaluate(() => sessionStorage.getItem('questboard.console.key')), ADMIN_KEY);
+        assert.ok(!page.url().includes(ADMIN_KEY), 'the key is never in the address');
+        const members = await shown(page, 'qb-console >>> qb-console-overview >>> dd');
+        assert.equal(await members.evaluate((element) => element.textContent.trim()), '4');
+        for (const section of SECTIONS) {
+          await page.click(`qb-console >>> nav a[href="#${section}"]`);
+          await page.waitForFunction(
+            (name) =>
+              document
+                .querySelector('qb-console')
+                ?.shadowRoot?.querySelector(`nav a[aria-current=page]`)
+                ?.getAttribute('href') === `#${name}`,
+            {},
+            section,
+          );
+          await untilSectionSettled(page);
+          assert.deepEqual(await axeViolations(page), [], `axe, ${section}`);
+        }
+        assert.equal(await text(page, 'qb-console >>> #section-heading'), 'Audit log');
+        await page.click('qb-console >>> header button');
+        await shown(page, 'qb-console >>> #key');
+        assert.equal(await page.evaluate(() => sessionStorage.getItem('questboard.console.key')), null);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('creates a challenge, finds and adjusts a member, and the audit log says so', async () => {
+      const { page, problems, close } = await open();
+      const name = `Meetup ${engine.name}`;
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#challenges"]');
+        await (await shown(page, 'qb-console >>> qb-console-challenges >>> button')).click();
+        await (await shown(page, 'qb-console >>> qb-console-challenges >>> #name')).type(name);
+        await (await shown(page, 'qb-console >>> qb-console-challenges >>> #task-0-name')).type('Come to the meetup');
+        const points = await shown(page, 'qb-console >>> qb-console-challenges >>> #task-0-points');
+        await points.evaluate((input) => input.select());
+        await points.type('25');
+        await page.keyboard.press('Tab');
+        await page.click('qb-console >>> qb-console-challenges >>> button[type=submit]');
+        const saved = await shown(page, `qb-console >>> qb-console-challenges >>> li.card h3 ::-p-text(${name})`);
+        assert.ok(saved);
+        const listed = await api('GET', '/v1/admin/challenges?app_id=riverside');
+        const created = listed.challenges.find((challenge) => challenge.name === name);
+        assert.ok(created, 'the API lists the new challenge');
+        const challenge = await api('GET', `/v1/get_challenge?challenge_id=${created.challenge_id}`);
+        assert.deepEqual(
+          challenge.tasks.map((task) => task.name),
+          ['Come to the meetup'],
+        );
+
+        await page.click('qb-console >>> nav a[href="#members"]');
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #prefix')).type('gr');
+        await page.keyboard.press('Enter');
+        await (await shown(page, 'qb-console >>> qb-console-members >>> td button ::-p-text(grace)')).click();
+        const before = (await api('GET', '/v1/get_userinfo?app_id=riverside&account_name=grace')).total_score;
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #task')).type(created.tasks[0].task_id);
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #quantity')).type('1');
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #reason')).type('Came to the meetup');
+        await page.click('qb-console >>> qb-console-members >>> form button[type=submit]');
+        await shown(page, 'qb-console >>> qb-console-members >>> p.success');
+        const after = (await api('GET', '/v1/get_userinfo?app_id=riverside&account_name=grace')).total_score;
+        assert.equal(after, before + 25, 'the task’s 25 points');
+
+        await page.click('qb-console >>> nav a[href="#audit"]');
+        const entry = await shown(page, 'qb-console >>> qb-console-audit >>> tbody tr');
+        assert.match(await entry.evaluate((row) => row.textContent), /admin\/adjust[\s\S]*Came to the meetup/);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('creates a key shown once, and revokes it so that it is refused', async () => {
+      const { page, problems, close } = await open();
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#keys"]');
+        await page.click('qb-console >>> qb-console-keys >>> form button[type=submit]');
+        const secret = await shown(page, 'qb-console >>> qb-console-keys >>> [role=status] .secret');
+        const key = await secret.evaluate((element) => element.textContent.trim());
+        assert.match(key, /^pk_/);
+        const asKey = () =>
+          fetch(`${origin}/v1/get_userinfo?app_id=riverside&account_name=grace`, { headers: { Authorization: `Bearer ${key}` } });
+        assert.equal((await asKey()).status, 200);
+        page.on('dialog', (dialog) => void dialog.accept());
+        // The page lists keys by id: the start of their SHA-256.
+        const keyId = createHash('sha256').update(key).digest('hex').slice(0, 16);
+        const row = await shown(page, `qb-console >>> qb-console-keys >>> tr ::-p-text(${keyId})`);
+        await row.evaluate((cell) => cell.closest('tr')?.querySelector('button')?.click());
+        await shown(page, 'qb-console >>> qb-console-keys >>> p.success');
+        assert.equal((await asKey()).status, 401);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('fits a phone’s width in every section', async () => {
+      const { page, close } = await open(PHONE);
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        for (const section of SECTIONS) {
+          await page.click(`qb-console >>> nav a[href="#${section}"]`);
+          await untilSectionSettled(page);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert.ok(overflow <= 0, `${section}: ${overflow}px wider than the screen`);
+        }
+      } finally {
+        await close();
+      }
+    });
+  });
+}
