@@ -142,6 +142,46 @@ export const KEY_TAKEN = refusal('key-taken', 409, "{field}: this key is already
 export const ID_TAKEN = refusal('id-taken', 409, '{field}: this {kind} is not available.');
 export const INVALID_DATASET = refusal('invalid-dataset', 400, '{field}: {reason}');
 
+// Quests members complete themselves (docs/quests.md).
+export const TASK_COMPLETED_BY_BACKEND = refusal(
+  'task-completed-by-backend',
+  409,
+  "This task is completed by the site's backend (admin/log_task), not by a member's submission.",
+);
+export const TASK_ALREADY_COMPLETED = refusal(
+  'task-already-completed',
+  409,
+  'This task is already completed and allows no retry.',
+);
+export const WRONG_ANSWER = refusal('wrong-answer', 422, 'That is not the answer; nothing was counted.');
+export const TOO_MANY_WRONG_ANSWERS = refusal(
+  'too-many-wrong-answers',
+  429,
+  'Too many wrong answers to this task: at most {limit} in {minutes} minutes. Try again in {seconds} s.',
+);
+export const SUBMISSION_PENDING = refusal(
+  'submission-pending',
+  409,
+  'A submission for this task is already waiting for review: {submission_id}.',
+);
+export const SUBMISSION_NOT_FOUND = refusal('submission-not-found', 404, 'Submission not found: {submission_id}.');
+export const SUBMISSION_ALREADY_REVIEWED = refusal(
+  'submission-already-reviewed',
+  409,
+  'Submission {submission_id} was already {status}.',
+);
+export const CALLBACK_NOT_COMPLETED = refusal('callback-not-completed', 422, 'The site says the task is not done: {reason}');
+export const CALLBACK_UNANSWERED = refusal(
+  'callback-unanswered',
+  502,
+  'The site could not say whether the task is done: {reason}. Try again later.',
+);
+export const CALLBACKS_ON_SERVER_ONLY = refusal(
+  'callbacks-on-server-only',
+  501,
+  "This task is checked by the site's endpoint, which only a Questboard server calls: send it to the server.",
+);
+
 // The store.
 export const DATABASE_UNAVAILABLE = refusal('database-unavailable', 503, 'The database does not answer{since}; {then}.');
 export const DATABASE_BUSY = refusal('database-busy', 503, 'The server is busy with conflicting writes; try again.');

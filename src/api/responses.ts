@@ -29,8 +29,11 @@ export const task = z.object({
   allowretry: z.boolean(),
   alloweditquantity: z.boolean(),
   challenge: z.null(),
+  /** How a member completes it (docs/quests.md): its kind alone, never a code's answers. Absent from older servers: backend. */
+  verification: z.optional(z.object({ kind: z.enum(['backend', 'code', 'review', 'callback']) })),
 });
 export type Task = z.infer<typeof task>;
+export type VerificationKind = NonNullable<Task['verification']>['kind'];
 
 /** A badge as answers show it (get_challenge's `badge`, get_achievements' badges). */
 const badgeFields = { badge_id: z.string(), name: z.string(), description: z.string(), image_url: z.nullable(z.string()) };
@@ -93,6 +96,27 @@ export const taskProgress = z.object({
   quantity_completed: z.number(),
 });
 export type TaskProgress = z.infer<typeof taskProgress>;
+
+/** A member's submission for review, and the reviewer's decision. */
+export const submission = z.object({
+  submission_id: z.string(),
+  task_id: z.string(),
+  account_name: z.string(),
+  text: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  reason: z.nullable(z.string()),
+  create_date: z.string(),
+  review_date: z.nullable(z.string()),
+});
+export type Submission = z.infer<typeof submission>;
+
+/** submit_task on a review task: the submission waits for review (202). */
+export const submissionCreated = z.object({ ...success, submission_id: z.string(), status: z.literal('pending') });
+export type SubmissionCreated = z.infer<typeof submissionCreated>;
+
+/** get_submissions and admin/submissions: oldest first. */
+export const submissions = z.object({ ...success, submissions: z.array(submission) });
+export type Submissions = z.infer<typeof submissions>;
 /** The same answer as the handler builds it: quantities are Fixed4, written with four decimals. */
 export type TaskProgressWire = Omit<TaskProgress, 'quantity_required' | 'quantity_completed'> & {
   quantity_required: Fixed4;

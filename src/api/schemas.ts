@@ -17,6 +17,7 @@ import { JsonNumber } from './json-text.js';
 import { isTimeZone } from './time-zones.js';
 import { SCOPES } from './scopes.js';
 import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
+import { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
 
 export { SCOPES, type Scope } from './scopes.js';
 
@@ -199,6 +200,20 @@ const quantity = (min: z.core.$ZodCheck<number>) =>
     .check(min, z.maximum(1e9, 'must be at most 1000000000'));
 const quantityNumber = quantity(z.minimum(0, 'must be 0 or more'));
 
+/** Codes a task takes: enough for a quiz's spellings of one answer. */
+const MAX_ANSWERS = 50;
+const MAX_ANSWER_LENGTH = 500;
+const answerText = z.string().check(z.maxLength(MAX_ANSWER_LENGTH, `must be at most ${MAX_ANSWER_LENGTH} characters`));
+const answerHash = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in lowercase hex'));
+const isHttpsUrl = (value: string) => {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+const httpsUrl = z.string().check(z.refine(isHttpsUrl, 'must be an https: URL'));
+
 export const logTaskBody = z.object({
   task_id: guid,
   account_name: accountName,
@@ -261,6 +276,43 @@ const badgeFields = {
 export const defineBadgeBody = z.object({ app_id: appId, ...badgeFields });
 export const awardBadgeBody = z.object({ app_id: appId, badge_id: badgeId, account_name: accountName });
 export const getAchievementsQuery = z.object({ app_id: appId, account_name: accountName });
+/** What a member sends for review: a text or a link, as a message would hold. */
+export const MAX_SUBMISSION_TEXT = 4000;
+
+export const submitTaskBody = z.object({
+  task_id: guid,
+  account_name: accountName,
+  answer: z.optional(answerText),
+  text: z.optional(z.string().check(z.maxLength(MAX_SUBMISSION_TEXT, `must be at most ${MAX_SUBMISSION_TEXT} characters`))),
+});
+
+export const getSubmissionsQuery = z.object({ app_id: appId, account_name: accountName });
+
+export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const adminSubmissionsQuery = z.object({
+  app_id: appId,
+  status: z.optional(z.enum(SUBMISSION_STATUSES, `must be one of ${SUBMISSION_STATUSES.join(', ')}`)),
+  limit: pagingNumber(1, 100),
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+});
+
+const MAX_REVIEWED_AT_ONCE = 100;
+const reason = z.optional(z.string().check(z.maxLength(1000, 'must be at most 1000 characters')));
+const decision = z.enum(['approve', 'reject'], 'must be approve or reject');
+/** One submission (`submission_id`) or many at once (`submission_ids`), with one decision. */
+export const reviewBody = z.union([
+  z.strictObject({ submission_id: guid, decision, reason }),
+  z.strictObject({
+    submission_ids: z
+      .array(guid)
+      .check(
+        z.minLength(1, 'must list at least one'),
+        z.maxLength(MAX_REVIEWED_AT_ONCE, `must list at most ${MAX_REVIEWED_AT_ONCE}`),
+      ),
+    decision,
+    reason,
+  }),
+]);
 
 export const exportQuery = z.object({ app_id: appId });
 
@@ -311,6 +363,17 @@ export const importQuery = z.object({
   ),
 });
 
+/** A page of an app's webhook deliveries, newest first. */
+export const webhookDeliveriesQuery = z.object({
+  app_id: appId,
+  limit: pagingNumber(1, 1000),
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+});
+export const webhookRedeliverBody = z.object({
+  app_id: appId,
+  delivery_id: z.string().check(z.regex(/^msg_[0-9a-f]{32}$/, 'must be a delivery_id as webhook_deliveries lists it')),
+});
+
 /** How deep a task's metadata may nest (the body as a whole may nest MAX_JSON_DEPTH levels). */
 export const MAX_METADATA_DEPTH = 32;
 
@@ -338,7 +401,23 @@ const metadata = z
   )
   .check(z.refine((value) => nesting(value) <= MAX_METADATA_DEPTH, `must nest at most ${MAX_METADATA_DEPTH} levels`));
 
+/**
+ * How a member completes a task on their own (docs/quests.md). A code's answers come in clear
+ * from a site's dataset, or as the hashes an export gives (never in clear: quests.ts).
+ */
+const verification = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('backend') }),
+  z.strictObject({
+    kind: z.literal('code'),
+    answers: z.optional(z.array(answerText).check(z.maxLength(MAX_ANSWERS, `must list at most ${MAX_ANSWERS}`))),
+    answer_hashes: z.optional(z.array(answerHash).check(z.maxLength(MAX_ANSWERS, `must list at most ${MAX_ANSWERS}`))),
+  }),
+  z.strictObject({ kind: z.literal('review') }),
+  z.strictObject({ kind: z.literal('callback'), url: httpsUrl }),
+]);
+
 const datasetTask = z.strictObject({
+  verification: z.optional(verification),
   task_id: z.optional(guid),
   name: text,
   quantity: quantity(z.positive('must be greater than 0')),
@@ -460,6 +539,52 @@ const datasetApiKey = z
     }),
   );
 
+/**
+ * A webhook endpoint's secret as Standard Webhooks writes it: `whsec_` and the key's bytes in
+ * base64, 24 to 64 of them (the key of the HMAC that signs each delivery).
+ */
+const webhookSecret = z.string().check(
+  z.refine((value) => {
+    const match = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/.exec(value);
+    const bytes = match ? (match[1]!.length / 4) * 3 - (match[1]!.match(/=/g)?.length ?? 0) : 0;
+    return bytes >= 24 && bytes <= 64;
+  }, 'must be whsec_ followed by 24 to 64 bytes in base64'),
+);
+
+/**
+ * Where a webhook is sent: an https: URL without credentials (docs/quests.md, Webhooks). An http:
+ * one is taken here and refused by the import unless the server allows private webhooks
+ * (HandlerOptions.allowPrivateWebhooks); its address is checked where it is delivered.
+ */
+export const webhookUrl = z.string().check(
+  z.maxLength(2048, 'must be at most 2048 characters'),
+  z.refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
+    } catch {
+      return false;
+    }
+  }, 'must be an https: URL without a user name or password'),
+);
+
+const MAX_WEBHOOK_ENDPOINTS = 10;
+
+/** The endpoints an app's events are delivered to (a server's only: src/server/webhook-delivery.ts). */
+const webhooks = z
+  .array(
+    z.strictObject({
+      url: webhookUrl,
+      secret: webhookSecret,
+      events: z.array(z.enum(WEBHOOK_EVENT_TYPES, `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`)).check(
+        z.minLength(1, 'must name at least one event'),
+        z.refine((events) => new Set(events).size === events.length, 'must name each event once'),
+      ),
+    }),
+  )
+  .check(z.maxLength(MAX_WEBHOOK_ENDPOINTS, `must list at most ${MAX_WEBHOOK_ENDPOINTS} endpoints`));
+export type WebhookEndpoint = z.infer<typeof webhooks>[number];
+
 const datasetApp = z.strictObject({
   app_id: appId,
   name: z.optional(z.string()),
@@ -483,6 +608,8 @@ const datasetApp = z.strictObject({
         z.string().check(z.refine(isTimeZone, 'must be an IANA time zone name, such as UTC or Europe/Berlin')),
       ),
       streak_freezes_per_month: z.optional(z.int().check(z.minimum(0, 'must be 0 or more'), z.maximum(31, 'must be at most 31'))),
+      // Replaced whole when given; null removes them all.
+      webhooks: z.optional(z.nullable(webhooks)),
     }),
   ),
   users: z.optional(
@@ -546,10 +673,13 @@ export type GetLeaderboardQuery = z.infer<typeof getLeaderboardQuery>;
 export type GetEndorsementQuery = z.infer<typeof getEndorsementQuery>;
 export type ConnectSocialBody = z.infer<typeof connectSocialBody>;
 export type LogTaskBody = z.infer<typeof logTaskBody>;
+export type SubmitTaskBody = z.infer<typeof submitTaskBody>;
 export type Dataset = z.infer<typeof dataset>;
 export type DatasetApp = z.infer<typeof datasetApp>;
 export type DatasetChallenge = z.infer<typeof datasetChallenge>;
 export type DatasetTask = z.infer<typeof datasetTask>;
+export type Verification = z.infer<typeof verification>;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 export type MemberTokenKey = z.infer<typeof memberTokenKey>;
 
 // The console's admin API (docs/api.md, "The admin API").
@@ -576,8 +706,8 @@ export const membersQuery = z.object({
 });
 export const memberQuery = getUserInfoQuery;
 /** Why a manager changed a score: kept in the audit log beside the change. */
-const reason = z.string().check(z.minLength(1, 'must say why'), z.maxLength(500, 'must be at most 500 characters'));
-export const adjustBody = z.object({ ...logTaskBody.shape, app_id: appId, reason });
+const adjustReason = z.string().check(z.minLength(1, 'must say why'), z.maxLength(500, 'must be at most 500 characters'));
+export const adjustBody = z.object({ ...logTaskBody.shape, app_id: appId, reason: adjustReason });
 export const setActiveBody = z.object({ app_id: appId, account_name: accountName, active: z.boolean() });
 export const auditQuery = z.object({
   app_id: appId,

@@ -7,6 +7,9 @@ import type {
   Health,
   Leaderboard,
   LeaderboardHtml,
+  Submission,
+  SubmissionCreated,
+  Submissions,
   TaskProgress,
   UserInfo,
 } from '../api/responses.js';
@@ -21,6 +24,8 @@ import type {
   GetEndorsementQuery,
   GetLeaderboardQuery,
   LogTaskBody,
+  SubmissionStatus,
+  SubmitTaskBody,
 } from '../api/schemas.js';
 import { announceChange, subscribeToChanges } from './changes.js';
 import { MemberTokens, type MemberTokenOption } from './member-token.js';
@@ -46,6 +51,12 @@ export type EndorseInput = Omit<EndorseAccountBody, 'from_account'> & { from_acc
 /** With a member key, `account_name` is left out: the API takes the member the token names. */
 export type ConnectSocialInput = Omit<ConnectSocialBody, 'account_name'> & { account_name?: string };
 export type LogTaskInput = LogTaskBody;
+/** With a member key, `account_name` is left out: the API takes the member the token names. */
+export type SubmitTaskInput = Omit<SubmitTaskBody, 'account_name'> & { account_name?: string; app_id: string };
+
+/** What admin/review answers: one submission decided, or (the bulk form) those decided and those skipped. */
+export type ReviewResult = Acknowledged &
+  ({ submission: Submission } | { reviewed: Submission[]; skipped: { submission_id: string; code: string }[] });
 
 export interface AirdropInput {
   to_address: string;
@@ -154,6 +165,22 @@ export class QuestboardClient {
     return result;
   }
 
+  /**
+   * Completes a task as its verification says (docs/quests.md): a code's answer counts at once
+   * (the task's progress), a review's text waits for a reviewer (202, pending).
+   */
+  async submitTask(input: SubmitTaskInput): Promise<TaskProgress | SubmissionCreated> {
+    const { app_id, ...body } = input;
+    const result = await this.memberWrite<TaskProgress | SubmissionCreated>('v1/submit_task', body);
+    const member = input.account_name ?? (await this.signedInMember());
+    this.announce({ app_id, scope: 'members', account_names: member === null ? [] : [member] });
+    return result;
+  }
+
+  getSubmissions(query: { app_id: string; account_name: string }): Promise<Submissions> {
+    return this.get('v1/get_submissions', query);
+  }
+
   airdrop(input: AirdropInput): Promise<AirdropResult> {
     const { idempotencyKey, ...body } = input;
     return this.write('v1/airdrop_token_ledger', body, { idempotencyKey });
@@ -169,6 +196,17 @@ export class QuestboardClient {
     },
     logTask: (input: LogTaskInput): Promise<TaskProgress> => this.write('v1/admin/log_task', input),
     exportApp: (query: { app_id: string }): Promise<Dataset & Acknowledged> => this.get('v1/admin/export', query),
+    /** The review queue, oldest first; `next_offset` is null on the last page. */
+    submissions: (query: {
+      app_id: string;
+      status?: SubmissionStatus;
+      limit?: number;
+      offset?: number;
+    }): Promise<Submissions & { next_offset: number | null }> => this.get('v1/admin/submissions', query),
+    /** Decides one submission (`submission_id`) or many (`submission_ids`). */
+    review: (
+      input: ({ submission_id: string } | { submission_ids: string[] }) & { decision: 'approve' | 'reject'; reason?: string },
+    ): Promise<ReviewResult> => this.write('v1/admin/review', input),
   };
 
   /**

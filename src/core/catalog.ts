@@ -38,6 +38,8 @@ export function taskShape(task: TaskRecord): Task {
     allowretry: task.allowretry,
     alloweditquantity: task.alloweditquantity,
     challenge: null,
+    // The kind alone: a code's answers (even hashed) and a callback's endpoint stay on the server.
+    verification: { kind: task.verification?.kind ?? 'backend' },
     is_valid: true,
     message: null,
   };

@@ -22,6 +22,7 @@ import {
   type SeasonPoints,
 } from './seasons.js';
 import { forgetStreak } from './streaks.js';
+import { keptVerification } from './quests.js';
 
 const DEFAULT_TASK_POINTS = 10;
 const DEFAULT_CHALLENGE_POINTS = 50;
@@ -92,6 +93,8 @@ async function importApp(
   const freezes = data.settings?.streak_freezes_per_month ?? existing?.streak_freezes_per_month;
   if (freezes !== undefined) app.streak_freezes_per_month = freezes;
   if (existing?.badges) app.badges = existing.badges;
+  const webhooks = replacedSetting(data.settings?.webhooks, existing?.webhooks);
+  if (webhooks?.length) app.webhooks = webhooks;
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
     // Kept as its hash alone: a key given in clear is hashed here, an exported one came hashed.
@@ -230,6 +233,7 @@ async function importChallenge(
     if (task_ids.includes(task_id)) throw new ApiError(INVALID_INPUT, { field: `${taskPath}.task_id`, reason: 'appears twice' });
     const quantity_e4 = toQuantityE4(task.quantity);
     task_ids.push(task_id);
+    const verification = keptVerification(task.verification, `${taskPath}.verification`);
     tx.put('tasks', {
       task_id,
       challenge_id,
@@ -242,6 +246,7 @@ async function importChallenge(
       points: task.points ?? DEFAULT_TASK_POINTS,
       allowretry: task.allowretry ?? false,
       alloweditquantity: task.alloweditquantity ?? false,
+      ...(verification ? { verification } : {}),
     });
   }
   const created_at = toTime(data.create_date, existing?.created_at ?? now);
@@ -284,7 +289,7 @@ async function replayHistory(tx: Transaction, app: AppRecord, names: Set<string>
     const task = await tx.get('tasks', task_id);
     if (!task) continue;
     const user = (await tx.get('users', [app.app_id, account_name]))!;
-    await logProgress(tx, { app, task, user, quantity_e4, at });
+    await logProgress(tx, { app, task, user, quantity_e4, at, replay: true });
   }
   for (const { to_account, at } of history.endorsements) {
     const user = (await tx.get('users', [app.app_id, to_account]))!;
@@ -334,13 +339,13 @@ async function replay(
         const user = await tx.get('users', [app.app_id, account_name]);
         if (!user) throw new ApiError(INVALID_INPUT, { field: 'account_name', reason: 'no such member in this app' });
         const quantity_e4 = toQuantityE4(item.quantity);
-        await applyProgress(tx, { app, task, user, quantity_e4, at });
+        await applyProgress(tx, { app, task, user, quantity_e4, at, replay: true });
       });
     }
     tx.writeAhead?.(app.app_id, account_name);
   }
   for (const { item, index, at } of inOrder(data.endorsements ?? [])) {
-    await rethrowAt(`${path}.endorsements[${index}]`, () => endorse(tx, app, { ...item, at }));
+    await rethrowAt(`${path}.endorsements[${index}]`, () => endorse(tx, app, { ...item, at, replay: true }));
   }
 }
 
@@ -425,6 +430,7 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       ...(app.member_token_keys?.length ? { member_token_keys: app.member_token_keys } : {}),
       ...(app.rate_limits ? { rate_limits: app.rate_limits } : {}),
       ...(app.allowed_origins ? { allowed_origins: app.allowed_origins } : {}),
+      ...(app.webhooks ? { webhooks: app.webhooks } : {}),
     },
     users: data.users.map((user) => ({
       account_name: user.account_name,
@@ -520,6 +526,8 @@ export function exportChallenge(challenge: ChallengeRecord, tasks: ReadonlyMap<s
         allowretry: task.allowretry,
         alloweditquantity: task.alloweditquantity,
         create_date: toIso(task.created_at),
+        // A code's answers as their hashes, never in clear: an export imports again as it is.
+        ...(task.verification ? { verification: task.verification } : {}),
       };
     }),
   };

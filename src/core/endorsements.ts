@@ -3,7 +3,7 @@ import { SELF_ENDORSEMENT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, Transaction } from '../store/index.js';
 import { awardCrossed, standingOf } from './badges.js';
-import { earnXp } from './member-totals.js';
+import { earnXp, tellLevelChange } from './member-totals.js';
 import { findMember } from './lookups.js';
 
 export interface Endorsement {
@@ -11,6 +11,8 @@ export interface Endorsement {
   to_account: string;
   endorsement_id: string;
   at: number;
+  /** An import replaying history: told to no webhook (progress.ts, Log.replay). */
+  replay?: true;
 }
 
 /** Returns whether anything changed: the same endorsement twice is kept once, and changes nothing. */
@@ -31,8 +33,10 @@ export async function endorse(tx: Transaction, app: AppRecord, endorsement: Endo
   if (await tx.get('endorsements', key)) return false;
   tx.put('endorsements', { app_id: app.app_id, from_account, to_account, endorsement_id, at });
   const before = standingOf(receiver);
+  const xpBefore = receiver.xp;
   earnXp(receiver, app.endorsement_xp, at);
   await awardCrossed(tx, app, receiver, before, at);
+  if (!endorsement.replay) tellLevelChange(tx, receiver, xpBefore, at);
   tx.put('users', receiver);
   return true;
 }

@@ -4,7 +4,7 @@
 // locked row in SQL), from one process or many, and can never overdraw.
 import { INVALID_INPUT, TRANSFER_PRE_CHECK } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
-import { parseAccountId, parseCoins } from '../api/formats.js';
+import { formatCoins, parseAccountId, parseCoins } from '../api/formats.js';
 import type { AppRecord, Transaction } from '../store/index.js';
 
 /** Failures read as the ledger SDK words them, with its PascalCase codes. */
@@ -39,5 +39,19 @@ export function transfer(tx: Transaction, app: AppRecord, { to_address, quantity
   tx.put('apps', app);
   const seconds = txNanos / 1_000_000_000n;
   const fraction = (txNanos % 1_000_000_000n).toString().padStart(9, '0');
-  return `${treasury.account_id}-${seconds}-${fraction}`;
+  const tx_id = `${treasury.account_id}-${seconds}-${fraction}`;
+  tx.recordEvent?.({
+    app_id: app.app_id,
+    type: 'ledger.transfer',
+    at: now,
+    data: {
+      app_id: app.app_id,
+      tx_id,
+      from_account: treasury.account_id,
+      to_address: recipient.text,
+      amount: formatCoins(amount.tinybars),
+      balance: formatCoins(BigInt(treasury.balance)),
+    },
+  });
+  return tx_id;
 }

@@ -1,7 +1,7 @@
 // A member's totals and how points and XP move them.
 import { newGuid } from '../api/formats.js';
 import type { UserInfo } from '../api/responses.js';
-import type { UserRecord } from '../store/index.js';
+import type { Transaction, UserRecord } from '../store/index.js';
 import { levelFor } from '../api/levels.js';
 import { monthOf, weekOf } from './periods.js';
 
@@ -53,6 +53,19 @@ export function earnXp(user: UserRecord, xp: number, at: number): void {
   if (xp <= 0) return;
   user.xp_at = user.xp === 0 ? at : Math.max(user.xp_at, at);
   user.xp += xp;
+}
+
+/** Tells the webhooks (level.changed) when the member's XP since `xpBefore` took them to another level. */
+export function tellLevelChange(tx: Transaction, user: UserRecord, xpBefore: number, at: number): void {
+  const previous_level = levelFor(xpBefore).current_level;
+  const { current_level } = levelFor(user.xp);
+  if (current_level === previous_level) return;
+  tx.recordEvent?.({
+    app_id: user.app_id,
+    type: 'level.changed',
+    at,
+    data: { app_id: user.app_id, account_name: user.account_name, previous_level, current_level, xp: user.xp },
+  });
 }
 
 export function weeklyScore(user: UserRecord, now: number): number {

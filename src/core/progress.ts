@@ -4,7 +4,8 @@ import { ApiError } from '../api/errors.js';
 import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
 import { awardChallenge, awardCrossed, standingOf } from './badges.js';
 import { assertStarted } from './catalog.js';
-import { earnPoints } from './member-totals.js';
+import { earnPoints, tellLevelChange } from './member-totals.js';
+import { earnSeasonPoints, freezeEndedSeasons } from './seasons.js';
 import { countDay } from './streaks.js';
 
 export interface Log {
@@ -13,12 +14,21 @@ export interface Log {
   user: UserRecord;
   quantity_e4: number;
   at: number;
+  /**
+   * An import replaying history: what it completes happened before, and is told to no webhook
+   * (a restore of a thousand members is not a thousand completions).
+   */
+  replay?: true;
 }
 
 /** Logs a quantity: what it does to the member's records, and its line in the log of quantities. */
 export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRecord> {
-  const progress = await applyProgress(tx, log);
   const { app, task, user, quantity_e4, at } = log;
+  // A live log closes the seasons that have ended before it counts; a replay counts into none (seasons.ts).
+  if (!log.replay) await freezeEndedSeasons(tx, app, at);
+  const scoreBefore = user.total_score;
+  const progress = await applyProgress(tx, log);
+  if (!log.replay) await earnSeasonPoints(tx, app.app_id, user.account_name, user.total_score - scoreBefore, at);
   await tx.append({ app_id: app.app_id, task_id: task.task_id, account_name: user.account_name, quantity_e4, at });
   return progress;
 }
@@ -27,7 +37,9 @@ export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRe
  * What a log does to the member's progress, totals, challenges, streak and badges, without its line in the log:
  * an import appends its lines in time order itself, and applies them a member at a time (dataset.ts).
  */
-export async function applyProgress(tx: Transaction, { app, task, user, quantity_e4, at }: Log): Promise<ProgressRecord> {
+export async function applyProgress(tx: Transaction, log: Log): Promise<ProgressRecord> {
+  const { app, task, user, quantity_e4, at } = log;
+  const xpBefore = user.xp;
   const challenge = (await tx.get('challenges', task.challenge_id))!;
   assertStarted(challenge, at);
   // Setting a quantity to 0 is an edit; adding 0 is a mistake.
@@ -57,26 +69,35 @@ export async function applyProgress(tx: Transaction, { app, task, user, quantity
         : previous + quantity_e4;
     // Operator 1 completes only when one log reaches the quantity on its own.
     const reached = (singleLog ? quantity_e4 : progress.completed_e4) >= task.quantity_e4;
-    if (reached) await completeTask(tx, app, task, user, progress, at);
+    if (reached) await completeTask(tx, log, progress);
   }
   await awardCrossed(tx, app, user, before, at);
+  if (!log.replay) tellLevelChange(tx, user, xpBefore, at);
   tx.put('progress', progress);
   tx.put('users', user);
   return progress;
 }
 
-async function completeTask(
-  tx: Transaction,
-  app: AppRecord,
-  task: TaskRecord,
-  user: UserRecord,
-  progress: ProgressRecord,
-  at: number,
-): Promise<void> {
+async function completeTask(tx: Transaction, { app, task, user, at, replay }: Log, progress: ProgressRecord): Promise<void> {
   progress.times_completed++;
   progress.completed_e4 = task.allowretry ? 0 : task.quantity_e4;
   user.tasks_completed++;
   earnPoints(user, task.points, at);
+  const member = { app_id: app.app_id, account_name: user.account_name };
+  if (!replay) {
+    tx.recordEvent?.({
+      app_id: app.app_id,
+      type: 'task.completed',
+      at,
+      data: {
+        ...member,
+        task_id: task.task_id,
+        challenge_id: task.challenge_id,
+        times_completed: progress.times_completed,
+        points: task.points,
+      },
+    });
+  }
   if (progress.times_completed > 1) return;
 
   const challenge = (await tx.get('challenges', task.challenge_id))!;
@@ -95,6 +116,14 @@ async function completeTask(
     user.challenges_completed++;
     earnPoints(user, challenge.points, at);
     await awardChallenge(tx, app, user.account_name, challenge.challenge_id, at);
+    if (!replay) {
+      tx.recordEvent?.({
+        app_id: app.app_id,
+        type: 'challenge.completed',
+        at,
+        data: { ...member, challenge_id: challenge.challenge_id, points: challenge.points },
+      });
+    }
   }
   tx.put('member_challenges', record);
 }

@@ -20,6 +20,7 @@ import { sha256Hex } from '../api/key-hash.js';
 import { noMemberToken, verifyMemberToken } from '../core/member-token.js';
 import { MEMBER_TOKEN_HEADER } from '../api/member-tokens.js';
 import type { ApiKeyRecord, AppRecord, Store, Transaction } from '../store/index.js';
+import type { CheckCallback } from '../core/quests.js';
 import type { ChangeStreams } from './change-stream.js';
 import { recordAdminAction } from './audit.js';
 import { BODY_LIMIT, errorResponse, jsonResponse, readJsonBody } from './http.js';
@@ -52,6 +53,11 @@ export interface HandlerOptions {
    * an import that lists any, save the bootstrap import its operator allowed (allowBootstrap).
    */
   adminKeysFromDatasets?: boolean;
+  /**
+   * Whether an app's webhooks may be sent over http: (a server started with
+   * --allow-private-webhooks, for tests and intranets); default false: https: only.
+   */
+  allowPrivateWebhooks?: boolean;
   /** Told of every error the handler did not expect (answered 500) and of a database that does not answer; default console.error. */
   onUnexpectedError?: (error: unknown, request: Request) => void;
   /**
@@ -73,6 +79,11 @@ export interface HandlerOptions {
    * round trip.
    */
   readAhead?: ReadAhead;
+  /**
+   * Asks a site's endpoint whether a member did a callback task (docs/quests.md): the Node
+   * server's, which alone may call out. Without it, submit_task on such a task answers 501.
+   */
+  checkCallback?: CheckCallback;
 }
 
 export type ReadAhead = (
@@ -94,8 +105,10 @@ export function createHandler({
   changeStreams,
   limiter,
   readAhead,
+  checkCallback,
   allowBootstrap = true,
   adminKeysFromDatasets = true,
+  allowPrivateWebhooks = false,
   onUnexpectedError = (error) => console.error('questboard: unexpected error', error),
 }: HandlerOptions): Handle {
   return async (request, context) => {
@@ -219,7 +232,9 @@ export function createHandler({
           now: time,
           request,
           mayAddAdminKeys: adminKeysFromDatasets || bootstrapped,
+          allowsPrivateWebhooks: allowPrivateWebhooks,
           databaseAnswers: () => databaseAnswers(request, context),
+          checkCallback,
         };
         if (idempotencyKey === null) return operation.run(call);
         // Of the input as parsed, so a retry that spells it otherwise (its parameters in another
@@ -266,6 +281,7 @@ export function createHandler({
           : await work(NO_TRANSACTION);
 
     if (outcome.changesOf !== undefined) return changeStreams!(outcome.changesOf, request);
+    if (outcome.refusal) return errorResponse(outcome.refusal);
     for (const change of [outcome.changed ?? []].flat()) onChange?.({ type: 'questboard:change', ...change });
     return jsonResponse(outcome.status ?? 200, outcome.body);
   }

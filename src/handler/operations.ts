@@ -2,7 +2,7 @@
 // writes, and what it does. Inputs arrive already parsed by their schema.
 import type { Changed } from '../api/broadcast.js';
 import type * as z from 'zod/mini';
-import { ADMIN_KEYS_FROM_OPERATOR, IMPORT_NOT_ALLOWED, INVALID_INPUT } from '../api/error-codes.js';
+import { ADMIN_KEYS_FROM_OPERATOR, IMPORT_NOT_ALLOWED, INVALID_INPUT, SUBMISSION_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError, invalidInput } from '../api/errors.js';
 import { canonicalLanguageTag, toQuantityE4 } from '../api/formats.js';
 import * as schemas from '../api/schemas.js';
@@ -18,9 +18,10 @@ import { transfer } from '../core/ledger.js';
 import { newMember, userInfo } from '../core/member-totals.js';
 import { findApp, findMember } from '../core/lookups.js';
 import { logProgress } from '../core/progress.js';
-import { earnSeasonPoints, freezeEndedSeasons, listSeasons, putSeason, readSeasonBoard, seasonShape } from '../core/seasons.js';
+import { freezeEndedSeasons, listSeasons, putSeason, readSeasonBoard, seasonShape } from '../core/seasons.js';
 import { streakAt } from '../core/streaks.js';
-import type { ApiKeyRecord, Transaction } from '../store/index.js';
+import { reviewSubmission, submissionShape, submitTask, type CheckCallback } from '../core/quests.js';
+import type { ApiKeyRecord, SubmissionRecord, Transaction } from '../store/index.js';
 import { renderLeaderboardFragment } from '../ui/index.js';
 import { adminOperations } from './admin-operations.js';
 import { appFor, define, OK } from './define-operation.js';
@@ -35,8 +36,12 @@ export interface Call<Input, Query = unknown> {
   request: Request;
   /** Whether an import may bring installation admin keys (HandlerOptions.adminKeysFromDatasets). */
   mayAddAdminKeys: boolean;
+  /** Whether webhook URLs may be http: (HandlerOptions.allowPrivateWebhooks). */
+  allowsPrivateWebhooks: boolean;
   /** Throws a 503 when the database does not answer. */
   databaseAnswers(): Promise<void>;
+  /** A server's check of callback tasks (HandlerOptions.checkCallback); absent in the worker and the page. */
+  checkCallback?: CheckCallback | undefined;
 }
 
 export interface Outcome {
@@ -48,6 +53,11 @@ export interface Outcome {
   changesOf?: string;
   /** Answer `body`, but commit nothing the work wrote: a dry run (import's `dry_run`). */
   rollBack?: boolean;
+  /**
+   * A refusal answered in place of `body` once the write commits: what the write did stands (a
+   * wrong answer counted against the member's attempts) though the request is refused.
+   */
+  refusal?: ApiError;
 }
 
 export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query extends z.ZodMiniType = z.ZodMiniType> {
@@ -78,6 +88,10 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
   run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
+/** A member's own submissions listed at once: far past what one person sends. */
+const MEMBER_SUBMISSIONS = 500;
+/** The review queue's default page. */
+const QUEUE_PAGE = 50;
 /**
  * Datasets are large by nature: an export of a 100,000-member community (about
  * 300 bytes a member with its history) must import again in one request, as a
@@ -287,10 +301,7 @@ export const operations: Record<string, Operation> = {
       const app = await findApp(tx, task.app_id);
       const user = await findMember(tx, app.app_id, input.account_name);
       const quantity_e4 = toQuantityE4(input.quantity);
-      await freezeEndedSeasons(tx, app, now);
-      const scoreBefore = user.total_score;
       const progress = await logProgress(tx, { app, task, user, quantity_e4, at: now });
-      await earnSeasonPoints(tx, app.app_id, user.account_name, user.total_score - scoreBefore, now);
       return {
         body: taskProgressShape(task, progress),
         changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] },
@@ -358,6 +369,123 @@ export const operations: Record<string, Operation> = {
     },
   }),
 
+  submit_task: define({
+    methods: ['POST'],
+    scope: 'write',
+    asMember: 'account_name',
+    transaction: 'write',
+    schema: schemas.submitTaskBody,
+    run: async ({ input, tx, key, now, checkCallback }) => {
+      const task = await findTask(tx, input.task_id, key.app_id);
+      const app = await findApp(tx, task.app_id);
+      // Completing a quest is also how a member first appears, as saving a profile is.
+      const known = await tx.get('users', [app.app_id, input.account_name]);
+      const user = known ?? newMember(app.app_id, input.account_name, now);
+      const submitted = await submitTask(tx, {
+        app,
+        task,
+        user,
+        answer: input.answer,
+        text: input.text,
+        at: now,
+        checkCallback,
+      });
+      // A wrong answer counts nothing, not even a new member: only the attempt.
+      if (submitted.kind === 'wrong') return { body: null, refusal: submitted.refusal };
+      if (!known) {
+        app.member_count++;
+        tx.put('apps', app);
+        tx.put('users', user);
+      }
+      if (submitted.kind === 'pending') {
+        const { submission_id, status } = submitted.submission;
+        return { status: 202, body: { ...OK, submission_id, status } };
+      }
+      const progress = await tx.get('progress', [task.task_id, user.account_name]);
+      return {
+        body: taskProgressShape(task, progress),
+        changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] },
+      };
+    },
+  }),
+
+  get_submissions: define({
+    methods: ['GET'],
+    scope: 'read',
+    transaction: 'read',
+    schema: schemas.getSubmissionsQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const found = await call.tx.listSubmissions(app.app_id, { account_name: call.input.account_name }, 0, MEMBER_SUBMISSIONS);
+      return { body: { ...OK, submissions: found.map(submissionShape) } };
+    },
+  }),
+
+  'admin/submissions': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.adminSubmissionsQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { status, offset = 0, limit = QUEUE_PAGE } = call.input;
+      const found = await call.tx.listSubmissions(app.app_id, status ? { status } : {}, offset, limit + 1);
+      const page = found.slice(0, limit);
+      return {
+        body: {
+          ...OK,
+          submissions: page.map(submissionShape),
+          // Where the next page starts; null on the last.
+          next_offset: found.length > limit ? offset + limit : null,
+        },
+      };
+    },
+  }),
+
+  'admin/review': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    idempotent: true,
+    schema: schemas.reviewBody,
+    run: async ({ input, tx, key, now }) => {
+      const { decision, reason } = input;
+      const reviewOne = async (submission_id: string) => {
+        const submission = await tx.get('submissions', submission_id);
+        // Another app's submission is "not found", as its challenges are.
+        const app =
+          submission && (key.app_id === null || key.app_id === submission.app_id)
+            ? await findApp(tx, submission.app_id)
+            : undefined;
+        if (!app) throw new ApiError(SUBMISSION_NOT_FOUND, { submission_id });
+        return reviewSubmission(tx, { app, submission_id, decision, reason, at: now });
+      };
+      const changedOf = (reviewed: SubmissionRecord[]) =>
+        reviewed.map((submission) => ({
+          app_id: submission.app_id,
+          scope: 'members' as const,
+          account_names: [submission.account_name],
+        }));
+      if ('submission_id' in input) {
+        const reviewed = await reviewOne(input.submission_id);
+        return { body: { ...OK, submission: submissionShape(reviewed) }, changed: changedOf([reviewed]) };
+      }
+      // The bulk form reviews what it can: a submission already decided (by another reviewer) or
+      // not found is listed as skipped, with its code, and the rest are decided.
+      const reviewed: SubmissionRecord[] = [];
+      const skipped: { submission_id: string; code: string }[] = [];
+      for (const submission_id of new Set(input.submission_ids)) {
+        try {
+          reviewed.push(await reviewOne(submission_id));
+        } catch (error) {
+          if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 409)) throw error;
+          skipped.push({ submission_id, code: error.code });
+        }
+      }
+      return { body: { ...OK, reviewed: reviewed.map(submissionShape), skipped }, changed: changedOf(reviewed) };
+    },
+  }),
+
   'admin/import': define({
     methods: ['POST'],
     scope: 'admin',
@@ -366,7 +494,7 @@ export const operations: Record<string, Operation> = {
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: schemas.dataset,
     query: schemas.importQuery,
-    run: async ({ input, query, tx, key, now, mayAddAdminKeys }) => {
+    run: async ({ input, query, tx, key, now, mayAddAdminKeys, allowsPrivateWebhooks }) => {
       // An app's own admin key may load that app, and nothing more.
       if (key.app_id !== null) {
         const foreign = (input.apps ?? []).some((app) => app.app_id !== key.app_id);
@@ -377,6 +505,7 @@ export const operations: Record<string, Operation> = {
       if (input.admin_keys?.length && !mayAddAdminKeys) {
         throw new ApiError(ADMIN_KEYS_FROM_OPERATOR);
       }
+      if (!allowsPrivateWebhooks) refuseHttpWebhooks(input);
       const membersBefore = query.dry_run ? await memberCounts(tx, input.apps ?? []) : null;
       const app_ids = await importDataset(tx, input, query.mode ?? 'merge', now, key.app_id);
       if (membersBefore !== null) {
@@ -397,6 +526,41 @@ export const operations: Record<string, Operation> = {
     },
   }),
 
+  'admin/webhook_deliveries': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.webhookDeliveriesQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const { limit = DEFAULT_LIMIT, offset = 0 } = call.input;
+      // A browser's own store keeps no deliveries (it has no backend to tell): its list is empty.
+      const deliveries = (await call.tx.webhookDeliveries?.(app.app_id, offset, limit)) ?? [];
+      return {
+        body: {
+          ...OK,
+          app_id: app.app_id,
+          offset,
+          limit,
+          deliveries,
+        },
+      };
+    },
+  }),
+
+  'admin/webhook_redeliver': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    schema: schemas.webhookRedeliverBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      const found = (await call.tx.redeliverWebhook?.(app.app_id, call.input.delivery_id, call.now)) ?? false;
+      if (!found) throw new ApiError(INVALID_INPUT, { field: 'delivery_id', reason: 'no such delivery of this app' });
+      return { body: { ...OK, delivery_id: call.input.delivery_id, status: 'pending' } };
+    },
+  }),
+
   'admin/export': define({
     methods: ['GET'],
     scope: 'admin',
@@ -406,6 +570,23 @@ export const operations: Record<string, Operation> = {
   }),
   ...adminOperations,
 };
+
+/**
+ * Webhooks are sent over https: only, unless the operator allows private ones (for tests and
+ * intranets): an http: one is refused before anything is imported.
+ */
+function refuseHttpWebhooks(dataset: schemas.Dataset): void {
+  for (const [appIndex, app] of (dataset.apps ?? []).entries()) {
+    for (const [index, { url }] of (app.settings?.webhooks ?? []).entries()) {
+      if (new URL(url).protocol !== 'https:') {
+        throw new ApiError(INVALID_INPUT, {
+          field: `apps.${appIndex}.settings.webhooks.${index}.url`,
+          reason: 'must be an https: URL (or a server run with --allow-private-webhooks)',
+        });
+      }
+    }
+  }
+}
 
 /** The most preferred language of Accept-Language that is a BCP 47 tag, or null. */
 function acceptedLanguage(request: Request): string | null {

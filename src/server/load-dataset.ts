@@ -8,6 +8,8 @@ export interface DatasetLoad {
   adminKey: string | null;
   /** --allow-bootstrap: given no admin key, a key the dataset lists may import it (and stays its admin key). */
   allowBootstrap: boolean;
+  /** --allow-private-webhooks: the dataset's webhooks may be http: (HandlerOptions.allowPrivateWebhooks). */
+  allowPrivateWebhooks?: boolean;
   onUnexpectedError: HandlerOptions['onUnexpectedError'];
 }
 
@@ -21,7 +23,7 @@ export interface DatasetLoad {
 export async function loadDataset(
   store: Store,
   path: string,
-  { adminKey, allowBootstrap, onUnexpectedError }: DatasetLoad,
+  { adminKey, allowBootstrap, allowPrivateWebhooks, onUnexpectedError }: DatasetLoad,
 ): Promise<boolean> {
   if (await store.read((tx) => tx.hasApps())) return false;
   let text;
@@ -45,7 +47,13 @@ export async function loadDataset(
             "(a server takes none from a dataset), or start with --allow-bootstrap to take the dataset's own",
     );
   }
-  const handle = createHandler({ store, allowBootstrap, adminKeysFromDatasets: false, onUnexpectedError });
+  const handle = createHandler({
+    store,
+    allowBootstrap,
+    adminKeysFromDatasets: false,
+    allowPrivateWebhooks,
+    onUnexpectedError,
+  });
   const response = await handle(
     new Request('http://127.0.0.1/v1/admin/import', {
       method: 'POST',

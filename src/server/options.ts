@@ -38,6 +38,11 @@ export interface ServeOptions {
   streamLimits: StreamLimits;
   /** Bytes an event stream's reader may leave unread before the stream is dropped. */
   streamBufferBytes: number;
+  /**
+   * Whether webhooks and callbacks may go to private, loopback and link-local addresses, and over
+   * http: (for tests and intranets). Without it, https: to public addresses only (public-address.ts).
+   */
+  allowPrivateWebhooks: boolean;
   /** Enables the /_test endpoints the tests use to count requests, slow answers down and inject faults. */
   testHooks: boolean;
   help: boolean;
@@ -93,6 +98,9 @@ Requests:
                             'reconnect' event (default ${DEFAULT_STREAM_BUFFER_BYTES})
   --log-level LEVEL         ${LOG_LEVELS.join(', ')} (default info): one JSON line per request on stdout
   --data FILE               dataset in the admin import shape, loaded at start into an empty store
+  --allow-private-webhooks  webhooks and callbacks may go to private, loopback and link-local
+                            addresses, and over http: (tests, intranets); by default https: to
+                            public addresses only
   --test-hooks              adds /_test/requests, /_test/fault, /_test/delay and /_test/reset for tests
   --help                    prints this
 Write limits are set per app, in its settings.rate_limits; by default ${describeDefaultLimits()}.
@@ -127,6 +135,7 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
         'event-stream-buffer-bytes': { type: 'string' },
         'log-level': { type: 'string' },
         data: { type: 'string' },
+        'allow-private-webhooks': { type: 'boolean' },
         'test-hooks': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -187,6 +196,7 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
       1024,
       2 ** 30,
     ),
+    allowPrivateWebhooks: values['allow-private-webhooks'] ?? false,
     testHooks: values['test-hooks'] ?? false,
     help: values.help ?? false,
   };

@@ -17,6 +17,9 @@ import { loadDataset } from './load-dataset.js';
 import { createLogger, type Logger } from './logger.js';
 import { parseServeOptions, USAGE, UsageError, type ServeOptions } from './options.js';
 import type { Store } from '../store/index.js';
+import type { SqlStore } from '../store/sql/index.js';
+import { startWebhookDelivery, type WebhookDelivery } from './webhook-delivery.js';
+import { createCallbackCheck, handlersCallbackCheck } from './callback-check.js';
 import { createsDatabase, describeStorage, openServerStore, sharesChanges } from './server-store.js';
 import { reasonOf, StartupError } from './startup-error.js';
 import { withTestHooks } from './test-hooks.js';
@@ -57,6 +60,8 @@ export interface Running {
   store: Store;
   /** Where the processes share PostgreSQL, the feed that hears every process's change notices. */
   sharedChanges: SharedChangeFeed | null;
+  /** Delivers the webhooks the store's outbox keeps; null where the store has none (a benchmark's). */
+  webhooks: WebhookDelivery | null;
 }
 
 /** What `npm run bench:server` changes in the server it measures; nothing else does. */
@@ -81,7 +86,12 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     if (options.dataPath !== null) {
       const began = performance.now();
       logger.info(`--data ${options.dataPath}: loading it, if the store holds no app`);
-      const load = { adminKey: installationKeys[0]?.key ?? null, allowBootstrap: options.allowBootstrap, onUnexpectedError };
+      const load = {
+        adminKey: installationKeys[0]?.key ?? null,
+        allowBootstrap: options.allowBootstrap,
+        allowPrivateWebhooks: options.allowPrivateWebhooks,
+        onUnexpectedError,
+      };
       if (await loadDataset(store, options.dataPath, load)) {
         logger.info(`--data ${options.dataPath}: loaded in ${secondsSince(began)}`);
       } else {
@@ -114,6 +124,8 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         readAhead: createReadAhead(undefined, limiter),
         allowBootstrap: options.allowBootstrap,
         adminKeysFromDatasets: false,
+        allowPrivateWebhooks: options.allowPrivateWebhooks,
+        checkCallback: handlersCallbackCheck(createCallbackCheck(store, { allowPrivate: options.allowPrivateWebhooks })),
         onUnexpectedError,
       }),
     );
@@ -125,7 +137,16 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
     };
     const host = await startHttpHost(options.testHooks ? withTestHooks(served, changes) : served, { ...options, logger });
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
-    return { host, store, sharedChanges };
+    // Delivered from the start: what a stopped or killed process left undelivered goes now.
+    const outbox = (store as Partial<SqlStore>).webhookOutbox;
+    const webhooks = outbox
+      ? startWebhookDelivery(outbox, {
+          logger,
+          allowPrivate: options.allowPrivateWebhooks,
+          alone: !sharesChanges(options.storage),
+        })
+      : null;
+    return { host, store, sharedChanges, webhooks };
   } catch (error) {
     await store.close();
     throw error;
@@ -151,7 +172,7 @@ const secondsSince = (began: number) => `${((performance.now() - began) / 1000).
  * requests under way finish (within the host's grace), then the change feed's
  * connection and the store close. A second signal ends the process at once.
  */
-export function stopOnSignals({ host, store, sharedChanges }: Running, logger: Logger): void {
+export function stopOnSignals({ host, store, sharedChanges, webhooks }: Running, logger: Logger): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -162,6 +183,7 @@ export function stopOnSignals({ host, store, sharedChanges }: Running, logger: L
     logger.info({ signal }, 'stopping: no new connections, finishing the requests under way');
     await host.close();
     try {
+      await webhooks?.stop();
       await sharedChanges?.close();
       await store.close();
     } catch (error) {

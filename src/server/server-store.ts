@@ -3,8 +3,7 @@
 // to open it said in one line naming what was being opened.
 import { access, link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Store } from '../store/index.js';
-import { openSqlStore, type SqlStoreOptions } from '../store/sql/index.js';
+import { openSqlStore, type SqlStore, type SqlStoreOptions } from '../store/sql/index.js';
 import { pgliteThreadDriver } from './pglite-thread.js';
 import type { StorageOptions } from './options.js';
 import { reasonOf, StartupError } from './startup-error.js';
@@ -40,7 +39,7 @@ export async function createsDatabase(storage: StorageOptions): Promise<boolean>
 export async function openServerStore(
   storage: StorageOptions,
   onStorageFailure: (error: Error) => void = (error) => process.stderr.write(`questboard-server: ${error.message}\n`),
-): Promise<Store> {
+): Promise<SqlStore> {
   const what = describeStorage(storage);
   let unlock = async () => {};
   try {

@@ -11,6 +11,7 @@ import type {
   AppRecord,
   AuditRecord,
   BadgeAwardRecord,
+  AttemptsRecord,
   BoardRow,
   ChallengeRecord,
   EndorsementRecord,
@@ -18,9 +19,12 @@ import type {
   LogRecord,
   MemberChallengeRecord,
   ProgressRecord,
+  SubmissionRecord,
   TaskRecord,
   UserRecord,
+  WebhookDeliveryRecord,
 } from './records.js';
+import type { SubmissionStatus } from '../api/schemas.js';
 
 /** The records kept by key, by kind. */
 export interface Records {
@@ -34,6 +38,8 @@ export interface Records {
   endorsements: EndorsementRecord;
   idempotency: IdempotencyRecord;
   badge_awards: BadgeAwardRecord;
+  submissions: SubmissionRecord;
+  attempts: AttemptsRecord;
 }
 
 /** Each kind's key, as its record's fields in this order (PRIMARY_KEY). */
@@ -49,6 +55,8 @@ export interface RecordKeys {
   endorsements: [app_id: string, from_account: string, to_account: string, endorsement_id: string];
   idempotency: [api_key: string, idempotency_key: string];
   badge_awards: [app_id: string, account_name: string, badge_id: string];
+  submissions: string;
+  attempts: [task_id: string, account_name: string];
 }
 
 export type RecordKind = keyof Records;
@@ -65,7 +73,12 @@ export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKey
   endorsements: (e) => [e.app_id, e.from_account, e.to_account, e.endorsement_id],
   idempotency: (record) => [record.api_key, record.idempotency_key],
   badge_awards: (award) => [award.app_id, award.account_name, award.badge_id],
+  submissions: (record) => record.submission_id,
+  attempts: (record) => [record.task_id, record.account_name],
 };
+
+/** Which of an app's submissions to list: a status's (the review queue), or a member's. */
+export type SubmissionFilter = { status: SubmissionStatus } | { account_name: string } | Record<string, never>;
 
 /**
  * A record's key as one text, to find the record in a transaction's Map: its kind, then each
@@ -198,6 +211,11 @@ export interface Transaction {
   deleteAppData(app_id: string): Promise<void>;
   /** Deletes a task and the progress on it; returns the members who had any. */
   deleteTask(task_id: string): Promise<string[]>;
+  /**
+   * Up to `limit` of the app's submissions the filter names, from the `offset`-th: oldest first,
+   * so a queue is reviewed in the order it came; ties by id.
+   */
+  listSubmissions(app_id: string, filter: SubmissionFilter, offset: number, limit: number): Promise<SubmissionRecord[]>;
   /** The members who completed a task of the challenge. */
   challengeMembers(challenge_id: string): Promise<string[]>;
   /** The members who completed the challenge itself (a badge defined on it is theirs). */
@@ -224,6 +242,16 @@ export interface Transaction {
    * to tell, and no such method.
    */
   recordEvent?(event: WebhookEvent): void;
+  /**
+   * Where present (the server's SQL store), the app's webhook deliveries, newest first, from
+   * `offset`. A browser's own store keeps none.
+   */
+  webhookDeliveries?(app_id: string, offset: number, limit: number): Promise<WebhookDeliveryRecord[]>;
+  /**
+   * Where present, makes the app's delivery due again at `now`, its attempts counted anew;
+   * false when the app has no such delivery.
+   */
+  redeliverWebhook?(app_id: string, delivery_id: string, now: number): Promise<boolean>;
 }
 
 export interface WriteOptions {

@@ -1,6 +1,15 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
-import type { BadgeRule, LeaderboardType, MemberTokenKey, RankPolicy, RateLimits, Scope } from '../api/schemas.js';
+import type {
+  BadgeRule,
+  LeaderboardType,
+  MemberTokenKey,
+  RankPolicy,
+  RateLimits,
+  Scope,
+  SubmissionStatus,
+  WebhookEndpoint,
+} from '../api/schemas.js';
 
 export type { BadgeRule };
 
@@ -27,6 +36,8 @@ export interface AppRecord {
    * an app defines tens of them, not thousands (MAX_BADGES).
    */
   badges?: BadgeDefinition[];
+  /** Where a server delivers the app's events (docs/quests.md, Webhooks); absent: nowhere. */
+  webhooks?: WebhookEndpoint[];
 }
 
 export interface BadgeDefinition {
@@ -127,6 +138,36 @@ export interface TaskRecord {
   points: number;
   allowretry: boolean;
   alloweditquantity: boolean;
+  /** How a member completes it on their own; absent: `backend` (admin/log_task only). */
+  verification?: TaskVerification;
+}
+
+/** A task's verification as kept: a code's answers only as hashes (core/quests.ts). */
+export type TaskVerification =
+  { kind: 'backend' } | { kind: 'code'; answer_hashes: string[] } | { kind: 'review' } | { kind: 'callback'; url: string };
+
+/** What a member sent for review on a task, and what the reviewer decided. */
+export interface SubmissionRecord {
+  submission_id: string;
+  app_id: string;
+  task_id: string;
+  account_name: string;
+  text: string;
+  status: SubmissionStatus;
+  /** The reviewer's words to the member; null until given. */
+  reason: string | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+/** A member's attempts at one task: their recent wrong codes, and their pending submission. */
+export interface AttemptsRecord {
+  task_id: string;
+  account_name: string;
+  app_id: string;
+  /** Epoch ms of the wrong answers still inside the limit's window, oldest first. */
+  wrong_at: number[];
+  pending_submission_id: string | null;
 }
 
 export interface ProgressRecord {
@@ -208,4 +249,29 @@ export interface BoardRow {
   /** The member's latest week and month with points: a period board's unranked tail skips its ranked members. */
   week: string;
   month: string;
+}
+
+/**
+ * One event on its way to one webhook endpoint (a server's SQL store keeps them:
+ * sql/webhook-outbox.ts). `delivery_id` is the webhook-id every attempt sends.
+ */
+export interface WebhookDeliveryRecord {
+  delivery_id: string;
+  app_id: string;
+  type: string;
+  url: string;
+  /** 'pending' until an attempt is answered 2xx ('delivered') or the attempts run out ('failed'). */
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts made since it was recorded or last redelivered. */
+  attempts: number;
+  /** Times as ISO 8601 text, as the API lists them. */
+  created_at: string;
+  /** When the next attempt is due; null once it is no longer pending. */
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  /** The last attempt's HTTP status; null when it had no answer. */
+  last_status: number | null;
+  /** Why the last attempt failed, when it did. */
+  last_error: string | null;
+  delivered_at: string | null;
 }

@@ -67,6 +67,8 @@ describe('operations through the service worker', () => {
       'allowretry',
       'alloweditquantity',
       'challenge',
+      // Beside the spec's fields: how a member completes it (docs/quests.md).
+      'verification',
       'is_valid',
       'message',
     ]);

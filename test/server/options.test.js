@@ -34,6 +34,7 @@ describe('the server options', () => {
       failedAuthLimit: 100,
       streamLimits: { perAddress: 20, perKey: 1000 },
       streamBufferBytes: 262_144,
+      allowPrivateWebhooks: false,
       testHooks: false,
       help: false,
     });
@@ -54,7 +55,7 @@ describe('the server options', () => {
         '--event-streams-per-key',
         '300',
       ],
-      ...['--event-stream-buffer-bytes', '65536'],
+      ...['--event-stream-buffer-bytes', '65536', '--allow-private-webhooks'],
     ]);
     assert.deepEqual(options, {
       host: '0.0.0.0',
@@ -71,6 +72,7 @@ describe('the server options', () => {
       failedAuthLimit: 0,
       streamLimits: { perAddress: 5, perKey: 300 },
       streamBufferBytes: 65_536,
+      allowPrivateWebhooks: true,
       testHooks: true,
       help: false,
     });

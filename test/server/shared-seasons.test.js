@@ -85,10 +85,10 @@ describe('a season ending under two server processes on one PostgreSQL database'
     const exported = (await calls[1]('GET', '/v1/admin/export?app_id=guild')).body.apps[0];
     const awards = exported.badge_awards.map((award) => `${award.account_name}:${award.badge_id}:${award.reason}`).sort();
     assert.deepEqual(awards, [`alice:gold:season:${SEASON}`, `alice:podium:season:${SEASON}`, `bob:podium:season:${SEASON}`]);
-    for (const [account_name, held] of [
-      ['alice', 2],
-      ['bob', 1],
-      ['carol', 0],
+    for (const { account_name, held } of [
+      { account_name: 'alice', held: 2 },
+      { account_name: 'bob', held: 1 },
+      { account_name: 'carol', held: 0 },
     ]) {
       const achievements = await calls[0]('GET', `/v1/get_achievements?app_id=guild&account_name=${account_name}`);
       assert.equal(achievements.body.badges.length, held, account_name);

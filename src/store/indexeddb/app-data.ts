@@ -4,7 +4,8 @@
 // what it read (Transaction.forgetReads).
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction as Transaction } from './schema.js';
-import type { AppData, MemberHistory, MemberMeasure } from '../port.js';
+import type { AppData, MemberHistory, MemberMeasure, SubmissionFilter } from '../port.js';
+import type { SubmissionRecord } from '../records.js';
 
 const appPrefix = (app_id: string) => prefixRange([app_id]);
 
@@ -24,7 +25,7 @@ export async function readAppData(tx: Transaction, app_id: string): Promise<AppD
 
 /** Deletes the app and everything it owns (import's replace mode). */
 export async function deleteAppData(tx: Transaction, app_id: string): Promise<void> {
-  const byApp = ['api_keys', 'challenges', 'tasks', 'progress', 'member_challenges', 'logs'] as const;
+  const byApp = ['api_keys', 'challenges', 'tasks', 'progress', 'member_challenges', 'logs', 'submissions', 'attempts'] as const;
   await Promise.all([
     tx.objectStore('apps').delete(app_id),
     tx.objectStore('users').delete(appPrefix(app_id)),
@@ -104,4 +105,28 @@ export async function takeMemberHistory(tx: Transaction, app_id: string, names: 
   }
   await Promise.all(deletions);
   return { logs: theirs, endorsements: endorsements.filter((e) => names.has(e.to_account)) };
+}
+
+/** The app's submissions the filter names, oldest first (Transaction.listSubmissions). */
+export async function listSubmissions(
+  tx: Transaction,
+  app_id: string,
+  filter: SubmissionFilter,
+  offset: number,
+  limit: number,
+): Promise<SubmissionRecord[]> {
+  const [index, prefix] =
+    'status' in filter
+      ? (['by_status', [app_id, filter.status]] as const)
+      : 'account_name' in filter
+        ? (['by_member', [app_id, filter.account_name]] as const)
+        : (['by_app', [app_id]] as const);
+  const found: SubmissionRecord[] = [];
+  let cursor = await tx
+    .objectStore('submissions')
+    .index(index)
+    .openCursor(prefixRange([...prefix]) as never);
+  if (cursor && offset > 0) cursor = await cursor.advance(offset);
+  for (; cursor && found.length < limit; cursor = await cursor.continue()) found.push(cursor.value);
+  return found;
 }

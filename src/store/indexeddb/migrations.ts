@@ -71,6 +71,15 @@ const MIGRATIONS: Migration[] = [
   (db) => {
     db.createObjectStore('audit', { keyPath: ['app_id', 'at', 'id'] });
   },
+  // Version 9: quests members complete themselves (docs/quests.md): submissions for review, listed
+  // oldest first by app, by status (the queue) and by member; and each member's attempts at a task.
+  (db) => {
+    const submissions = db.createObjectStore('submissions', { keyPath: 'submission_id' });
+    submissions.createIndex('by_app', ['app_id', 'created_at', 'submission_id']);
+    submissions.createIndex('by_status', ['app_id', 'status', 'created_at', 'submission_id']);
+    submissions.createIndex('by_member', ['app_id', 'account_name', 'created_at', 'submission_id']);
+    db.createObjectStore('attempts', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
+  },
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;

@@ -24,6 +24,14 @@ export interface QuestboardSchema extends DBSchema {
   idempotency: RecordStore<'idempotency'> & { indexes: { by_created: number } };
   badge_awards: RecordStore<'badge_awards'>;
   audit: { key: [string, number, string]; value: AuditRecord };
+  submissions: RecordStore<'submissions'> & {
+    indexes: {
+      by_app: [string, number, string];
+      by_status: [string, string, number, string];
+      by_member: [string, string, number, string];
+    };
+  };
+  attempts: RecordStore<'attempts'> & { indexes: { by_app: string } };
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
@@ -45,6 +53,8 @@ export const ALL_STORES: StoreName[] = [
   'idempotency',
   'badge_awards',
   'audit',
+  'submissions',
+  'attempts',
   'board_counts',
   'board_runs',
   'board_rows',

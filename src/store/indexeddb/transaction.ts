@@ -7,6 +7,7 @@ import {
   challengeMembers,
   deleteAppData,
   deleteTask,
+  listSubmissions,
   membersReaching,
   readAppData,
   takeMemberHistory,
@@ -32,6 +33,7 @@ import {
   type RecordKeys,
   type RecordKind,
   type Records,
+  type SubmissionFilter,
   type Transaction,
 } from '../port.js';
 import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
@@ -161,6 +163,8 @@ export class IndexedDbTransaction implements Transaction {
   challengeCompleters = (challenge_id: string) => challengeCompleters(this.raw, challenge_id);
   membersReaching = (app_id: string, measure: MemberMeasure, at_least: number) =>
     membersReaching(this.raw, app_id, measure, at_least);
+  listSubmissions = (app_id: string, filter: SubmissionFilter, offset: number, limit: number) =>
+    listSubmissions(this.raw, app_id, filter, offset, limit);
 
   async deleteAppData(app_id: string): Promise<void> {
     await deleteAppData(this.raw, app_id);

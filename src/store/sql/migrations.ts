@@ -294,6 +294,41 @@ export const MIGRATIONS: Migration[] = [
         app_id text COLLATE "C", at float8, id text COLLATE "C", record text NOT NULL, PRIMARY KEY (app_id, at, id))`,
     ],
   },
+  {
+    version: 14,
+    name: 'webhook deliveries',
+    statements: [
+      // The outbox of webhook deliveries (webhook-outbox.ts): a row per event and endpoint,
+      // inserted in the write's transaction. The secret and the body are kept as the event was
+      // recorded, so every attempt sends the same bytes under the same webhook-id (id).
+      `CREATE TABLE webhook_deliveries (
+        id text COLLATE "C" PRIMARY KEY, app_id text COLLATE "C" NOT NULL,
+        url text NOT NULL, secret text NOT NULL, type text COLLATE "C" NOT NULL, body text NOT NULL,
+        created_at float8 NOT NULL, status text COLLATE "C" NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0, next_at float8 NOT NULL, lease_until float8 NOT NULL DEFAULT 0,
+        last_attempt_at float8, last_status integer, last_error text, delivered_at float8)`,
+      // What a claim reads: the pending, by when they are due; the rest are history.
+      `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at) WHERE status = 'pending'`,
+      `CREATE INDEX webhook_deliveries_by_app ON webhook_deliveries (app_id, created_at DESC, id DESC)`,
+    ],
+  },
+  {
+    version: 15,
+    name: 'quests',
+    statements: [
+      // What members send for review (docs/quests.md), listed oldest first by status (the review
+      // queue) and by member; and each member's attempts at a task (wrong codes, a pending submission).
+      `CREATE TABLE submissions (
+        submission_id text COLLATE "C" PRIMARY KEY, app_id text COLLATE "C" NOT NULL, account_name text COLLATE "C" NOT NULL,
+        status text COLLATE "C" NOT NULL, created_at float8 NOT NULL, record text NOT NULL)`,
+      `CREATE INDEX submissions_by_status ON submissions (app_id, status, created_at, submission_id)`,
+      `CREATE INDEX submissions_by_member ON submissions (app_id, account_name, created_at, submission_id)`,
+      `CREATE TABLE attempts (
+        task_id text COLLATE "C", account_name text COLLATE "C", app_id text COLLATE "C" NOT NULL, record text NOT NULL,
+        PRIMARY KEY (task_id, account_name))`,
+      `CREATE INDEX attempts_by_app ON attempts (app_id)`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

@@ -22,6 +22,7 @@ import {
   type TransactionMode,
 } from './sql.js';
 import { SqlTransaction } from './transaction.js';
+import { webhookOutbox, type WebhookOutbox } from './webhook-outbox.js';
 
 export type SqlStoreOptions = (
   | {
@@ -52,7 +53,10 @@ const mayRunAgain = (error: unknown, code: string) => RETRYABLE.has(code) || err
 /** The health check's deadline on each statement: a frozen database is told within it (docs/notes-pgfaults.md). */
 const PING_DEADLINE_MS = 1500;
 
-export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
+/** The SQL store, with the outbox of its webhook deliveries, which the server delivers. */
+export type SqlStore = Store & { webhookOutbox: WebhookOutbox };
+
+export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> {
   const base =
     'driver' in options
       ? options.driver
@@ -75,6 +79,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
   // An upgrade fills or rewrites tables (version 7 updates most members): their statistics and
   // visibility renewed at once, not once a thousand rows more are written.
   if (foundVersion > 0 && foundVersion < MIGRATIONS.length) keeper?.maintainNow();
+  const outbox = webhookOutbox(driver, textSafe);
 
   async function run<T>(
     mode: TransactionMode,
@@ -89,6 +94,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
       let attemptSession: ReturnType<typeof endsWithWork> | undefined;
       try {
         let rows = 0;
+        let recordedDeliveries = false;
         const result = await driver.transaction(
           mode,
           async (session) => {
@@ -102,6 +108,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
               const result = await work(tx);
               if (mode === 'write') await tx.flush();
               rows = tx.rowsWritten;
+              recordedDeliveries = tx.recordedDeliveries;
               return result;
             } finally {
               ending.end();
@@ -111,6 +118,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
           deadlineMs,
         );
         if (rows > 0) keeper?.wrote(rows);
+        if (recordedDeliveries) outbox.recorded();
         return result;
       } catch (thrown) {
         // A write's statements go out together (transaction.ts), and those behind one that failed
@@ -131,6 +139,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<Store> {
   }
 
   return {
+    webhookOutbox: outbox.outbox,
     read: (work) => run('read', work),
     // The port's default durability is IndexedDB's: answered once committed (sql.ts, Durability).
     write: (work, options) => run('write', work, options?.durability === 'strict' ? 'strict' : 'relaxed'),

@@ -58,4 +58,9 @@ export const TABLES: { [K in RecordKind]: Table<Records[K]> } = {
   },
   idempotency: { key: [text('api_key'), text('idempotency_key')], columns: [float('created_at')] },
   badge_awards: { key: [text('app_id'), text('account_name'), text('badge_id')], columns: [] },
+  submissions: {
+    key: [text('submission_id')],
+    columns: [text('app_id'), text('account_name'), text('status'), float('created_at')],
+  },
+  attempts: { key: [text('task_id'), text('account_name')], columns: [text('app_id')] },
 };

@@ -19,16 +19,27 @@ import {
   type RecordKeys,
   type RecordKind,
   type Records,
+  type SubmissionFilter,
 } from '../port.js';
 import type { Transaction } from '../port.js';
-import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
+import type {
+  ApiKeyRecord,
+  AppRecord,
+  AuditRecord,
+  ChallengeRecord,
+  LogRecord,
+  SubmissionRecord,
+  UserRecord,
+} from '../records.js';
 import type { Changed } from '../../api/broadcast.js';
+import type { WebhookEvent } from '../../api/webhook-events.js';
 import { boardMovesOf, moveOnBoards } from './board-blocks.js';
 import { moveInStatements, movesInStatements } from './board-moves.js';
 import { boardQueries } from './boards.js';
 import { notifying } from './change-notices.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
+import { insertOutboxRows, listDeliveries, outboxRows, redeliver } from './webhook-outbox.js';
 
 /**
  * Members whose records go ahead together (writeAhead): a few hundred, so that each write is
@@ -71,12 +82,16 @@ export class SqlTransaction implements Transaction {
   /** Reads on their way, by cache key. */
   private readonly reading = new Map<string, Promise<void>>();
   private pendingLogs: LogRecord[] = [];
+  /** The webhook deliveries the flush inserts (recordEvent). */
+  private readonly deliveries: ReturnType<typeof outboxRows> = [];
   /**
    * Meta entries as read or written here, by key (their JSON text; undefined: absent), each read
    * once: a key's lookup asks for the admin keys, and so do a write's read-ahead and an import.
    */
   private readonly meta = new Map<string, Promise<string | undefined>>();
   private readonly boards;
+  /** Whether the write recorded or redelivered webhook deliveries, for the store to wake their delivery once it commits. */
+  recordedDeliveries = false;
   /** Rows of records and logs written so far (open-store.ts keeps statistics by them). */
   rowsWritten = 0;
   /** The change notices the flush sends, where the store announces them (SqlStoreOptions.announceChanges). */
@@ -249,6 +264,28 @@ export class SqlTransaction implements Transaction {
     this.pendingLogs.push(log);
   }
 
+  /**
+   * The app's endpoints are read from the app as this transaction has it: the rules read it
+   * (findApp) before anything happens in it.
+   */
+  recordEvent(event: WebhookEvent): void {
+    const cacheKey = keyText('apps', event.app_id);
+    if (!this.cache.has(cacheKey)) throw new Error(`recordEvent: app ${event.app_id} was not read in this transaction`);
+    const app = this.cache.get(cacheKey) as AppRecord | undefined;
+    if (app) this.deliveries.push(...outboxRows(event, app));
+    this.recordedDeliveries ||= this.deliveries.length > 0;
+  }
+
+  webhookDeliveries(app_id: string, offset: number, limit: number) {
+    return listDeliveries(this.session, app_id, offset, limit);
+  }
+
+  async redeliverWebhook(app_id: string, delivery_id: string, now: number) {
+    const found = await redeliver(this.session, app_id, delivery_id, now);
+    this.recordedDeliveries ||= found;
+    return found;
+  }
+
   async hasApps(): Promise<boolean> {
     return (await this.session.query(sql`SELECT 1 FROM apps LIMIT 1`)).length > 0;
   }
@@ -335,7 +372,17 @@ export class SqlTransaction implements Transaction {
 
   async deleteAppData(app_id: string): Promise<void> {
     await this.writeLogs();
-    const tables = ['apps', 'api_keys', 'users', 'challenges', 'tasks', 'progress', 'member_challenges'];
+    const tables = [
+      'apps',
+      'api_keys',
+      'users',
+      'challenges',
+      'tasks',
+      'progress',
+      'member_challenges',
+      'submissions',
+      'attempts',
+    ];
     const owned = ['endorsements', 'badge_awards', 'logs', 'board_blocks', 'board_sections', 'name_periods'];
     for (const table of [...tables, ...owned]) {
       await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
@@ -350,6 +397,17 @@ export class SqlTransaction implements Transaction {
       SELECT account_name FROM deleted ORDER BY account_name`);
     this.forgetReads();
     return rows.map((row) => row.account_name);
+  }
+
+  async listSubmissions(app_id: string, filter: SubmissionFilter, offset: number, limit: number) {
+    const status = 'status' in filter ? filter.status : null;
+    const member = 'account_name' in filter ? filter.account_name : null;
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM submissions
+      WHERE app_id = ${app_id}::text AND (${status}::text IS NULL OR status = ${status}::text)
+        AND (${member}::text IS NULL OR account_name = ${member}::text)
+      ORDER BY created_at, submission_id OFFSET ${offset}::bigint LIMIT ${limit}::integer`);
+    return rows.map((row) => parse<SubmissionRecord>(row));
   }
 
   async challengeMembers(challenge_id: string): Promise<string[]> {
@@ -431,6 +489,7 @@ export class SqlTransaction implements Transaction {
         ? moveInStatements(this.session, boardMoves, sentAll)
         : moveOnBoards(this.session, boardMoves, sentAll);
     const recorded = [...this.writeAll(this.dirty.values()), this.writeLogs()];
+    if (this.deliveries.length > 0) recorded.push(insertOutboxRows(this.session, this.deliveries));
     recordsSent = true;
     if (endAsked) end();
     await Promise.all([moved, ...recorded, ...this.aheadSent]);

@@ -1,0 +1,61 @@
+// An app's webhooks setting and the admin operations on its deliveries, on every adapter: a
+// browser's store takes and exports the setting as the server's does, and keeps no deliveries
+// (only the Node server delivers: test/server/webhooks.test.js).
+import { expect } from '@open-wc/testing';
+import { ADMIN_KEY, registerWorker, unregisterWorker, workerCall as call } from './support.js';
+
+const SECRET = `whsec_${btoa('a webhook secret of 32 bytes....')}`;
+/** An event no rule makes yet: nothing is ever delivered to this endpoint, on any adapter. */
+const WEBHOOKS = [{ url: 'https://hooks.example.org/questboard', secret: SECRET, events: ['season.ended'] }];
+
+const importApp = (settings: Record<string, unknown>) =>
+  call('POST', '/v1/admin/import?mode=replace', {
+    body: {
+      admin_keys: [ADMIN_KEY],
+      apps: [{ app_id: 'hooked', treasury: { account_id: '0.0.1001', balance: '10' }, settings }],
+    },
+  });
+
+describe('settings.webhooks', () => {
+  before(registerWorker);
+  after(unregisterWorker);
+
+  it('is taken, exported as imported, and removed by null', async () => {
+    expect((await importApp({ webhooks: WEBHOOKS })).status).to.equal(200);
+    expect((await call('GET', '/v1/admin/export?app_id=hooked')).body.apps[0].settings.webhooks).to.deep.equal(WEBHOOKS);
+    const merged = await call('POST', '/v1/admin/import', {
+      body: { apps: [{ app_id: 'hooked', settings: { webhooks: null } }] },
+    });
+    expect(merged.status, merged.text).to.equal(200);
+    expect((await call('GET', '/v1/admin/export?app_id=hooked')).body.apps[0].settings).not.to.have.property('webhooks');
+  });
+
+  it('refuses an http: URL, a secret without whsec_ or too short, an unknown event', async () => {
+    for (const [endpoint, field] of [
+      [{ ...WEBHOOKS[0], url: 'http://hooks.example.org/' }, 'url'],
+      [{ ...WEBHOOKS[0], secret: btoa('a webhook secret of 32 bytes....') }, 'secret'],
+      [{ ...WEBHOOKS[0], secret: 'whsec_c2hvcnQ=' }, 'secret'],
+      [{ ...WEBHOOKS[0], events: ['task.done'] }, 'events'],
+    ] as const) {
+      const answer = await importApp({ webhooks: [endpoint] });
+      expect(answer.status, JSON.stringify(endpoint)).to.equal(400);
+      expect(answer.body.message).to.match(new RegExp(`webhooks\\.0\\.${field}`));
+    }
+  });
+
+  it('lists no deliveries where none was made, and refuses to redeliver one the app does not have', async () => {
+    expect((await importApp({ webhooks: WEBHOOKS })).status).to.equal(200);
+    const paid = await call('POST', '/v1/airdrop_token_ledger', {
+      body: { app_id: 'hooked', to_address: '0.0.2002', quantity: 1 },
+    });
+    expect(paid.status, paid.text).to.equal(200);
+    const listed = await call('GET', '/v1/admin/webhook_deliveries?app_id=hooked&limit=10');
+    expect(listed.status, listed.text).to.equal(200);
+    expect(listed.body).to.deep.equal({ is_valid: true, message: null, app_id: 'hooked', offset: 0, limit: 10, deliveries: [] });
+    const redelivered = await call('POST', '/v1/admin/webhook_redeliver', {
+      body: { app_id: 'hooked', delivery_id: `msg_${'0'.repeat(32)}` },
+    });
+    expect(redelivered.status).to.equal(400);
+    expect(redelivered.body.message).to.equal('delivery_id: no such delivery of this app.');
+  });
+});
