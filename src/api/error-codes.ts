@@ -134,6 +134,7 @@ export const MEMBER_NOT_FOUND = refusal('member-not-found', 404, 'User not found
 export const CHALLENGE_NOT_FOUND = refusal('challenge-not-found', 404, 'Challenge not found.');
 export const CHALLENGE_NOT_STARTED = refusal('challenge-not-started', 404, 'The challenge has not started yet.');
 export const TASK_NOT_FOUND = refusal('task-not-found', 404, 'Task not found.');
+export const SEASON_NOT_FOUND = refusal('season-not-found', 404, 'Season not found.');
 export const BADGE_NOT_FOUND = refusal('badge-not-found', 404, 'Badge not found: {field} names no badge of this app.');
 export const SELF_ENDORSEMENT = refusal('self-endorsement', 400, 'to_account: a member cannot endorse themselves.');
 export const TRANSFER_PRE_CHECK = refusal('transfer-pre-check', 400, 'Transaction Failed Pre-Check: {reason}');

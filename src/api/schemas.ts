@@ -133,6 +133,7 @@ export const getLeaderboardQuery = z.object({
   limit: pagingNumber(1, 1000),
   offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
   around: z.optional(accountName),
+  season: z.optional(guid),
 });
 
 export const connectSocialBody = z.object({
@@ -323,6 +324,41 @@ export const reviewBody = z.union([
 ]);
 
 export const exportQuery = z.object({ app_id: appId });
+
+const rank = z.int().check(z.minimum(1, 'must be 1 or more'));
+/** A season's rank rewards: members ranked from_rank to to_rank (inclusive) at its end earn the badge. */
+const seasonReward = z
+  .object({ from_rank: rank, to_rank: rank, badge_id: identifier(MAX_APP_ID_LENGTH) })
+  .check(z.refine((reward) => reward.to_rank >= reward.from_rank, { message: 'must be at least from_rank', path: ['to_rank'] }));
+export const seasonBody = z
+  .object({
+    app_id: appId,
+    season_id: guid,
+    name: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
+    starts_at: instant,
+    ends_at: instant,
+    rewards: z.optional(z.array(seasonReward).check(z.maxLength(100, 'must hold at most 100 rewards'))),
+  })
+  .check(
+    z.refine((season) => Date.parse(season.ends_at) > Date.parse(season.starts_at), {
+      message: 'must be later than starts_at',
+      path: ['ends_at'],
+    }),
+  );
+/** Listing needs the app; a POST's body is then read as a season (seasonBody). */
+export const seasonsInput = z.looseObject({ app_id: appId });
+/** A season in a dataset: its definition and its board (points, and when the last of them came). */
+const datasetSeason = z.strictObject({
+  season_id: guid,
+  name: z.string(),
+  starts_at: instant,
+  ends_at: instant,
+  rewards: z.optional(z.array(seasonReward)),
+  frozen: z.optional(z.boolean()),
+  board: z.optional(
+    z.array(z.strictObject({ account_name: accountName, points: z.int().check(z.minimum(0, 'must be 0 or more')), at: instant })),
+  ),
+});
 export const adminAppsQuery = anyQuery;
 
 export const importQuery = z.object({
@@ -580,6 +616,7 @@ const datasetApp = z.strictObject({
     ),
   ),
   challenges: z.optional(z.array(datasetChallenge)),
+  seasons: z.optional(z.array(datasetSeason)),
   progress: z.optional(
     z.array(
       z.strictObject({

@@ -12,6 +12,15 @@ import { endorse } from './endorsements.js';
 import { sha256Hex } from '../api/key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
 import { applyProgress, logProgress } from './progress.js';
+import {
+  freezeSeason,
+  listSeasons,
+  putSeason,
+  putSeasonPoints,
+  seasonPoints,
+  type Season,
+  type SeasonPoints,
+} from './seasons.js';
 import { forgetStreak } from './streaks.js';
 import { keptVerification } from './quests.js';
 
@@ -130,6 +139,7 @@ async function importApp(
   }
   tx.put('apps', app);
   const badges = await importBadges(tx, app, data, path, now);
+  for (const season of data.seasons ?? []) await importSeason(tx, app.app_id, season);
   if (rederive.size > 0) await rethrowAt(`${path}.challenges`, () => replayHistory(tx, app, rederive));
   await replay(tx, app, data, path, now, joined);
   // Members the history (or an earlier import) already took past a badge's rule: theirs now.
@@ -443,6 +453,8 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       at: toIso(e.at),
     })),
   };
+  const seasons = await listSeasons(tx, app.app_id);
+  if (seasons.length > 0) exported.seasons = await Promise.all(seasons.map((season) => exportSeason(tx, app.app_id, season)));
   if (app.time_zone) exported.settings!.time_zone = app.time_zone;
   if (app.streak_freezes_per_month !== undefined) exported.settings!.streak_freezes_per_month = app.streak_freezes_per_month;
   if (app.badges?.length) {
@@ -458,6 +470,39 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
     exported.treasury = { account_id: app.treasury.account_id, balance: formatCoins(BigInt(app.treasury.balance)) };
   }
   return { apps: [exported] };
+}
+
+/**
+ * A season comes with its board as it stands: the history an import replays is not counted
+ * into seasons again (only live writes earn season points), so the board answers as it did.
+ */
+async function importSeason(tx: Transaction, app_id: string, data: NonNullable<DatasetApp['seasons']>[number]) {
+  const season = await putSeason(tx, app_id, {
+    season_id: data.season_id,
+    name: data.name,
+    starts_at: Date.parse(data.starts_at),
+    ends_at: Date.parse(data.ends_at),
+    rewards: data.rewards ?? [],
+  });
+  if (data.frozen && season.frozen_at === null) await freezeSeason(tx, app_id, season.season_id, season.ends_at);
+  if (data.board) {
+    const board: SeasonPoints = {};
+    for (const entry of data.board) board[entry.account_name] = [entry.points, Date.parse(entry.at)];
+    await putSeasonPoints(tx, app_id, data.season_id, board);
+  }
+}
+
+async function exportSeason(tx: Transaction, app_id: string, season: Season) {
+  const board = Object.entries(await seasonPoints(tx, app_id, season.season_id));
+  return {
+    season_id: season.season_id,
+    name: season.name,
+    starts_at: toIso(season.starts_at),
+    ends_at: toIso(season.ends_at),
+    rewards: season.rewards,
+    frozen: season.frozen_at !== null,
+    board: board.map(([account_name, [points, at]]) => ({ account_name, points, at: toIso(at) })),
+  };
 }
 
 /** A challenge and its tasks in the import's shape: what an export holds, and what the console edits. */

@@ -5,6 +5,7 @@ import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } f
 import { awardChallenge, awardCrossed, standingOf } from './badges.js';
 import { assertStarted } from './catalog.js';
 import { earnPoints, tellLevelChange } from './member-totals.js';
+import { earnSeasonPoints, freezeEndedSeasons } from './seasons.js';
 import { countDay } from './streaks.js';
 
 export interface Log {
@@ -22,8 +23,12 @@ export interface Log {
 
 /** Logs a quantity: what it does to the member's records, and its line in the log of quantities. */
 export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRecord> {
-  const progress = await applyProgress(tx, log);
   const { app, task, user, quantity_e4, at } = log;
+  // A live log closes the seasons that have ended before it counts; a replay counts into none (seasons.ts).
+  if (!log.replay) await freezeEndedSeasons(tx, app, at);
+  const scoreBefore = user.total_score;
+  const progress = await applyProgress(tx, log);
+  if (!log.replay) await earnSeasonPoints(tx, app.app_id, user.account_name, user.total_score - scoreBefore, at);
   await tx.append({ app_id: app.app_id, task_id: task.task_id, account_name: user.account_name, quantity_e4, at });
   return progress;
 }

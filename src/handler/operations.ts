@@ -3,7 +3,7 @@
 import type { Changed } from '../api/broadcast.js';
 import type * as z from 'zod/mini';
 import { ADMIN_KEYS_FROM_OPERATOR, IMPORT_NOT_ALLOWED, INVALID_INPUT, SUBMISSION_NOT_FOUND } from '../api/error-codes.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError, invalidInput } from '../api/errors.js';
 import { canonicalLanguageTag, toQuantityE4 } from '../api/formats.js';
 import * as schemas from '../api/schemas.js';
 import type { Scope } from '../api/schemas.js';
@@ -18,6 +18,7 @@ import { transfer } from '../core/ledger.js';
 import { newMember, userInfo } from '../core/member-totals.js';
 import { findApp, findMember } from '../core/lookups.js';
 import { logProgress } from '../core/progress.js';
+import { freezeEndedSeasons, listSeasons, putSeason, readSeasonBoard, seasonShape } from '../core/seasons.js';
 import { streakAt } from '../core/streaks.js';
 import { reviewSubmission, submissionShape, submitTask, type CheckCallback } from '../core/quests.js';
 import type { ApiKeyRecord, SubmissionRecord, Transaction } from '../store/index.js';
@@ -209,7 +210,10 @@ export const operations: Record<string, Operation> = {
       const { input } = call;
       const type = input.leaderboard_type ?? 'score';
       const query = { type, limit: input.limit ?? DEFAULT_LIMIT, offset: input.offset ?? 0, around: input.around };
-      const board = await readLeaderboard(call.tx, app, query, call.now);
+      const board =
+        input.season === undefined
+          ? await readLeaderboard(call.tx, app, query, call.now)
+          : await readSeasonBoard(call.tx, app, input.season, query);
       if (input.widget_response !== 'html') return { body: board };
       const html = renderLeaderboardFragment(board.leaderboard_users, {
         leaderboardType: type,
@@ -303,6 +307,33 @@ export const operations: Record<string, Operation> = {
         body: taskProgressShape(task, progress),
         changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] },
       };
+    },
+  }),
+
+  'admin/seasons': define({
+    methods: ['GET', 'POST'],
+    scope: 'admin',
+    transaction: 'write',
+    schema: schemas.seasonsInput,
+    run: async (call) => {
+      const app = await appFor(call);
+      if (call.request.method === 'GET') {
+        await freezeEndedSeasons(call.tx, app, call.now);
+        return { body: { seasons: (await listSeasons(call.tx, app.app_id)).map(seasonShape), ...OK } };
+      }
+      const parsed = schemas.seasonBody.safeParse(call.input);
+      if (!parsed.success) throw invalidInput(parsed.error, call.input);
+      const { season_id, name, starts_at, ends_at, rewards } = parsed.data;
+      for (const [index, reward] of (rewards ?? []).entries()) findBadge(app, reward.badge_id, `rewards.${index}.badge_id`);
+      const season = await putSeason(call.tx, app.app_id, {
+        season_id,
+        name,
+        starts_at: Date.parse(starts_at),
+        ends_at: Date.parse(ends_at),
+        rewards: rewards ?? [],
+      });
+      await freezeEndedSeasons(call.tx, app, call.now);
+      return { body: { season: seasonShape(season), ...OK }, changed: { app_id: app.app_id, scope: 'app' } };
     },
   }),
 

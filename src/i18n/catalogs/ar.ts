@@ -157,6 +157,7 @@ export const refusals = {
   'challenge-not-found': 'هذا التحدي غير موجود.',
   'challenge-not-started': 'لم يبدأ هذا التحدي بعد.',
   'task-not-found': 'هذه المهمة غير موجودة.',
+  'season-not-found': 'هذا الموسم غير موجود.',
   'badge-not-found': 'هذه الشارة غير موجودة.',
   'task-completed-by-backend': 'يؤكد الموقع نفسه هذه المهمة؛ لا يمكن إرسالها.',
   'task-already-completed': 'اكتملت هذه المهمة بالفعل.',

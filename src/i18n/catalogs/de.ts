@@ -142,6 +142,7 @@ export const refusals = {
   'challenge-not-found': 'Diese Herausforderung gibt es nicht.',
   'challenge-not-started': 'Diese Herausforderung hat noch nicht begonnen.',
   'task-not-found': 'Diese Aufgabe gibt es nicht.',
+  'season-not-found': 'Diese Saison gibt es nicht.',
   'badge-not-found': 'Dieses Abzeichen gibt es nicht.',
   'task-completed-by-backend': 'Diese Aufgabe bestätigt die Website selbst; einsenden geht nicht.',
   'task-already-completed': 'Diese Aufgabe ist schon erledigt.',

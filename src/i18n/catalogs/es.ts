@@ -142,6 +142,7 @@ export const refusals = {
   'challenge-not-found': 'Este desafío no existe.',
   'challenge-not-started': 'Este desafío aún no ha empezado.',
   'task-not-found': 'Esta tarea no existe.',
+  'season-not-found': 'Esta temporada no existe.',
   'badge-not-found': 'Esta insignia no existe.',
   'task-completed-by-backend': 'Esta tarea la confirma el propio sitio; no se puede enviar.',
   'task-already-completed': 'Esta tarea ya está completada.',

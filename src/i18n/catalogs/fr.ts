@@ -143,6 +143,7 @@ export const refusals = {
   'challenge-not-found': 'Ce défi n’existe pas.',
   'challenge-not-started': 'Ce défi n’a pas encore commencé.',
   'task-not-found': 'Cette tâche n’existe pas.',
+  'season-not-found': 'Cette saison n’existe pas.',
   'badge-not-found': 'Ce badge n’existe pas.',
   'task-completed-by-backend': 'Cette tâche est validée par le site lui-même ; elle ne s’envoie pas.',
   'task-already-completed': 'Cette tâche est déjà terminée.',

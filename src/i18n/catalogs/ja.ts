@@ -135,6 +135,7 @@ export const refusals = {
   'challenge-not-found': 'このチャレンジは存在しません。',
   'challenge-not-started': 'このチャレンジはまだ始まっていません。',
   'task-not-found': 'このタスクは存在しません。',
+  'season-not-found': 'このシーズンは存在しません。',
   'badge-not-found': 'このバッジは存在しません。',
   'task-completed-by-backend': 'このタスクはサイト側で確認されるため、提出できません。',
   'task-already-completed': 'このタスクはすでに完了しています。',

@@ -142,6 +142,7 @@ export const refusals = {
   'challenge-not-found': 'Este desafio não existe.',
   'challenge-not-started': 'Este desafio ainda não começou.',
   'task-not-found': 'Esta tarefa não existe.',
+  'season-not-found': 'Esta temporada não existe.',
   'badge-not-found': 'Esta insígnia não existe.',
   'task-completed-by-backend': 'Esta tarefa é confirmada pelo próprio site; não pode ser enviada.',
   'task-already-completed': 'Esta tarefa já foi concluída.',

@@ -149,6 +149,7 @@ export const refusals = {
   'challenge-not-found': 'Такого испытания нет.',
   'challenge-not-started': 'Это испытание ещё не началось.',
   'task-not-found': 'Такого задания нет.',
+  'season-not-found': 'Такого сезона нет.',
   'badge-not-found': 'Такого значка нет.',
   'task-completed-by-backend': 'Это задание подтверждает сам сайт; отправить его нельзя.',
   'task-already-completed': 'Это задание уже выполнено.',

@@ -135,6 +135,7 @@ export const refusals = {
   'challenge-not-found': '此挑战不存在。',
   'challenge-not-started': '此挑战尚未开始。',
   'task-not-found': '此任务不存在。',
+  'season-not-found': '此赛季不存在。',
   'badge-not-found': '此徽章不存在。',
   'task-completed-by-backend': '此任务由网站自身确认，无法提交。',
   'task-already-completed': '此任务已完成。',

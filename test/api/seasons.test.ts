@@ -1,0 +1,180 @@
+// Seasons: their definition, their boards' windows at the exact edges, the freeze, and export → import.
+import { expect } from '@open-wc/testing';
+import { GUIDS, WEDNESDAY, checkInApp, iso, localApi } from './support.js';
+
+const HOUR = 3_600_000;
+const SEASON = '51111111-1111-4111-8111-111111111111';
+const STARTS = WEDNESDAY;
+const ENDS = WEDNESDAY + 2 * HOUR;
+
+type Api = ReturnType<typeof localApi>;
+
+async function seasonApp(api: Api, app_id = 'league') {
+  const answer = await api.call('POST', '/v1/admin/import', {
+    body: {
+      admin_keys: ['sk_admin'],
+      apps: [{ ...checkInApp(app_id, ['ann', 'bob', 'cy']), api_keys: [{ key: `pk_${app_id}`, scopes: ['read'] }] }],
+    },
+  });
+  expect(answer.status, answer.text).to.equal(200);
+}
+
+const defineBadge = (api: Api, badge_id: string) =>
+  api.call('POST', '/v1/admin/badges', {
+    body: { app_id: 'league', badge_id, name: badge_id, description: '', rule: { kind: 'manual' } },
+  });
+const badgesOf = async (api: Api, account_name: string) =>
+  (await api.call('GET', `/v1/get_achievements?app_id=league&account_name=${account_name}`)).body.badges.map(
+    (badge: any) => badge.badge_id,
+  );
+const defineSeason = (api: Api, body: Record<string, unknown> = {}) =>
+  api.call('POST', '/v1/admin/seasons', {
+    body: { app_id: 'league', season_id: SEASON, name: 'Autumn', starts_at: iso(STARTS), ends_at: iso(ENDS), ...body },
+  });
+const checkIn = (api: Api, account_name: string) =>
+  api.call('POST', '/v1/admin/log_task', { body: { task_id: GUIDS.checkIn, account_name, quantity: 1 } });
+const seasonRows = async (api: Api, app_id = 'league') => {
+  const answer = await api.call('GET', `/v1/get_leaderboard?app_id=${app_id}&season=${SEASON}`);
+  expect(answer.status, answer.text).to.equal(200);
+  return answer.body.leaderboard_users.map((e: any) => `${e.rank}:${e.external_user.username}:${e.score}`);
+};
+
+describe('seasons', () => {
+  const clock = { now: STARTS - HOUR };
+  let api: Api;
+  beforeEach(async () => {
+    clock.now = STARTS - HOUR;
+    api = localApi(clock);
+    await seasonApp(api);
+  });
+  afterEach(() => api.close());
+
+  it('defines and lists seasons; refuses a window that ends before it starts, bad ranks, unknown badges', async () => {
+    const unknownBadge = await defineSeason(api, { rewards: [{ from_rank: 1, to_rank: 3, badge_id: 'podium' }] });
+    expect(unknownBadge.status).to.equal(404);
+    expect(unknownBadge.body.message).to.contain('rewards.0.badge_id');
+    expect((await defineBadge(api, 'podium')).status).to.equal(200);
+    const defined = await defineSeason(api, { rewards: [{ from_rank: 1, to_rank: 3, badge_id: 'podium' }] });
+    expect(defined.status, defined.text).to.equal(200);
+    const listed = await api.call('GET', '/v1/admin/seasons?app_id=league');
+    expect(listed.body.seasons).to.deep.equal([
+      {
+        season_id: SEASON,
+        name: 'Autumn',
+        starts_at: iso(STARTS),
+        ends_at: iso(ENDS),
+        rewards: [{ from_rank: 1, to_rank: 3, badge_id: 'podium' }],
+        frozen: false,
+      },
+    ]);
+    const backwards = await defineSeason(api, { ends_at: iso(STARTS) });
+    expect(backwards.status).to.equal(400);
+    expect(backwards.body.message).to.match(/^ends_at: /);
+    const ranks = await defineSeason(api, { rewards: [{ from_rank: 3, to_rank: 1, badge_id: 'podium' }] });
+    expect(ranks.status).to.equal(400);
+    expect(ranks.body.message).to.match(/^rewards\.0\.to_rank: /);
+    const notGuid = await defineSeason(api, { season_id: 'Autumn' });
+    expect(notGuid.status).to.equal(400);
+    expect(notGuid.body.message).to.match(/^season_id: /);
+  });
+
+  it('refuses a read key on the admin routes', async () => {
+    const listed = await api.call('GET', '/v1/admin/seasons?app_id=league', { key: 'pk_league' });
+    expect(listed.status).to.equal(403);
+    const defined = await api.call('POST', '/v1/admin/seasons', {
+      key: 'pk_league',
+      body: { app_id: 'league', season_id: SEASON, name: 'x', starts_at: iso(STARTS), ends_at: iso(ENDS) },
+    });
+    expect(defined.status).to.equal(403);
+  });
+
+  it('answers an unknown season with a 404', async () => {
+    const answer = await api.call('GET', `/v1/get_leaderboard?app_id=league&season=${SEASON}`);
+    expect(answer.status).to.equal(404);
+    expect(answer.headers.get('X-Questboard-Error')).to.equal('season-not-found');
+    expect(answer.body.is_valid).to.equal(false);
+  });
+
+  it('counts points at starts_at and not at ends_at, then keeps the ended board frozen', async () => {
+    expect((await defineSeason(api)).status).to.equal(200);
+    await checkIn(api, 'cy'); // before the season
+    clock.now = STARTS;
+    await checkIn(api, 'ann');
+    clock.now = ENDS - 1;
+    await checkIn(api, 'bob');
+    await checkIn(api, 'bob');
+    expect(await seasonRows(api)).to.deep.equal(['1:bob:10', '2:ann:5']);
+    clock.now = ENDS;
+    await checkIn(api, 'ann');
+    await checkIn(api, 'ann');
+    expect(await seasonRows(api)).to.deep.equal(['1:bob:10', '2:ann:5']);
+    const listed = await api.call('GET', '/v1/admin/seasons?app_id=league');
+    expect(listed.body.seasons[0].frozen).to.equal(true);
+    // A later import of back-dated history does not reach the frozen board.
+    const late = await api.call('POST', '/v1/admin/import', {
+      body: {
+        apps: [
+          { app_id: 'league', progress: [{ task_id: GUIDS.checkIn, account_name: 'cy', quantity: 1, at: iso(STARTS + HOUR) }] },
+        ],
+      },
+    });
+    expect(late.status, late.text).to.equal(200);
+    expect(await seasonRows(api)).to.deep.equal(['1:bob:10', '2:ann:5']);
+  });
+
+  it('pays its rank rewards once, when the first write after its end freezes it', async () => {
+    for (const badge of ['gold', 'podium']) expect((await defineBadge(api, badge)).status).to.equal(200);
+    const rewards = [
+      { from_rank: 1, to_rank: 1, badge_id: 'gold' },
+      { from_rank: 1, to_rank: 2, badge_id: 'podium' },
+    ];
+    expect((await defineSeason(api, { rewards })).status).to.equal(200);
+    await checkIn(api, 'bob'); // before the season: not on its board
+    clock.now = STARTS;
+    for (const name of ['cy', 'ann', 'ann']) await checkIn(api, name);
+    expect(await badgesOf(api, 'ann')).to.deep.equal([]);
+    clock.now = ENDS;
+    await checkIn(api, 'bob');
+    expect((await badgesOf(api, 'ann')).sort()).to.deep.equal(['gold', 'podium']);
+    expect(await badgesOf(api, 'cy')).to.deep.equal(['podium']);
+    expect(await badgesOf(api, 'bob')).to.deep.equal([]);
+    await checkIn(api, 'bob');
+    expect((await api.call('GET', '/v1/admin/seasons?app_id=league')).status).to.equal(200);
+    expect((await badgesOf(api, 'ann')).sort()).to.deep.equal(['gold', 'podium']);
+  });
+
+  it('pages the season board and ranks it by the app’s tie rule', async () => {
+    expect((await defineSeason(api)).status).to.equal(200);
+    clock.now = STARTS + 1;
+    for (const name of ['ann', 'bob', 'cy', 'cy']) await checkIn(api, name);
+    expect(await seasonRows(api)).to.deep.equal(['1:cy:10', '2:ann:5', '2:bob:5']);
+    const page = await api.call('GET', `/v1/get_leaderboard?app_id=league&season=${SEASON}&offset=2&limit=1`);
+    expect(page.body.leaderboard_users.map((e: any) => `${e.rank}:${e.external_user.username}`)).to.deep.equal(['2:bob']);
+    expect(page.body.total_users).to.equal(3);
+    const html = await api.call('GET', `/v1/get_leaderboard?app_id=league&season=${SEASON}&widget_response=html`);
+    expect(html.status).to.equal(200);
+    expect(html.body.html).to.contain('cy');
+  });
+
+  it('carries seasons and their boards through export and import', async () => {
+    expect((await defineSeason(api)).status).to.equal(200);
+    clock.now = STARTS + 1;
+    for (const name of ['bob', 'ann', 'bob']) await checkIn(api, name);
+    clock.now = ENDS + 1;
+    await checkIn(api, 'ann'); // freezes the season
+    const exported = await api.call('GET', '/v1/admin/export?app_id=league');
+    expect(exported.status, exported.text).to.equal(200);
+    const elsewhere = localApi(clock);
+    try {
+      const imported = await elsewhere.call('POST', '/v1/admin/import', {
+        body: { ...exported.body, admin_keys: ['sk_admin'] },
+      });
+      expect(imported.status, imported.text).to.equal(200);
+      expect(await seasonRows(elsewhere)).to.deep.equal(await seasonRows(api));
+      const seasons = async (on: Api) => (await on.call('GET', '/v1/admin/seasons?app_id=league')).body.seasons;
+      expect(await seasons(elsewhere)).to.deep.equal(await seasons(api));
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
