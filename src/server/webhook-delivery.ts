@@ -110,6 +110,8 @@ export function startWebhookDelivery(outbox: WebhookOutbox, options: DeliveryOpt
     } finally {
       looking = false;
     }
+    // A wake while it waited for the next due time: what it woke for may be due now.
+    if (lookAgain) look();
   };
 
   const stopListening = outbox.onRecorded(() => look());
