@@ -116,34 +116,18 @@ export function createHandler({
       return await answer(request, context);
     } catch (error) {
       if (error instanceof ApiError)
-        return errorResponse(error.status === 401 ? await failedAuthentication(error, request, context) : error);
+        return errorResponse(
+          error.status === 401 && limiter
+            ? await limiter.failedAuthentication(store, error, context?.clientAddress, now().getTime(), (unexpected) =>
+                onUnexpectedError(unexpected, request),
+              )
+            : error,
+        );
       // A bug: say so plainly and keep the details out of the answer.
       onUnexpectedError(error, request);
       return errorResponse(new ApiError(INTERNAL_ERROR));
     }
   };
-
-  /**
-   * A refused key or member token counts against its client's address (a server's limiter): the
-   * 401, or a 429 once the address is over its limit. Counted in a write of its own, as the
-   * request's transaction is rolled back; a database that cannot count leaves the 401 (and a log line).
-   */
-  async function failedAuthentication(
-    refusal: ApiError,
-    request: Request,
-    context: RequestContext | undefined,
-  ): Promise<ApiError> {
-    if (!limiter || context?.clientAddress === undefined) return refusal;
-    const address = context.clientAddress;
-    try {
-      await store.write((tx) => limiter.countFailedAuthentication(tx, address, now().getTime()));
-      return refusal;
-    } catch (error) {
-      if (error instanceof ApiError) return error;
-      onUnexpectedError(error, request);
-      return refusal;
-    }
-  }
 
   /**
    * The store's 503 (or a full disk's 507, answered 503 here) says why in words that name no host

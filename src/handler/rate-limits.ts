@@ -22,7 +22,7 @@ import { TOO_MANY_FAILED_AUTHENTICATIONS, TOO_MANY_WRITES } from '../api/error-c
 import { ApiError } from '../api/errors.js';
 import type { RateLimit, RateLimits } from '../api/schemas.js';
 import { sha256Hex } from '../api/key-hash.js';
-import { StaleReadAhead, type RateCount, type RateCounters, type Transaction } from '../store/index.js';
+import { StaleReadAhead, type RateCount, type RateCounters, type Store, type Transaction } from '../store/index.js';
 
 export const DEFAULT_RATE_LIMITS: Required<{ [K in keyof RateLimits]: RateLimit }> = {
   per_key: { writes: 600, window_seconds: 60 },
@@ -78,8 +78,19 @@ export interface RateLimiter {
    * finds out at the address's next failure there.
    */
   admitAuthentication(clientAddress: string | undefined, now: number): void;
-  /** Counts a failed authentication (a 401) from the address, in its own transaction; over the limit, a 429. */
-  countFailedAuthentication(tx: Transaction, clientAddress: string | undefined, now: number): Promise<void>;
+  /**
+   * A refused key or member token (a 401) counts against its client's address: returns the 401,
+   * or a 429 once the address is over its limit. Counted in a write of its own, as the request's
+   * transaction is rolled back; a database that cannot count leaves the 401 (and a log line).
+   * Here rather than in the handler: only a server counts, so the worker's bundle leaves it out.
+   */
+  failedAuthentication(
+    store: Pick<Store, 'write'>,
+    refusal: ApiError,
+    clientAddress: string | undefined,
+    now: number,
+    onUnexpectedError: (error: unknown) => void,
+  ): Promise<ApiError>;
 }
 
 export function createRateLimiter(
@@ -107,6 +118,21 @@ export function createRateLimiter(
       ),
     );
 
+  /** Counts a failed authentication from the address; over the limit, a 429. */
+  const countFailure = async (tx: Transaction, clientAddress: string, limit: NonNullable<FailedAuthLimit>, now: number) => {
+    const { admitted, retryAfterMs } = await counters.count(tx, {
+      bucket: `failed-auth ${sha256Hex(clientAddress)}`,
+      limit: limit.failures,
+      windowMs: limit.window_seconds * 1000,
+      now,
+    });
+    if (admitted) return;
+    refusedUntil.delete(clientAddress);
+    refusedUntil.set(clientAddress, now + retryAfterMs);
+    if (refusedUntil.size > REFUSED_ADDRESSES) refusedUntil.delete(refusedUntil.keys().next().value!);
+    throw tooManyFailures(clientAddress, limit, retryAfterMs);
+  };
+
   return {
     admitAuthentication(clientAddress, now) {
       const until = clientAddress === undefined ? undefined : refusedUntil.get(clientAddress);
@@ -115,19 +141,16 @@ export function createRateLimiter(
       else throw tooManyFailures(clientAddress!, failedAuthLimit!, until - now);
     },
 
-    async countFailedAuthentication(tx, clientAddress, now) {
-      if (clientAddress === undefined || failedAuthLimit === null) return;
-      const { admitted, retryAfterMs } = await counters.count(tx, {
-        bucket: `failed-auth ${sha256Hex(clientAddress)}`,
-        limit: failedAuthLimit.failures,
-        windowMs: failedAuthLimit.window_seconds * 1000,
-        now,
-      });
-      if (admitted) return;
-      refusedUntil.delete(clientAddress);
-      refusedUntil.set(clientAddress, now + retryAfterMs);
-      if (refusedUntil.size > REFUSED_ADDRESSES) refusedUntil.delete(refusedUntil.keys().next().value!);
-      throw tooManyFailures(clientAddress, failedAuthLimit, retryAfterMs);
+    async failedAuthentication(store, refusal, clientAddress, now, onUnexpectedError) {
+      if (clientAddress === undefined || failedAuthLimit === null) return refusal;
+      try {
+        await store.write((tx) => countFailure(tx, clientAddress, failedAuthLimit, now));
+        return refusal;
+      } catch (error) {
+        if (error instanceof ApiError) return error;
+        onUnexpectedError(error);
+        return refusal;
+      }
     },
 
     countAhead(tx, write) {
