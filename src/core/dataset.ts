@@ -304,8 +304,8 @@ async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp,
   const progressKeys = logged.map((item): [string, string] => [item.task_id, item.account_name]);
   const challengeKeys = logged.map((item): [string, string] => [tasks.get(item.task_id)!, item.account_name]);
   const isJoined = ([, account_name]: [string, string]) => joined.has(account_name);
-  tx.knownAbsent('progress', progressKeys.filter(isJoined));
-  tx.knownAbsent('member_challenges', challengeKeys.filter(isJoined));
+  tx.knownAbsent?.('progress', progressKeys.filter(isJoined));
+  tx.knownAbsent?.('member_challenges', challengeKeys.filter(isJoined));
   await tx.getMany(
     'progress',
     progressKeys.filter((key) => !isJoined(key)),
