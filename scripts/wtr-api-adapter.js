@@ -1,6 +1,6 @@
 // A web-test-runner plugin that runs the API suite against the Questboard
 // server on a SQL store (QB_API_ADAPTER=pglite or postgres): it starts the
-// test-database server (src/server/test-database-server.ts) and forwards the
+// test-database server (test/hosts/test-database-server.ts) and forwards the
 // page's requests under /_qbdb/ to it, so they stay same-origin and reach the
 // real Node host over HTTP. test/api/support.ts asks which adapter runs with
 // executeServerCommand('api-adapter').
@@ -25,7 +25,7 @@ export function apiAdapterPlugin(adapter = process.env.QB_API_ADAPTER ?? 'indexe
   let bundle = null;
 
   async function start() {
-    bundle = await bundleForNode('src/server/test-database-server.ts');
+    bundle = await bundleForNode('test/hosts/test-database-server.ts');
     const args = ['--import', EXIT_WITH_PARENT, bundle.file];
     if (adapter === 'postgres') {
       database = await createDatabase('questboard_api');

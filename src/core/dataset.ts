@@ -376,8 +376,8 @@ async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp,
   const progressKeys = logged.map((item): [string, string] => [item.task_id, item.account_name]);
   const challengeKeys = logged.map((item): [string, string] => [tasks.get(item.task_id)!, item.account_name]);
   const isJoined = ([, account_name]: [string, string]) => joined.has(account_name);
-  tx.knownAbsent('progress', progressKeys.filter(isJoined));
-  tx.knownAbsent('member_challenges', challengeKeys.filter(isJoined));
+  tx.knownAbsent?.('progress', progressKeys.filter(isJoined));
+  tx.knownAbsent?.('member_challenges', challengeKeys.filter(isJoined));
   await tx.getMany(
     'progress',
     progressKeys.filter((key) => !isJoined(key)),
@@ -395,7 +395,7 @@ async function prefetchReplay(tx: Transaction, app: AppRecord, data: DatasetApp,
   const awardKeys = [...new Set(names)].flatMap((name) =>
     (app.badges ?? []).map((badge): [string, string, string] => [app.app_id, name, badge.badge_id]),
   );
-  tx.knownAbsent(
+  tx.knownAbsent?.(
     'badge_awards',
     awardKeys.filter(([, name]) => joined.has(name)),
   );

@@ -61,6 +61,21 @@ export interface Outcome {
   refusal?: ApiError;
 }
 
+/**
+ * A read an operation makes that a server may ask for before it needs it (read-ahead.ts does each;
+ * the compiler holds it to doing every one):
+ * - app: the app `app_id` names, as appFor reads it;
+ * - member: the member `account_name` names, in the app `app_id` names;
+ * - board: a leaderboard's first reads: the member `around` names, or else the page by offset
+ *   (and a period board's count);
+ * - challenge: the challenge `challenge_id` names, then its tasks;
+ * - task: the task `task_id` names, and the progress in it of the member `account_name` names;
+ * - endorsement: the two members and the endorsement endorse_account reads;
+ * - log: what admin/log_task reads once its key is good: its task, then at once its app, member,
+ *   challenge and progress.
+ */
+export type AheadRead = 'app' | 'member' | 'board' | 'challenge' | 'task' | 'endorsement' | 'log';
+
 export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query extends z.ZodMiniType = z.ZodMiniType> {
   methods: ('GET' | 'POST')[];
   /** Bytes of body accepted; the API's default is 16 KiB. */
@@ -86,6 +101,12 @@ export interface Operation<Schema extends z.ZodMiniType = z.ZodMiniType, Query e
    * the token is checked before the body is read.
    */
   asMember?: 'from_account' | 'account_name';
+  /**
+   * What `run` reads, which a server asks for before run needs it, where each read is a round
+   * trip (read-ahead.ts says when). Only what run reads: a guess that differs from what it asks
+   * for costs a statement, never a wrong answer.
+   */
+  readsAhead?: readonly AheadRead[];
   run(call: Call<z.infer<Schema>, z.infer<Query>>): Promise<Outcome>;
 }
 
@@ -122,6 +143,7 @@ export const operations: Record<string, Operation> = {
     scope: 'read',
     transaction: 'read',
     schema: schemas.getChallengeQuery,
+    readsAhead: ['challenge'],
     run: async ({ input, tx, key, now }) => {
       const challenge = await findChallenge(tx, input.challenge_id, key.app_id);
       assertStarted(challenge, now);
@@ -146,6 +168,7 @@ export const operations: Record<string, Operation> = {
     transaction: 'write',
     idempotent: true,
     schema: schemas.endorseAccountBody,
+    readsAhead: ['endorsement'],
     run: async (call) => {
       const app = await appFor(call);
       const changed = await endorse(call.tx, app, { ...call.input, at: call.now });
@@ -161,6 +184,7 @@ export const operations: Record<string, Operation> = {
     scope: 'read',
     transaction: 'read',
     schema: schemas.getEndorsementQuery,
+    readsAhead: ['app'],
     run: async (call) => {
       const app = await appFor(call);
       const { from_account, to_account, endorsement_id } = call.input;
@@ -175,6 +199,7 @@ export const operations: Record<string, Operation> = {
     scope: 'read',
     transaction: 'read',
     schema: schemas.getUserInfoQuery,
+    readsAhead: ['app', 'member'],
     run: async (call) => {
       const app = await appFor(call);
       const user = await findMember(call.tx, app.app_id, call.input.account_name);
@@ -205,6 +230,7 @@ export const operations: Record<string, Operation> = {
     scope: 'read',
     transaction: 'read',
     schema: schemas.getLeaderboardQuery,
+    readsAhead: ['app', 'board'],
     run: async (call) => {
       const app = await appFor(call);
       const { input } = call;
@@ -234,6 +260,7 @@ export const operations: Record<string, Operation> = {
     transaction: 'write',
     idempotent: true,
     schema: schemas.connectSocialBody,
+    readsAhead: ['member'],
     run: async (call) => {
       const app = await appFor(call);
       const { account_name, twitter_name } = call.input;
@@ -255,6 +282,7 @@ export const operations: Record<string, Operation> = {
     scope: 'read',
     transaction: 'read',
     schema: schemas.getTaskProgressQuery,
+    readsAhead: ['task'],
     run: async ({ input, tx, key }) => {
       const task = await findTask(tx, input.task_id, key.app_id);
       const user = await findMember(tx, task.app_id, input.account_name);
@@ -288,6 +316,7 @@ export const operations: Record<string, Operation> = {
     transaction: 'read',
     streamsChanges: true,
     schema: schemas.eventsQuery,
+    readsAhead: ['app'],
     run: async (call) => ({ body: null, changesOf: (await appFor(call)).app_id }),
   }),
 
@@ -297,6 +326,7 @@ export const operations: Record<string, Operation> = {
     transaction: 'write',
     idempotent: true,
     schema: schemas.logTaskBody,
+    readsAhead: ['log'],
     run: async ({ input, tx, key, now }) => {
       const task = await findTask(tx, input.task_id, key.app_id);
       const app = await findApp(tx, task.app_id);
@@ -567,6 +597,7 @@ export const operations: Record<string, Operation> = {
     scope: 'admin',
     transaction: 'read',
     schema: schemas.exportQuery,
+    readsAhead: ['app'],
     run: async (call) => ({ body: { ...(await exportApp(call.tx, await appFor(call))), ...OK } }),
   }),
   ...adminOperations,

@@ -67,7 +67,7 @@ export interface RateLimiter {
   limit(tx: Transaction, write: LimitedWrite): Promise<void>;
   /**
    * Counts a write before its key is answered, so that the counts go to the database with the
-   * key's read (server/read-ahead.ts) rather than a round trip after it, under the app's lock: as
+   * key's read (read-ahead.ts) rather than a round trip after it, under the app's lock: as
    * the key's last write was limited here (its app, and that app's limits), which limit() then
    * checks. Returns that app, or null for a key not limited here yet, which is not counted.
    */

@@ -1,19 +1,15 @@
-// What a request is about to read, asked for before it needs it (HandlerOptions.readAhead). On
-// a server each read is a round trip to the database; asked for early, reads travel together.
-// - A read's, as its transaction opens, beside its key's: the app it names, read right after its
-//   key (appFor), and the member it names (account_name, or around on a leaderboard) after that;
-//   for a leaderboard's page by offset, the page and a period board's count, as readLeaderboard
-//   asks for them first; a challenge it names, and its tasks once the challenge is there (in one
-//   statement, where the operation asks for each); a task it names, and the member's progress in it.
-// - A write's right behind its key's read, which locks the key and its app (store/sql/transaction.ts):
-//   its write limits' counts and the records endorse_account and connect_social read, for a key
-//   this process has limited before, counted by the app and limits of its last write
-//   (RateLimiter.countAhead). Each round trip of a write after its key's lock is one more that
-//   every other write of the app waits for (docs/performance.md). A write locks what it reads, so
-//   nothing is read ahead for a key not seen good before, nor for a key of another app than the
-//   one named; a key taken away since locks what it names until its request is turned away.
-// - admin/log_task's, once its key is known good (an installation admin key, which no write
-//   limit counts): what it reads after its task, a round trip each before.
+// When a server asks for what a request is about to read, before it needs it
+// (HandlerOptions.readAhead), and how. On a server each read is a round trip to the database;
+// asked for early, reads travel together. What each operation reads is declared beside it, as
+// its `readsAhead` (operations.ts: AheadRead says what each name reads).
+// - A read's, as its transaction opens, beside its key's.
+// - A write's right behind its key's read, which locks the key and its app (store/sql/transaction.ts),
+//   from the next turn on: its write limits' counts, for a key this process has limited before,
+//   counted by the app and limits of its last write (RateLimiter.countAhead), then what the
+//   operation reads. Each round trip of a write after its key's lock is one more that every
+//   other write of the app waits for (docs/performance.md). A write locks what it reads, so it
+//   reads ahead only for a key known good: one the limiter knows, of the app the input names, or
+//   one it has looked up itself (admin/log_task's, an installation admin key no limit counts).
 // - An admin operation's, beside its key's: the installation admin keys' hashes, which its key
 //   is looked up in once it is no app's (a meta entry, which locks nothing).
 import { getLeaderboardQuery } from '../api/schemas.js';
@@ -21,9 +17,22 @@ import { boardOf, DEFAULT_LIMIT } from '../core/leaderboard.js';
 import { adminKeyHashes, authenticate } from '../core/access.js';
 import { sha256Hex } from '../api/key-hash.js';
 import type { Transaction } from '../store/index.js';
-import { operations, type Operation } from './operations.js';
+import type { AheadRead } from './operations.js';
 import type { RateLimiter } from './rate-limits.js';
 import type { ReadAhead } from './handler.js';
+
+/** What each read ahead is told. */
+interface Ahead {
+  tx: Transaction;
+  /** The input as sent, not yet parsed: a field is used only where it is a string. */
+  input: Record<string, unknown>;
+  /** The request's clock, epoch ms. */
+  now: number;
+  /** The key as sent. */
+  key: string;
+  /** A write's: the app of its key where the limiter knows the key, else null. A read's: undefined. */
+  knownApp?: string | null;
+}
 
 /**
  * The read-ahead of a server whose clock is `now` (the handler's). A read that fails here is the
@@ -33,110 +42,109 @@ import type { ReadAhead } from './handler.js';
  */
 export function createReadAhead(now: () => Date = () => new Date(), limiter?: RateLimiter): ReadAhead {
   return (tx, input, operation, key, context, member) => {
-    if (operation.scope === 'admin' && key !== null) void adminKeyHashes(tx).catch(() => undefined);
-    if (operation.transaction === 'write') {
-      if (key === null) return;
-      if (operation === operations['admin/log_task']) readLogAhead(tx, input, key);
-      else if (limiter) {
-        // As the limiter knows keys: by the hash their records keep (request-guards.ts).
-        const write = {
-          key: sha256Hex(key),
-          member: member ?? undefined,
-          clientAddress: context?.clientAddress,
-          now: now().getTime(),
-        };
-        readWriteAhead(tx, input, operation, limiter, write);
-      }
+    if (key === null) return;
+    if (operation.scope === 'admin') ask(adminKeyHashes(tx));
+    const time = now().getTime();
+    if (operation.transaction !== 'write') {
+      readAll(operation.readsAhead, { tx, input, now: time, key });
       return;
     }
-    const { app_id, around, account_name, challenge_id, task_id } = input;
-    if (typeof challenge_id === 'string') readChallengeAhead(tx, challenge_id);
-    if (typeof task_id === 'string') {
-      void tx.get('tasks', task_id).catch(() => undefined);
-      if (typeof account_name === 'string') void tx.get('progress', [task_id, account_name]).catch(() => undefined);
-    }
-    if (typeof app_id !== 'string') return;
-    void tx.get('apps', app_id).catch(() => undefined);
-    const named = around ?? account_name;
-    if (typeof named === 'string') void tx.get('users', [app_id, named]).catch(() => undefined);
-    else if (operation === operations['get_leaderboard']) readPageAhead(tx, input, now().getTime());
+    // From the next turn on: the handler starts the key's own lookup after this call, so the key
+    // is read (and locked) first.
+    void Promise.resolve().then(() => {
+      const write = { key: sha256Hex(key), member: member ?? undefined, clientAddress: context?.clientAddress, now: time };
+      const knownApp = limiter?.countAhead(tx, write) ?? null;
+      readAll(operation.readsAhead, { tx, input, now: time, key, knownApp });
+    });
   };
 }
 
-/** As get_leaderboard reads its input (server/operations.ts), then readLeaderboard its first reads. */
-function readPageAhead(tx: Transaction, input: Record<string, unknown>, now: number): void {
-  const parsed = getLeaderboardQuery.safeParse(input);
-  if (!parsed.success) return;
-  const { app_id, leaderboard_type, limit = DEFAULT_LIMIT, offset = 0 } = parsed.data;
-  const board = boardOf(leaderboard_type ?? 'score', app_id, now);
-  void tx.boardPage(board, offset, limit).catch(() => undefined);
-  if (board.period !== null) void tx.countOnBoard(board).catch(() => undefined);
+function readAll(reads: readonly AheadRead[] = [], ahead: Ahead): void {
+  for (const read of reads) READS[read](ahead);
 }
 
-/** As get_challenge reads: the challenge, then each of its tasks. */
-function readChallengeAhead(tx: Transaction, challenge_id: string): void {
-  void tx
-    .get('challenges', challenge_id)
-    .then((challenge) => challenge && tx.getMany('tasks', challenge.task_ids))
-    .catch(() => undefined);
+/** Asks for a read whose answer the request takes later, or meets the failure of itself. */
+function ask(read: Promise<unknown>): void {
+  void read.catch(() => undefined);
 }
+
+const text = (value: unknown): value is string => typeof value === 'string';
 
 /**
- * A write's limits counted and its records read right behind its key's read (from the next turn
- * on, as readLogAhead's), where the limiter knows the key and its app is the one named.
+ * The app the input names; for a write, only where it is the app of its known key: else null,
+ * and nothing is read ahead.
  */
-function readWriteAhead(
-  tx: Transaction,
-  input: Record<string, unknown>,
-  operation: Operation,
-  limiter: RateLimiter,
-  write: Parameters<RateLimiter['countAhead']>[1],
-): void {
-  void Promise.resolve().then(() => {
-    const app_id = limiter.countAhead(tx, write);
-    if (app_id === null || input.app_id !== app_id) return;
-    const { from_account, to_account, endorsement_id, account_name } = input;
-    if (operation === operations['connect_social'] && typeof account_name === 'string') {
-      void tx.get('users', [app_id, account_name]).catch(() => undefined);
-    }
-    if (
-      operation === operations['endorse_account'] &&
-      typeof from_account === 'string' &&
-      typeof to_account === 'string' &&
-      typeof endorsement_id === 'string'
-    ) {
-      // As endorse reads them (core/endorsements.ts), so that its reads take these.
-      const members: [string, string][] = [
-        [app_id, from_account],
-        [app_id, to_account],
-      ];
-      void tx.getMany('users', members).catch(() => undefined);
-      void tx.get('endorsements', [app_id, from_account, to_account, endorsement_id]).catch(() => undefined);
-    }
-  });
-}
+const appOf = ({ input: { app_id }, knownApp }: Ahead): string | null =>
+  text(app_id) && (knownApp === undefined || app_id === knownApp) ? app_id : null;
 
-/**
- * As admin/log_task reads, once its key is known good: its task, then at once, in the order the
- * log reads them, the task's app, the member, the challenge and the member's progress in the
- * task. Not for a key of another app, which the task's lookup turns away.
- */
-function readLogAhead(tx: Transaction, input: Record<string, unknown>, key: string): void {
-  const { task_id, account_name } = input;
-  if (typeof task_id !== 'string' || typeof account_name !== 'string') return;
-  // From the next turn on: the handler starts the key's own lookup after this call, so the key is
-  // read (and locked) first, and its lookup here takes the same read.
-  void Promise.resolve()
-    .then(() => authenticate(tx, key))
-    .then(async ({ app_id }) => {
-      const task = await tx.get('tasks', task_id);
-      if (!task || (app_id !== null && app_id !== task.app_id)) return;
-      await Promise.all([
-        tx.get('apps', task.app_id),
-        tx.get('users', [task.app_id, account_name]),
-        tx.get('challenges', task.challenge_id),
-        tx.get('progress', [task_id, account_name]),
-      ]);
-    })
-    .catch(() => undefined);
-}
+/** Each read an operation may declare. */
+const READS: Record<AheadRead, (ahead: Ahead) => void> = {
+  app: (ahead) => {
+    const app_id = appOf(ahead);
+    if (app_id !== null) ask(ahead.tx.get('apps', app_id));
+  },
+
+  member: (ahead) => {
+    const app_id = appOf(ahead);
+    const { account_name } = ahead.input;
+    if (app_id !== null && text(account_name)) ask(ahead.tx.get('users', [app_id, account_name]));
+  },
+
+  board: ({ tx, input, now }) => {
+    const { app_id, around } = input;
+    if (text(app_id) && text(around)) {
+      ask(tx.get('users', [app_id, around]));
+      return;
+    }
+    // As get_leaderboard reads its input (operations.ts), then readLeaderboard its first reads.
+    const parsed = getLeaderboardQuery.safeParse(input);
+    if (!parsed.success) return;
+    const { leaderboard_type, limit = DEFAULT_LIMIT, offset = 0 } = parsed.data;
+    const board = boardOf(leaderboard_type ?? 'score', parsed.data.app_id, now);
+    ask(tx.boardPage(board, offset, limit));
+    if (board.period !== null) ask(tx.countOnBoard(board));
+  },
+
+  // In one statement for the tasks, as get_challenge asks for each at once.
+  challenge: ({ tx, input: { challenge_id } }) => {
+    if (!text(challenge_id)) return;
+    ask(tx.get('challenges', challenge_id).then((challenge) => challenge && tx.getMany('tasks', challenge.task_ids)));
+  },
+
+  task: ({ tx, input: { task_id, account_name } }) => {
+    if (!text(task_id)) return;
+    ask(tx.get('tasks', task_id));
+    if (text(account_name)) ask(tx.get('progress', [task_id, account_name]));
+  },
+
+  // As endorse reads them (core/endorsements.ts), so that its reads take these.
+  endorsement: (ahead) => {
+    const app_id = appOf(ahead);
+    const { from_account, to_account, endorsement_id } = ahead.input;
+    if (app_id === null || !text(from_account) || !text(to_account) || !text(endorsement_id)) return;
+    const members: [string, string][] = [
+      [app_id, from_account],
+      [app_id, to_account],
+    ];
+    ask(ahead.tx.getMany('users', members));
+    ask(ahead.tx.get('endorsements', [app_id, from_account, to_account, endorsement_id]));
+  },
+
+  // Not for a key of another app, which the task's lookup turns away. The key's lookup here
+  // takes the handler's read, started before.
+  log: ({ tx, input: { task_id, account_name }, key }) => {
+    if (!text(task_id) || !text(account_name)) return;
+    ask(
+      authenticate(tx, key).then(async ({ app_id }) => {
+        const task = await tx.get('tasks', task_id);
+        if (!task || (app_id !== null && app_id !== task.app_id)) return;
+        await Promise.all([
+          tx.get('apps', task.app_id),
+          tx.get('users', [task.app_id, account_name]),
+          tx.get('challenges', task.challenge_id),
+          tx.get('progress', [task_id, account_name]),
+        ]);
+      }),
+    );
+  },
+};

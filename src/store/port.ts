@@ -157,10 +157,11 @@ export interface Transaction {
    */
   getMany<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): Promise<void>;
   /**
-   * Records the work knows are not stored (the progress of a member it has just created): later
-   * gets of them answer undefined without reading, and a put of one inserts it.
+   * A speed hook, optional: records the work knows are not stored (the progress of a member it
+   * has just created): later gets of them answer undefined without reading, and a put of one
+   * inserts it. Without it they are read, and answer the same.
    */
-  knownAbsent<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): void;
+  knownAbsent?<K extends RecordKind>(kind: K, keys: RecordKeys[K][]): void;
   /** Records the value; it is written when the work is done. */
   put<K extends RecordKind>(kind: K, value: Records[K]): void;
   getMeta<T>(key: string): Promise<T | undefined>;
@@ -276,8 +277,10 @@ export interface Store {
 }
 
 /**
+ * In the port, not behind the SQL adapter: the handler throws it and the store retries on it, and
+ * the handler may import only the port (test/architecture/layers.test.js).
  * Thrown by a write's work when what it started before its key was answered rested on what no
- * longer holds (a server's write limits, counted ahead: server/rate-limits.ts): nothing of that
+ * longer holds (a server's write limits, counted ahead: handler/rate-limits.ts): nothing of that
  * attempt may commit, and the store runs the work again, as after a conflict.
  */
 export class StaleReadAhead extends Error {}

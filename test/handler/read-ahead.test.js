@@ -1,5 +1,6 @@
-// A server's read asks for the app and the member it names as its transaction
-// opens (src/handler/read-ahead.ts), a leaderboard's page by offset for the
+// A server's read asks for what its operation declares it reads (readsAhead in
+// src/handler/operations.ts, done by src/handler/read-ahead.ts): the app and the
+// member it names as its transaction opens, a leaderboard's page by offset for the
 // page and its board's count, a challenge with its tasks and a task with the
 // member's progress, so that they travel to the database with its key's read
 // instead of a round trip after it each; a write does not (it locks
@@ -22,6 +23,7 @@ let source;
 before(async () => {
   source = await importSource(
     'src/handler/handler.ts',
+    'src/handler/operations.ts',
     'src/handler/rate-limits.ts',
     'src/handler/read-ahead.ts',
     'src/store/sql/index.ts',
@@ -131,6 +133,22 @@ it('reads the app and the member a read names with its key', async () => {
     assert.equal(endorsed.status, 200, JSON.stringify(endorsed.body));
     assert.ok(!sentWithKey(events, 'users'), 'a write reads its members after its key');
   } finally {
+    await close();
+  }
+});
+
+it('reads ahead what the operation declares, and nothing it does not', async () => {
+  const { call, events, close } = await server({ readAhead: source.createReadAhead() });
+  const userinfo = source.operations['get_userinfo'];
+  const declared = userinfo.readsAhead;
+  try {
+    userinfo.readsAhead = ['app'];
+    const read = await call('GET', '/v1/get_userinfo?app_id=guild&account_name=bob');
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    assert.ok(sentWithKey(events, 'apps'), 'the app, declared, goes with the key');
+    assert.ok(!sentWithKey(events, 'users'), 'the member, not declared, is read after the key');
+  } finally {
+    userinfo.readsAhead = declared;
     await close();
   }
 });

@@ -12,16 +12,16 @@
 // sees, as the in-page tests pin theirs.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { parseArgs } from 'node:util';
-import type { ChangeNotice } from '../api/broadcast.js';
-import { createHandler, type Handle } from '../handler/handler.js';
-import { createReadAhead } from '../handler/read-ahead.js';
-import { jsonResponse } from '../handler/http.js';
-import type { Store } from '../store/index.js';
-import { openSqlStore } from '../store/sql/index.js';
-import { pgliteDriver } from '../store/sql/pglite-driver.js';
-import { postgresDriver } from '../store/sql/postgres-driver.js';
-import { startHttpHost } from './http-host.js';
-import { createLogger } from './logger.js';
+import type { ChangeNotice } from '../../src/api/broadcast.js';
+import { createHandler, type Handle } from '../../src/handler/handler.js';
+import { createReadAhead } from '../../src/handler/read-ahead.js';
+import { jsonResponse } from '../../src/handler/http.js';
+import type { Store } from '../../src/store/index.js';
+import { openSqlStore } from '../../src/store/sql/index.js';
+import { pgliteDriver } from '../../src/store/sql/pglite-driver.js';
+import { postgresDriver } from '../../src/store/sql/postgres-driver.js';
+import { startHttpHost } from '../../src/server/http-host.js';
+import { createLogger } from '../../src/server/logger.js';
 
 const { values } = parseArgs({ options: { 'database-url': { type: 'string' }, port: { type: 'string' } } });
 const url = values['database-url'];
