@@ -20,12 +20,13 @@ export const SHIPPED_SCRIPTS = {
     tsconfig: 'tsconfig.worker.json',
     format: 'iife',
     globalName: 'QuestboardServiceWorker',
-    // 40 KB is the product's budget. Over it by about 0.3 KB since every refusal carries a code
-    // (src/api/error-codes.ts, 0.5 KB), bodies are checked as UTF-8 and ids bounded; allowed
-    // 40.5 until the fragment's words in other languages load lazily (the next cut, ~5 KB).
-    // Over since: badges and streaks (about 2.6 KB), app keys hashed, the admin API, webhook
-    // settings, quests (about 2.7 KB), seasons (0.5 KB). TEMPORARY: issue 43 keeps the cut open.
-    budgetKB: 50.5,
+    // 40 KB is the product's budget, and this is over it: TEMPORARY, until the cuts issue 43 keeps
+    // open. The whole API runs here, and since 40.3 KB it has gained badges and streaks (2.6 KB),
+    // quests (2.7 KB), the console's admin API with its audit log (about 2 KB), webhook settings
+    // and seasons (1.3 KB), hashed app keys. Planned: the fragment's words in eight other
+    // languages loaded on demand (about 4.5 KB), server-only refusals out of this bundle; then
+    // whether admin-only operations belong in every visitor's worker at all.
+    budgetKB: 51,
   },
   // What a site owner pastes in a <script src> tag.
   'questboard.js': {
@@ -39,7 +40,7 @@ export const SHIPPED_SCRIPTS = {
   },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget.
-  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 50.5 },
+  'questboard-inpage.js': { entry: 'src/embed/in-page-server.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 51 },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.
   'questboard-live.js': { entry: 'src/client/change-stream-reader.ts', tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4 },
