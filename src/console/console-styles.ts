@@ -22,7 +22,7 @@ export const consoleStyles = css`
   *, *::before, *::after { box-sizing: border-box; }
   h1, h2, h3 { line-height: 1.2; margin: 0 0 0.6em; }
   h2 { font-size: 1.3em; }
-  h3 { font-size: 1.1em; }
+  h3 { font-size: 1.1em; margin-top: 1.2em; }
   a { color: var(--accent); }
   button, input, select, textarea { font: inherit; color: inherit; }
   button {
