@@ -18,6 +18,7 @@ export interface SharedChangeFeed extends InProcessChangeFeed {
 
 /** Between two tries to listen again once the connection was lost: the database may still be down. */
 const RELISTEN_INTERVAL_MS = 1_000;
+const RELISTEN_CONNECT_TIMEOUT_S = 2;
 
 /**
  * The feed of a process whose store announces each write's notices with its commit
@@ -45,6 +46,10 @@ export async function postgresChangeFeed(url: string, logger: Logger): Promise<S
   const listen = async () => {
     const client: postgres.Sql = postgresClient(url, {
       max: 1,
+      // A try to listen again while the database is still away fails within this, and the next
+      // follows a second later: a try left waiting the driver's 10 s would keep the feed deaf
+      // that long after the database is back.
+      connect_timeout: RELISTEN_CONNECT_TIMEOUT_S,
       // Kept for as long as it lasts (no idle timeout by default): a notice sent while it was
       // being replaced would be missed.
       max_lifetime: null,

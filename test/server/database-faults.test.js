@@ -52,8 +52,11 @@ const READ_URLS = [
 const DOWN_ANSWER_MS = 2_000;
 /** Health polls (100 ms apart) the outage lasts once the server knows it. */
 const OUTAGE_POLLS = 40;
-/** Writes after the database is back before one's change must have reached an event stream. */
-const CHANGE_TRIES = 10;
+/**
+ * Writes, a second apart, after the database is back before one's change must have reached an
+ * event stream: a bound, not a measurement. 10 was once too few on a loaded machine (stop 46).
+ */
+const CHANGE_TRIES = 30;
 /** Health polls (100 ms apart) before the server must have noticed the database's state. */
 const POLLS = 300;
 
