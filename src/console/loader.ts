@@ -1,4 +1,4 @@
-import { html, type nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { QuestboardError } from '../client/questboard-error.js';
 import type { ConsoleLanguage } from './translate.js';
 
@@ -9,6 +9,15 @@ export const isUnavailable = (error: unknown) =>
   error instanceof QuestboardError && (error.code === 'unknown-operation' || error.status === 501);
 
 export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What an action of a section came to, said once it is done: null before. */
+export type Outcome = { ok: boolean; text: string } | null;
+
+/** An outcome as every section shows it: a status when it went well, an alert when not. */
+export const outcomeView = (outcome: Outcome) =>
+  outcome === null
+    ? nothing
+    : html`<p role=${outcome.ok ? 'status' : 'alert'} class=${outcome.ok ? 'success' : 'error'}>${outcome.text}</p>`;
 
 /**
  * What a section loads, and its four states: loading, empty, failed (with a retry) and ready.

@@ -1,7 +1,7 @@
-import { html, nothing } from 'lit';
+import { html } from 'lit';
 import { state } from 'lit/decorators.js';
 import { newGuid } from '../../api/formats.js';
-import { Loader, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 /** A task as the import's shape has it (the fields the form edits). */
@@ -47,7 +47,7 @@ function toLocalInput(iso: string): string {
 export class ConsoleChallenges extends ConsoleSection {
   private readonly list = new Loader<{ challenges: ChallengeDraft[] }>(this);
   @state() private draft: ChallengeDraft | null = null;
-  @state() private outcome: { ok: boolean; text: string } | null = null;
+  @state() private outcome: Outcome = null;
 
   protected reload(): void {
     this.draft = null;
@@ -173,11 +173,7 @@ export class ConsoleChallenges extends ConsoleSection {
           <button type="button" class="secondary" @click=${() => (this.draft = null)}>${t('challenges.cancel')}</button>
         </div>
       </form>
-      ${
-        this.outcome
-          ? html`<p role=${this.outcome.ok ? 'status' : 'alert'} class=${this.outcome.ok ? 'success' : 'error'}>${this.outcome.text}</p>`
-          : nothing
-      }
+      ${outcomeView(this.outcome)}
     `;
   }
 }

@@ -1,10 +1,8 @@
-import { html, nothing } from 'lit';
+import { html } from 'lit';
 import { state } from 'lit/decorators.js';
 import type { Dataset } from '../../api/schemas.js';
-import { reasonOf } from '../loader.js';
+import { type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
-
-type Outcome = { ok: boolean; text: string } | null;
 
 /** Export (a download of the app's dataset) and import (merge or replace, with a dry run first). */
 export class ConsoleData extends ConsoleSection {
@@ -84,7 +82,7 @@ export class ConsoleData extends ConsoleSection {
         <h3 id="export-heading">${t('data.export.heading')}</h3>
         <p>${t('data.export.intro')}</p>
         <button type="button" ?disabled=${this.busy} @click=${this.download}>${t('data.export.button')}</button>
-        ${outcome(this.exported)}
+        ${outcomeView(this.exported)}
       </section>
       <section aria-labelledby="import-heading">
         <h3 id="import-heading">${t('data.import.heading')}</h3>
@@ -100,15 +98,10 @@ export class ConsoleData extends ConsoleSection {
           <label class="inline"><input type="checkbox" name="dry-run" checked /> ${t('data.import.dryRun')}</label>
           <button type="submit" ?disabled=${this.busy}>${t('data.import.submit')}</button>
         </form>
-        ${outcome(this.imported)}
+        ${outcomeView(this.imported)}
       </section>
     `;
   }
 }
-
-const outcome = (result: Outcome) =>
-  result === null
-    ? nothing
-    : html`<p role=${result.ok ? 'status' : 'alert'} class=${result.ok ? 'success' : 'error'}>${result.text}</p>`;
 
 defineConsoleElement('qb-console-data', ConsoleData);

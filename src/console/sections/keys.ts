@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
 import { SCOPES } from '../../api/scopes.js';
-import { Loader, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 interface KeyRow {
@@ -13,7 +13,7 @@ interface KeyRow {
 export class ConsoleKeys extends ConsoleSection {
   private readonly keys = new Loader<{ keys: KeyRow[] }>(this);
   @state() private created: string | null = null;
-  @state() private outcome: { ok: boolean; text: string } | null = null;
+  @state() private outcome: Outcome = null;
 
   protected reload(): void {
     this.created = null;
@@ -88,11 +88,7 @@ export class ConsoleKeys extends ConsoleSection {
         </fieldset>
         <button type="submit">${t('keys.create.submit')}</button>
       </form>
-      ${
-        this.outcome
-          ? html`<p role=${this.outcome.ok ? 'status' : 'alert'} class=${this.outcome.ok ? 'success' : 'error'}>${this.outcome.text}</p>`
-          : nothing
-      }
+      ${outcomeView(this.outcome)}
     `;
   }
 }

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
-import { Loader, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 20;
@@ -28,7 +28,7 @@ export class ConsoleMembers extends ConsoleSection {
   @state() private namePrefix = '';
   @state() private offset = 0;
   @state() private open: string | null = null;
-  @state() private outcome: { ok: boolean; text: string } | null = null;
+  @state() private outcome: Outcome = null;
 
   protected reload(): void {
     this.open = null;
@@ -192,13 +192,7 @@ export class ConsoleMembers extends ConsoleSection {
             <input id="reason" name="reason" required />
             <button type="submit">${t('members.adjust.submit')}</button>
           </form>
-          ${
-            this.outcome
-              ? html`<p role=${this.outcome.ok ? 'status' : 'alert'} class=${this.outcome.ok ? 'success' : 'error'}>
-                ${this.outcome.text}
-              </p>`
-              : nothing
-          }
+          ${outcomeView(this.outcome)}
         `,
       )}
     `;

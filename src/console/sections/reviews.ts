@@ -1,7 +1,7 @@
-import { css, html, nothing } from 'lit';
+import { css, html } from 'lit';
 import { consoleStyles } from '../console-styles.js';
 import { state } from 'lit/decorators.js';
-import { Loader, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
@@ -39,7 +39,7 @@ export class ConsoleReviews extends ConsoleSection {
   private readonly queue = new Loader<Queue>(this);
   @state() private offset = 0;
   @state() private selected = new Set<string>();
-  @state() private outcome: { ok: boolean; text: string } | null = null;
+  @state() private outcome: Outcome = null;
 
   protected reload(): void {
     this.offset = 0;
@@ -110,13 +110,7 @@ export class ConsoleReviews extends ConsoleSection {
         (queue) => this.list(queue),
         ({ submissions }) => submissions.length === 0 && this.offset === 0,
       )}
-      ${
-        this.outcome
-          ? html`<p role=${this.outcome.ok ? 'status' : 'alert'} class=${this.outcome.ok ? 'success' : 'error'}>
-            ${this.outcome.text}
-          </p>`
-          : nothing
-      }
+      ${outcomeView(this.outcome)}
     `;
   }
 

@@ -1,7 +1,7 @@
 import { css, html, nothing } from 'lit';
 import { consoleStyles } from '../console-styles.js';
 import { state } from 'lit/decorators.js';
-import { Loader, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 /** The badge rule kinds admin/badges takes (src/api/schemas.ts), and which field each one needs. */
@@ -43,8 +43,6 @@ const fromField = (value: string) => new Date(value).toISOString();
 
 /** A text field of a submitted form, trimmed. */
 const field = (form: FormData, name: string) => ((form.get(name) as string | null) ?? '').trim();
-
-type Outcome = { ok: boolean; text: string } | null;
 
 /** Seasons (defined, edited, their boards when archived) and badges (defined by rule, awarded by hand). */
 export class ConsoleSeasons extends ConsoleSection {
@@ -157,12 +155,6 @@ export class ConsoleSeasons extends ConsoleSection {
     }
   }
 
-  private outcome(outcome: Outcome) {
-    return outcome
-      ? html`<p role=${outcome.ok ? 'status' : 'alert'} class=${outcome.ok ? 'success' : 'error'}>${outcome.text}</p>`
-      : nothing;
-  }
-
   override render() {
     const { t } = this.locale;
     return html`
@@ -232,7 +224,7 @@ export class ConsoleSeasons extends ConsoleSection {
   private seasonForm() {
     const { t } = this.locale;
     const season = this.editing;
-    if (!season) return this.outcome(this.seasonOutcome);
+    if (!season) return outcomeView(this.seasonOutcome);
     return html`<form @submit=${this.saveSeason}>
       <h3>${season.name ? t('challenges.editNamed', { name: season.name }) : t('seasons.new')}</h3>
       <label for="season-name">${t('challenges.name')}</label>
@@ -270,7 +262,7 @@ export class ConsoleSeasons extends ConsoleSection {
         <button type="submit">${t('seasons.save')}</button>
         <button type="button" class="secondary" @click=${() => (this.editing = null)}>${t('challenges.cancel')}</button>
       </div>
-      ${this.outcome(this.seasonOutcome)}
+      ${outcomeView(this.seasonOutcome)}
     </form>`;
   }
 
@@ -305,7 +297,7 @@ export class ConsoleSeasons extends ConsoleSection {
             : nothing
       }
       <button type="submit">${t('badges.save')}</button>
-      ${this.outcome(this.badgeOutcome)}
+      ${outcomeView(this.badgeOutcome)}
     </form>`;
   }
 
@@ -318,7 +310,7 @@ export class ConsoleSeasons extends ConsoleSection {
       <label for="award-member">${t('reviews.member')}</label>
       <input id="award-member" name="award_member" required />
       <button type="submit">${t('badges.award.submit')}</button>
-      ${this.outcome(this.awardOutcome)}
+      ${outcomeView(this.awardOutcome)}
     </form>`;
   }
 }

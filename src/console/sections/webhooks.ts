@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
-import { Loader, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
@@ -21,7 +21,7 @@ interface Delivery {
 export class ConsoleWebhooks extends ConsoleSection {
   private readonly deliveries = new Loader<{ deliveries: Delivery[] }>(this);
   @state() private offset = 0;
-  @state() private outcome: { ok: boolean; text: string } | null = null;
+  @state() private outcome: Outcome = null;
 
   protected reload(): void {
     this.offset = 0;
@@ -115,13 +115,7 @@ export class ConsoleWebhooks extends ConsoleSection {
         `,
         ({ deliveries }) => deliveries.length === 0 && this.offset === 0,
       )}
-      ${
-        this.outcome
-          ? html`<p role=${this.outcome.ok ? 'status' : 'alert'} class=${this.outcome.ok ? 'success' : 'error'}>
-            ${this.outcome.text}
-          </p>`
-          : nothing
-      }
+      ${outcomeView(this.outcome)}
     `;
   }
 }
