@@ -2,6 +2,7 @@
 // file: scripts/build.js passes its own inline configs.
 import { build } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
+import { lazyElementKitForEsbuild } from './scripts/lazy-element-kit.js';
 import { SHIPPED_SCRIPTS } from './scripts/shipped-scripts.js';
 
 /** Scripts a site loads by plain URL (as dist/ ships them), bundled from source on every request so the demo always runs the current code. */
@@ -24,6 +25,7 @@ function distScriptBundles(): Plugin {
             target: 'es2022',
             tsconfig: script.tsconfig,
             sourcemap: 'inline',
+            plugins: script.lazyElement ? [lazyElementKitForEsbuild(script.entry)] : [],
           });
           response.setHeader('Content-Type', 'text/javascript; charset=utf-8');
           // The browser checks the worker script for updates on every navigation: never let it keep a stale copy.

@@ -20,6 +20,7 @@ import { Script } from 'node:vm';
 import { build as esbuild } from 'esbuild';
 import { build } from 'vite';
 import { reactTypes, vueTypes } from './framework-types.js';
+import { lazyElementKit } from './lazy-element-kit.js';
 import { minifyCssTemplates } from './minify-css-templates.js';
 import { SERVER_BUNDLE, TOKEN_CLI_BUNDLE } from './server-bundle.js';
 import { MODULES_ENTRY, SHIPPED_SCRIPTS } from './shipped-scripts.js';
@@ -47,13 +48,13 @@ function sharedConfig(tsconfig) {
  * `navigator.serviceWorker.register()` and `importScripts()`, or an ES module that the embed
  * import()s from beside itself.
  */
-async function buildShippedScript(fileName, { entry, tsconfig, format, globalName }) {
+async function buildShippedScript(fileName, { entry, tsconfig, format, globalName, lazyElement }) {
   const classic = format === 'iife';
   await build({
     ...sharedConfig(tsconfig),
     // Libraries such as lit read it; a page has no bundler to replace it.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    plugins: [minifyCssTemplates()],
+    plugins: [minifyCssTemplates(), ...(lazyElement ? [lazyElementKit(entry)] : [])],
     build: {
       outDir: dist,
       emptyOutDir: false,

@@ -1,7 +1,7 @@
 // The scripts a site loads by plain URL, as dist/ ships them: one table read by
 // the build (scripts/build.js), the demo's dev server (vite.config.ts) and the
 // test runner (web-test-runner.config.js), which bundle them from source.
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /**
  * @typedef {object} ShippedScript
@@ -10,7 +10,16 @@ import { readdirSync } from 'node:fs';
  * @property {'iife' | 'esm'} format  iife: a classic script (`<script src>`, `register()`, `importScripts()`)
  * @property {string} [globalName]    where a classic script's exports land
  * @property {number} budgetKB        min+gzip budget the build enforces
+ * @property {boolean} [lazyElement]  an element the embed loads on demand: it takes its shared code from the embed (scripts/lazy-element-kit.js)
  */
+
+/** The tags of src/components/shared/lazy-elements.ts's LAZY_ELEMENTS, their one home. */
+function lazyElementTags() {
+  const source = readFileSync(new URL('../src/components/shared/lazy-elements.ts', import.meta.url), 'utf8');
+  const list = /LAZY_ELEMENTS: readonly LazyElement\[\] = \[([^\]]*)\]/.exec(source);
+  if (!list) throw new Error('src/components/shared/lazy-elements.ts: LAZY_ELEMENTS not found');
+  return [...list[1].matchAll(/'([a-z-]+)'/g)].map((match) => match[1]);
+}
 
 /** @type {Record<string, ShippedScript>} keyed by file name under dist/ */
 export const SHIPPED_SCRIPTS = {
@@ -34,9 +43,11 @@ export const SHIPPED_SCRIPTS = {
     tsconfig: 'tsconfig.json',
     format: 'iife',
     globalName: 'Questboard',
-    // 25 KB is the product's budget. Over it by about 60 bytes since the endorse button asks
-    // whether its endorsement was made (get_endorsement); allowed 25.2 until the next cut.
-    budgetKB: 25.2,
+    // 25 KB is the product's budget. Over it: about 60 bytes since the endorse button asks whether
+    // its endorsement was made (get_endorsement), and 0.6 KB since it loads elements on demand
+    // (the loader, and the kit it hands them: src/embed/lazy-element-files.ts), which is what
+    // lets every element after it stay out of this file. TEMPORARY: issue 43 keeps the cuts open.
+    budgetKB: 25.8,
   },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget.
@@ -53,6 +64,14 @@ export const SHIPPED_SCRIPTS = {
         `locales/${file.replace(/\.ts$/, '.js')}`,
         { entry: `src/i18n/catalogs/${file}`, tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4 },
       ]),
+  ),
+  // The elements the embed loads from beside itself the first time a page shows one
+  // (src/embed/lazy-element-files.ts): their own code only, Lit and the rest taken from the embed.
+  ...Object.fromEntries(
+    lazyElementTags().map((tag) => [
+      `elements/${tag}.js`,
+      { entry: `src/components/${tag}/${tag}.ts`, tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 6, lazyElement: true },
+    ]),
   ),
 };
 

@@ -1,5 +1,5 @@
 // The script-tag embed (dist/questboard.js). It configures Questboard from its own data-*
-// attributes, defines every element, fills [data-questboard-leaderboard] containers and says
+// attributes, defines every element (loading from beside itself those it does not carry), fills [data-questboard-leaderboard] containers and says
 // in one console line which transport serves the page. Its exports are window.Questboard,
 // the only global it adds.
 import { removeLibraryGlobals } from './page-globals.js';
@@ -12,6 +12,8 @@ import { catalogsBeside } from './catalog-files.js';
 import { inPageServerBeside } from './in-page-server-loader.js';
 import { readScriptConfig } from './script-config.js';
 import { startLeaderboardContainers } from './leaderboard-containers.js';
+import { elementsBeside, startLazyElements } from './lazy-element-files.js';
+import { setElementLoader } from '../components/shared/lazy-elements.js';
 
 removeLibraryGlobals();
 
@@ -19,14 +21,19 @@ removeLibraryGlobals();
 const ownScript = document.currentScript;
 setInPageServerLoader(inPageServerBeside(ownScript));
 setCatalogLoader(catalogsBeside(ownScript));
+setElementLoader(elementsBeside(ownScript));
 // Live updates from a remote server: dist/questboard-live.js, fetched only by a page that follows one.
 setChangeStreamReaderLoader(() => importBeside(ownScript, 'questboard-live.js'));
 configure(readScriptConfig(ownScript));
 
-if (document.readyState === 'loading') {
-  document.addEventListener('DOMContentLoaded', startLeaderboardContainers, { once: true });
-} else {
+function start(): void {
   startLeaderboardContainers();
+  startLazyElements();
+}
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', start, { once: true });
+} else {
+  start();
 }
 
 void resolveTransport().then(({ transport, reason }) => {
