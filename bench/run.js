@@ -1,11 +1,12 @@
 // npm run bench [-- --sizes=1000,10000,100000 --rounds=100 --warmup=20 --no-docs]
-//                [--first-paint-rounds=40] [--first-paint-only] [--note="…"]
+//                [--first-paint-rounds=40] [--first-paint-only] [--console-rounds=20] [--note="…"]
 //
 // Seeds apps of each size through the built service worker in headless
 // Chromium, times every operation against /v1/health in the same run, prints
 // one table per size and writes its section of docs/performance.md. First it
 // times a returning visitor's first paint with the built embed
-// (bench/first-paint.js), which writes a section of its own.
+// (bench/first-paint.js), which writes a section of its own; last, the console's first screen
+// after signing in, over the largest app (bench/console-first-screen.js), a section too.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,8 +22,10 @@ import {
   formatTable,
   performanceMarkdown,
   summarize,
+  count,
 } from './report.js';
 import { measureFirstPaint } from './first-paint.js';
+import { consoleMarkdown, formatConsoleFirstScreen, measureConsoleFirstScreen } from './console-first-screen.js';
 import { seedInChunks } from './seed.js';
 import { startServer } from './server.js';
 import { readSettings } from './settings.js';
@@ -46,17 +49,21 @@ const {
   options: {
     'first-paint-rounds': { type: 'string', default: '40' },
     'first-paint-only': { type: 'boolean', default: false },
+    'console-rounds': { type: 'string', default: '20' },
     // Written under "Machine": what else ran on it, say.
     note: { type: 'string', default: '' },
   },
   usage:
     'usage: npm run bench -- [--sizes=1000,10000,100000] [--rounds=100] [--warmup=20] [--no-docs]\n' +
-    '                        [--first-paint-rounds=40] [--first-paint-only] [--note="what else ran"]',
+    '                        [--first-paint-rounds=40] [--first-paint-only] [--console-rounds=20] [--note="what else ran"]',
 });
 const firstPaintRounds = Number(options['first-paint-rounds']);
-if (!(firstPaintRounds > 0)) refuse();
+const consoleRounds = Number(options['console-rounds']);
+if (!(firstPaintRounds > 0) || !(consoleRounds > 0)) refuse();
 /** Unkept first navigations: the HTTP cache, the compiled embed and the worker warm up. */
 const FIRST_PAINT_WARMUP = 5;
+const CONSOLE_WARMUP = 3;
+const consoleFile = join(root, 'dist/console/index.html');
 
 function newestSourceTime() {
   return Math.max(
@@ -68,7 +75,7 @@ function newestSourceTime() {
 
 function ensureBuilt() {
   const newest = newestSourceTime();
-  if ([workerFile, embedFile].every((file) => existsSync(file) && statSync(file).mtimeMs >= newest)) return;
+  if ([workerFile, embedFile, consoleFile].every((file) => existsSync(file) && statSync(file).mtimeMs >= newest)) return;
   console.log('Building first: dist/questboard-sw.js or dist/questboard.js is missing or older than src/.');
   const build = spawnSync(process.execPath, [join(root, 'scripts/build.js')], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed; fix it before benchmarking.');
@@ -160,6 +167,24 @@ async function main() {
         `one import of all ${size.toLocaleString('en-US')} members: ${wholeSeconds === null ? 'refused as too large (413)' : `${wholeSeconds.toFixed(1)} s`}`,
       );
       results.push({ size, ...seeded, wholeSeconds, rounds: timings.rounds, rows });
+    }
+
+    console.log(`\nThe console's first screen after signing in (${consoleRounds} rounds)`);
+    const consoleScreen = await measureConsoleFirstScreen({
+      browser,
+      origin: server.url,
+      rounds: consoleRounds,
+      warmup: CONSOLE_WARMUP,
+    });
+    if (server.apiRequestsSeen() > 0) throw new Error('/v1 requests reached the static server: the worker did not answer them');
+    console.log(formatConsoleFirstScreen(consoleScreen));
+    if (!options['no-docs']) {
+      const members = count(Math.max(...sizes));
+      writeSection(
+        docsFile,
+        'bench:console',
+        consoleMarkdown({ ...consoleScreen, members, machine, note: options.note, date: date() }),
+      );
     }
 
     const minutes = (performance.now() - started) / 60_000;

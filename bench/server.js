@@ -1,4 +1,4 @@
-// The benchmark's origin: the pages, their modules, the built worker and embed,
+// The benchmark's origin: the pages, their modules, the built worker, embed and console,
 // nothing else. /v1 requests must be answered by the worker; any that reach
 // this server are counted so the run can refuse figures that bypassed it.
 import { readFile } from 'node:fs/promises';
@@ -30,12 +30,18 @@ export async function startServer({ benchDir, distDir }) {
   const server = createServer(async (request, response) => {
     const { pathname } = new URL(request.url, 'http://localhost');
     if (pathname.startsWith('/v1/')) apiRequestsSeen += 1;
-    const file = routes.get(pathname);
+    // The built console (bench/console-first-screen.js): its page and the hashed scripts beside it.
+    const consoleFile = pathname.startsWith('/console/') && /^[\w.-]*$/.test(pathname.slice(9));
+    const file = consoleFile ? join(distDir, 'console', pathname.slice(9) || 'index.html') : routes.get(pathname);
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    const body = await readFile(file);
+    const body = await readFile(file).catch(() => null);
+    if (!body) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
     response
       .writeHead(200, {
         'content-type': TYPES[file.slice(file.lastIndexOf('.'))],
