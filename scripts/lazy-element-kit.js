@@ -2,7 +2,8 @@
 // its imports of src/components/shared/kit.ts become reads of the kit the script-tag embed
 // publishes (src/embed/lazy-element-files.ts), so the file carries no second Lit, client or
 // catalog, which would not see the page's configure(), member or language. Anything else it
-// imports must be its own folder's or the contract's (src/api): a copy of stateful code such as
+// imports must be its own folder's, the contract's (src/api) or the English words of the elements
+// loaded on demand (src/i18n/catalogs/en.ts's onDemand, which the embed leaves out): a copy of stateful code such as
 // the client's configuration would be a bug no test of the element alone could see, so the
 // build refuses it and names the import.
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kitFile = resolve(root, 'src/components/shared/kit.ts');
 const contract = resolve(root, 'src/api') + sep;
+const englishWords = resolve(root, 'src/i18n/catalogs/en.ts');
 const KIT_MODULE = '\0questboard-kit';
 
 /** The names kit.ts exports, read from its `export { … } from` lines. */
@@ -40,7 +42,8 @@ function classify(specifier, importer, entry) {
   if (!importer || specifier.startsWith('\0') || specifier.startsWith('@oxc-project/runtime/')) return 'own';
   const target = specifier.startsWith('.') ? resolve(dirname(importer), specifier).replace(/\.js$/, '.ts') : specifier;
   if (target === kitFile) return 'kit';
-  if (target.startsWith(dirname(resolve(root, entry)) + sep) || target.startsWith(contract)) return 'own';
+  if (target.startsWith(dirname(resolve(root, entry)) + sep) || target.startsWith(contract) || target === englishWords)
+    return 'own';
   throw new Error(
     `${relative(root, importer)} imports ${specifier}: an element loaded on demand takes shared code from src/components/shared/kit.ts only`,
   );

@@ -47,7 +47,7 @@ export const SHIPPED_SCRIPTS = {
     // its endorsement was made (get_endorsement), and 0.6 KB since it loads elements on demand
     // (the loader, and the kit it hands them: src/embed/lazy-element-files.ts), which is what
     // lets every element after it stay out of this file. TEMPORARY: issue 43 keeps the cuts open.
-    budgetKB: 25.8,
+    budgetKB: 25.9,
   },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget.
@@ -62,7 +62,8 @@ export const SHIPPED_SCRIPTS = {
       .filter((file) => file.endsWith('.ts') && file !== 'en.ts')
       .map((file) => [
         `locales/${file.replace(/\.ts$/, '.js')}`,
-        { entry: `src/i18n/catalogs/${file}`, tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4 },
+        // 4.5 KB: a language's words for the elements loaded on demand come in this file too.
+        { entry: `src/i18n/catalogs/${file}`, tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4.5 },
       ]),
   ),
   // The elements the embed loads from beside itself the first time a page shows one

@@ -4,6 +4,7 @@
 // Objects are not strict: a newer server may add fields.
 import * as z from 'zod/mini';
 import type { Fixed4 } from './formats.js';
+import type { BadgeRule } from './schemas.js';
 
 const success = { is_valid: z.literal(true), message: z.null() };
 
@@ -82,6 +83,19 @@ export interface Achievements {
   account_name: string;
   badges: (BadgeSummary & { earned_at: string })[];
   streak: { current: number; longest: number; last_day: string | null; freezes_left: number };
+}
+
+/** get_badges: every badge of the app, whether the member holds it, and how far they are toward a rule's. */
+export interface BadgeWall {
+  is_valid: true;
+  message: null;
+  badges: (BadgeSummary & {
+    /** As the definition gives it (docs/rules.md, Badges). */
+    rule: BadgeRule;
+    earned_at: string | null;
+    /** Toward a rule's threshold (a challenge's is 0 or 1 of 1); null for a badge only given by hand. */
+    progress: { current: number; target: number } | null;
+  })[];
 }
 
 /** get_endorsement: whether the endorsement was made (once made, an endorsement stays). */

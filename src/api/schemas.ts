@@ -285,6 +285,8 @@ const badgeFields = {
 export const defineBadgeBody = z.object({ app_id: appId, ...badgeFields });
 export const awardBadgeBody = z.object({ app_id: appId, badge_id: badgeId, account_name: accountName });
 export const getAchievementsQuery = z.object({ app_id: appId, account_name: accountName });
+/** get_badges: the app's badges, and with an account_name that member's standing toward each. */
+export const getBadgesQuery = z.object({ app_id: appId, account_name: z.optional(accountName) });
 /** What a member sends for review: a text or a link, as a message would hold. */
 export const MAX_SUBMISSION_TEXT = 4000;
 

@@ -1,6 +1,7 @@
 import type {
   Acknowledged,
   Achievements,
+  BadgeWall,
   AirdropResult,
   Challenge,
   Endorsement,
@@ -125,6 +126,11 @@ export class QuestboardClient {
 
   getUserInfo(query: { app_id: string; account_name: string }): Promise<UserInfo> {
     return this.get('v1/get_userinfo', query);
+  }
+
+  /** Every badge of the app, with the member's progress toward each where an account_name is given. */
+  getBadges(query: { app_id: string; account_name?: string }): Promise<BadgeWall> {
+    return this.get('v1/get_badges', query);
   }
 
   /** The member's badges and streak (404 for an unknown member, as getUserInfo). */

@@ -6,6 +6,7 @@
 import { BADGE_NOT_FOUND, INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { levelFor, levelStart } from '../api/levels.js';
+import type { BadgeWall } from '../api/responses.js';
 import type { AppRecord, BadgeDefinition, BadgeRule, MemberMeasure, Transaction, UserRecord } from '../store/index.js';
 
 /** An app's badges are few: each write that may award one looks at them all. */
@@ -172,4 +173,31 @@ export async function heldBadges(tx: Transaction, app: AppRecord, account_name: 
     if (award) held.push({ badge, earned_at: award.earned_at });
   }
   return held;
+}
+
+/**
+ * The app's badges as a member sees them (get_badges): each with when the member earned it and
+ * their progress toward its rule, capped at the target. A member the app has not heard of yet
+ * holds none and stands at zero: what a newcomer can earn is worth showing too.
+ */
+export async function badgeWall(tx: Transaction, app: AppRecord, user: UserRecord | undefined): Promise<BadgeWall['badges']> {
+  const held = user ? await heldBadges(tx, app, user.account_name) : [];
+  const earned = new Map(held.map(({ badge, earned_at }) => [badge.badge_id, earned_at]));
+  const standing = user && standingOf(user);
+  return (app.badges ?? []).map((badge) => {
+    const { rule } = badge;
+    const at = earned.get(badge.badge_id);
+    const target = rule.kind === 'manual' ? 0 : rule.kind === 'challenge' ? 1 : rule.at_least;
+    const reached =
+      at !== undefined ? target : rule.kind === 'manual' || rule.kind === 'challenge' ? 0 : (standing?.[rule.kind] ?? 0);
+    return {
+      badge_id: badge.badge_id,
+      name: badge.name,
+      description: badge.description,
+      image_url: badge.image_url ?? null,
+      rule,
+      earned_at: at === undefined ? null : new Date(at).toISOString(),
+      progress: rule.kind === 'manual' ? null : { current: Math.min(reached, target), target },
+    };
+  });
 }

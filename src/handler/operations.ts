@@ -9,7 +9,7 @@ import * as schemas from '../api/schemas.js';
 import type { Scope } from '../api/schemas.js';
 import { VERSION } from '../api/version.js';
 import { requireApp } from '../core/access.js';
-import { awardBadge, challengeBadge, defineBadge, findBadge, heldBadges } from '../core/badges.js';
+import { awardBadge, badgeWall, challengeBadge, defineBadge, findBadge, heldBadges } from '../core/badges.js';
 import { assertStarted, badgeSummary, challengeShape, findChallenge, findTask, taskProgressShape } from '../core/catalog.js';
 import { exportApp, importDataset } from '../core/dataset.js';
 import { endorse } from '../core/endorsements.js';
@@ -222,6 +222,20 @@ export const operations: Record<string, Operation> = {
       }));
       const streak = streakAt(app, user, call.now);
       return { body: { account_name: user.account_name, badges, streak, ...OK } };
+    },
+  }),
+
+  get_badges: define({
+    methods: ['GET'],
+    scope: 'read',
+    transaction: 'read',
+    schema: schemas.getBadgesQuery,
+    readsAhead: ['app'],
+    run: async (call) => {
+      const app = await appFor(call);
+      const { account_name } = call.input;
+      const user = account_name === undefined ? undefined : await call.tx.get('users', [app.app_id, account_name]);
+      return { body: { badges: await badgeWall(call.tx, app, user), ...OK } };
     },
   }),
 

@@ -4,7 +4,7 @@
 // server), where a catalog of plain objects serves as well. Ids are a union type, so a typo or
 // a missing placeholder is a compile error, and tests check every catalog against English.
 import type { ErrorCode } from '../api/errors.js';
-import type { elements, table } from './catalogs/en.js';
+import type { elements, onDemand, table } from './catalogs/en.js';
 import { numberFormat } from './number-format.js';
 
 export type PluralCategory = Intl.LDMLPluralRule;
@@ -13,12 +13,14 @@ export type PluralCategory = Intl.LDMLPluralRule;
 export type PluralMessage = { readonly [Category in PluralCategory]?: string } & { readonly other: string };
 export type Message = string | PluralMessage;
 
-type English = typeof table & typeof elements;
+type English = typeof table & typeof elements & typeof onDemand;
 export type MessageId = keyof English;
 /** The fragment's messages, which every handler carries for every language. */
 export type TableMessageId = keyof typeof table;
 /** The elements' messages, loaded with the page's language. */
 export type ElementMessageId = keyof typeof elements;
+/** The words of the elements loaded on demand: their English comes with them, the rest with the page's language. */
+export type OnDemandMessageId = keyof typeof onDemand;
 
 /** A catalog holds every message of its part; a site's messages may hold any of them. */
 export type Catalog<Id extends MessageId = MessageId> = { readonly [K in Id]: Message };

@@ -7,22 +7,25 @@ import {
   type Catalog,
   type ElementMessageId,
   type MessageSource,
+  type OnDemandMessageId,
   type Refusals,
   type SiteMessages,
   type TableMessageId,
   type Translator,
 } from './messages.js';
 
-/** What a catalog file holds: the fragment's words, the elements', and the API's refusals. */
+/** What a catalog file holds: the fragment's words, the elements', the on-demand elements', and the API's refusals. */
 export interface CatalogModule {
   table: Catalog<TableMessageId>;
   elements: Catalog<ElementMessageId>;
+  onDemand: Catalog<OnDemandMessageId>;
   refusals: Refusals;
 }
 export type CatalogLoader = (language: LoadedLanguage) => Promise<CatalogModule>;
 
-const english: Catalog = { ...en.table, ...en.elements };
-const catalogs = new Map<Language, Catalog>([['en', english]]);
+// Without the on-demand elements' words, which the first of them to load brings (addEnglishWords).
+const english: Partial<Catalog> = { ...en.table, ...en.elements };
+const catalogs = new Map<Language, Partial<Catalog>>([['en', english]]);
 const loading = new Map<Language, Promise<void>>();
 let loader: CatalogLoader | undefined;
 
@@ -42,7 +45,7 @@ export function loadCatalog(language: Language): Promise<void> {
     const load = loader ?? (() => Promise.reject(new Error('this build carries English only')));
     pending = load(language as LoadedLanguage).then(
       // The refusals' codes are words joined by hyphens, which no message id is.
-      (module) => void catalogs.set(language, { ...module.table, ...module.elements, ...module.refusals }),
+      (module) => void catalogs.set(language, { ...module.table, ...module.elements, ...module.onDemand, ...module.refusals }),
       (error: unknown) => {
         console.warn(`[questboard] ${language} could not be loaded, so English shows: ${String(error)}`);
         catalogs.set(language, english);
@@ -51,6 +54,14 @@ export function loadCatalog(language: Language): Promise<void> {
     loading.set(language, pending);
   }
   return pending;
+}
+
+/**
+ * Adds the English words of the elements loaded on demand, which the embed leaves out of itself:
+ * each such element brings them as it loads (translators read the catalog it adds them to).
+ */
+export function addEnglishWords(words: Catalog<OnDemandMessageId>): void {
+  Object.assign(english, words);
 }
 
 /** Why the API refused, said in a loaded catalog's language; undefined in English and for a code this build does not know. */

@@ -126,6 +126,51 @@ describe('badges', () => {
     expect(await held('alice')).to.deep.equal(['onboarded']);
   });
 
+  it('get_badges: every badge with the member’s progress, capped; a stranger or no member stands at zero', async () => {
+    expect((await define({ badge_id: 'two-tasks', rule: { kind: 'tasks_completed', at_least: 2 } })).status).to.equal(200);
+    expect(
+      (await define({ badge_id: 'onboarded', rule: { kind: 'challenge', challenge_id: GUIDS.onboarding } })).status,
+    ).to.equal(200);
+    expect((await define({ badge_id: 'by-hand', rule: { kind: 'manual' } })).status).to.equal(200);
+    await log(GUIDS.checkIn, 'alice');
+    const wall = async (query: string) => (await api.call('GET', `/v1/get_badges?app_id=guild${query}`, { key: 'pk_read' })).body;
+    const standing = (answer: { badges: { badge_id: string; earned_at: string | null; progress: unknown }[] }) =>
+      answer.badges.map(({ badge_id, earned_at, progress }) => [badge_id, earned_at !== null, progress]);
+    expect(standing(await wall('&account_name=alice'))).to.deep.equal([
+      ['two-tasks', false, { current: 1, target: 2 }],
+      ['onboarded', false, { current: 0, target: 1 }],
+      ['by-hand', false, null],
+    ]);
+    api.clock.now = WEDNESDAY + 5 * MINUTE;
+    await log(GUIDS.checkIn, 'alice');
+    api.clock.now = WEDNESDAY + 10 * MINUTE;
+    await log(GUIDS.checkIn, 'alice');
+    expect((await award('by-hand', 'alice')).status).to.equal(200);
+    const alice = await wall('&account_name=alice');
+    expect(alice.badges[0]).to.deep.equal({
+      badge_id: 'two-tasks',
+      name: 'A badge',
+      description: 'For something.',
+      image_url: null,
+      rule: { kind: 'tasks_completed', at_least: 2 },
+      earned_at: iso(WEDNESDAY + 5 * MINUTE),
+      // Three tasks done, shown as the target reached.
+      progress: { current: 2, target: 2 },
+    });
+    expect(standing(alice).slice(1)).to.deep.equal([
+      ['onboarded', false, { current: 0, target: 1 }],
+      ['by-hand', true, null],
+    ]);
+    const zero = [
+      ['two-tasks', false, { current: 0, target: 2 }],
+      ['onboarded', false, { current: 0, target: 1 }],
+      ['by-hand', false, null],
+    ];
+    expect(standing(await wall('&account_name=nobody'))).to.deep.equal(zero);
+    expect(standing(await wall(''))).to.deep.equal(zero);
+    expect((await api.call('GET', '/v1/get_badges?app_id=nowhere', { key: 'pk_read' })).status).to.equal(404);
+  });
+
   it('award_badge gives any badge by hand, once; again is a 200 that changes nothing', async () => {
     await define({ badge_id: 'helper', rule: { kind: 'manual' } });
     const first = await award('helper', 'alice');

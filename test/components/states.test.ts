@@ -1,9 +1,10 @@
-// The states every data element shares, one suite for all four (they render them through
+// The states every data element shares, one suite for all five (they render them through
 // QueryController.render): idle without its inputs, loading, a failure that says so with a
 // working "Try again", and the data. axe passes in each.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import '../../src/components/index.js';
+import '../../src/components/lazy.js';
 import { APP_ID, CHALLENGE_ID, POST_TASK_ID, useApi, shadow } from './support.js';
 
 interface Case {
@@ -48,6 +49,14 @@ const CASES: Case[] = [
     idle: html`<qb-challenge></qb-challenge>`,
     idleText: 'No challenge selected.',
     subject: 'the challenge',
+    readySelector: '.card',
+  },
+  {
+    tag: 'qb-achievements',
+    element: html`<qb-achievements app-id=${APP_ID} account-name="alice"></qb-achievements>`,
+    idle: html`<qb-achievements app-id=${APP_ID}></qb-achievements>`,
+    idleText: 'No member selected.',
+    subject: 'alice’s achievements',
     readySelector: '.card',
   },
 ];

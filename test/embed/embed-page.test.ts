@@ -163,6 +163,12 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     await filled(doc.getElementById('board')!);
     expect(Object.getOwnPropertyNames(win).filter((name) => !before.has(name))).to.deep.equal(['Questboard']);
     expect(win.Questboard!.version).to.equal('0.1.0');
+    // Nor once it has loaded an element on demand, whose definition needs Lit's globals lent back.
+    const onDemand = await openPage('on-demand');
+    await waitUntil(() => onDemand.doc.getElementById('first')!.shadowRoot?.querySelector('.card'), 'never loaded', {
+      timeout: 10_000,
+    });
+    expect(Object.getOwnPropertyNames(onDemand.win).filter((name) => !before.has(name))).to.deep.equal(['Questboard']);
   });
 
   it('sanitizes with its own allowlist where the browser has no setHTML', async () => {
@@ -193,7 +199,26 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     expect(englishWordsReplacedBy(await catalogOf('de')).filter((piece) => text.includes(piece))).to.deep.equal([]);
     const fetched = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
     expect(fetched.filter((path) => path.includes('/locales/'))).to.deep.equal(['/dist/locales/de.js']);
+    expect(fetched.filter((path) => path.includes('/elements/'))).to.deep.equal(['/dist/elements/qb-achievements.js']);
     expect(win.pageRecord.violations).to.deep.equal([]);
+  });
+
+  it('loads an element it does not carry from beside itself, once, sharing its settings', async () => {
+    const { win, doc } = await openPage('on-demand');
+    const first = doc.getElementById('first')!;
+    // The script tag's api key and the page's store: the element took them from the embed.
+    await waitUntil(() => first.shadowRoot?.querySelector('.card'), 'the element never loaded', { timeout: 10_000 });
+    expect(first.shadowRoot!.querySelector('[part="heading"]')!.textContent).to.equal('alice’s achievements');
+    const later = doc.createElement('qb-achievements');
+    later.setAttribute('app-id', 'guild');
+    later.setAttribute('account-name', 'bob');
+    doc.querySelector('main')!.append(later);
+    await waitUntil(() => later.shadowRoot?.querySelector('.card'), 'an element added later never loaded');
+    expect(later.shadowRoot!.querySelector('[part="heading"]')!.textContent).to.equal('bob’s achievements');
+    const fetched = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+    expect(fetched.filter((path) => path.includes('/elements/'))).to.deep.equal(['/dist/elements/qb-achievements.js']);
+    expect(win.pageRecord.violations).to.deep.equal([]);
+    expect(win.pageRecord.console.filter((line) => !line.includes('[questboard] transport'))).to.deep.equal([]);
   });
 
   it('loads no catalog on an English page', async () => {

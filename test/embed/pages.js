@@ -100,7 +100,14 @@ export const PAGES = {
       `<qb-challenge challenge-id="0b6c1a52-7a0e-4d3c-9f3e-1c2d3e4f5a6b" account-name="alice"></qb-challenge>`,
       `<qb-endorse-button app-id="guild" from="alice" to="bob" endorsement-id="helpful"></qb-endorse-button>`,
       `<qb-connect-social app-id="guild" account-name="alice"></qb-connect-social>`,
+      `<qb-achievements app-id="guild" account-name="alice"></qb-achievements>`,
     ],
+  }),
+  // An element the embed does not carry: it loads it from beside itself (dist/elements/).
+  'on-demand': embedPage({
+    title: 'An element loaded on demand',
+    scripts: [embedTag('none')],
+    main: [`<qb-achievements id="first" app-id="guild" account-name="alice"></qb-achievements>`],
   }),
   // Without Trusted Types: ./member-token.js, the stand-in for the site's backend that writes
   // the embed's tag, sets a script's src from a string, which they would refuse.

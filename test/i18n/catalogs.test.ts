@@ -11,12 +11,13 @@ type Part = Readonly<Record<string, Message>>;
 interface CatalogFile {
   table: Part;
   elements: Part;
+  onDemand: Part;
   refusals?: Readonly<Record<string, string>>;
 }
 
 const CODES = Object.values(errorCodes).flatMap((entry) => (typeof entry === 'object' ? [entry.code] : []));
 
-const ENGLISH: CatalogFile = { table: english.table, elements: english.elements };
+const ENGLISH: CatalogFile = { table: english.table, elements: english.elements, onDemand: english.onDemand };
 
 const forms = (message: Message): string[] => (typeof message === 'string' ? [message] : Object.values(message));
 const placeholders = (message: Message) =>
@@ -35,7 +36,7 @@ for (const language of LANGUAGES.filter((each) => each !== 'en')) {
       expect(untranslated, 'codes without words').to.deep.equal([]);
     });
 
-    for (const part of ['table', 'elements'] as const) {
+    for (const part of ['table', 'elements', 'onDemand'] as const) {
       it(`has exactly English's ${part} messages, with the same placeholders`, () => {
         const source = ENGLISH[part];
         expect(Object.keys(catalog[part]).sort()).to.deep.equal(Object.keys(source).sort());

@@ -2,7 +2,7 @@
 import * as english from '../../src/i18n/catalogs/en.js';
 import type { Message } from '../../src/i18n/messages.js';
 
-export const ENGLISH: Readonly<Record<string, Message>> = { ...english.table, ...english.elements };
+export const ENGLISH: Readonly<Record<string, Message>> = { ...english.table, ...english.elements, ...english.onDemand };
 
 /** The text a member sees or hears: text nodes and the names and titles of elements, shadow roots included. */
 export function shownText(root: Node): string[] {
@@ -40,5 +40,5 @@ export function englishWordsReplacedBy(catalog: Record<string, Message>): string
 
 export async function catalogOf(language: string): Promise<Record<string, Message>> {
   const module = (await import(`../../src/i18n/catalogs/${language}.ts`)) as Record<string, Record<string, Message>>;
-  return { ...module.table, ...module.elements };
+  return { ...module.table, ...module.elements, ...module.onDemand };
 }

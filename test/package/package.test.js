@@ -197,6 +197,7 @@ it('exports from its ES entry what sites use, and no internal hook', async () =>
     'MemberTokens',
     'MissingApiKeyError',
     'QUESTBOARD_VERSION',
+    'QbAchievements',
     'QbChallenge',
     'QbConnectSocial',
     'QbEndorseButton',
@@ -216,4 +217,15 @@ it('exports from its ES entry what sites use, and no internal hook', async () =>
     'resolveTransport',
     'subscribeToChanges',
   ]);
+});
+
+it('ships each element loaded on demand with the embed’s kit, no Lit of its own', () => {
+  const files = readdirSync(join(root, 'dist/elements'));
+  assert.ok(files.length > 0, 'dist/elements/ is empty');
+  for (const file of files) {
+    const code = readFileSync(join(root, 'dist/elements', file), 'utf8');
+    assert.match(code, /Symbol\.for\(`questboard\.kit@/, `${file} reads the embed's kit`);
+    // Lit registers its version on first evaluation: a copy of it would say so.
+    assert.doesNotMatch(code, /litHtmlVersions|reactiveElementVersions|litElementVersions/, `${file} carries Lit`);
+  }
 });

@@ -8,6 +8,7 @@ export { LitElement, css, html, nothing, svg } from 'lit';
 export { property, state } from 'lit/decorators.js';
 export { QuestboardError } from '../../client/questboard-error.js';
 export { changeAffects } from '../../client/changes.js';
+export { addEnglishWords } from '../../i18n/page-catalogs.js';
 export { barStyles } from './bar.js';
 export { cardHost, cardSurface, tokens } from './base-styles.js';
 export { classNames } from './class-names.js';

@@ -1,7 +1,7 @@
 // Arabic, written right to left: the plural forms zero, one, two, few (3–10), many (11–99) and
 // other (100 and on). Ids and placeholders as in en.ts; names and values are isolated where they
 // are placed, so a Latin name keeps its place in the sentence.
-import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, OnDemandMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'لوحة الصدارة حسب النقاط',
@@ -119,6 +119,40 @@ export const elements = {
   'connectSocial.failed': 'تعذّر الحفظ.',
   'connectSocial.failedBecause': 'تعذّر الحفظ: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': 'لم يُحدَّد أي عضو.',
+  'achievements.loading': 'جارٍ تحميل إنجازات {name}…',
+  'achievements.loadFailed': 'تعذّر تحميل إنجازات {name}.',
+  'achievements.loadFailedBecause': 'تعذّر تحميل إنجازات {name}: {reason}',
+  'achievements.heading': 'إنجازات {name}',
+  'achievements.currentStreak': 'السلسلة الحالية',
+  'achievements.longestStreak': 'أطول سلسلة',
+  'achievements.days': {
+    zero: '{count} يوم',
+    one: '{count} يوم',
+    two: '{count} يومان',
+    few: '{count} أيام',
+    many: '{count} يومًا',
+    other: '{count} يوم',
+  },
+  'achievements.freezesLeft': 'مرات تجميد السلسلة المتبقية',
+  'achievements.badges': 'الشارات',
+  'achievements.earnedCount': {
+    zero: 'حُصل على {earned} من {count} شارة',
+    one: 'حُصل على {earned} من {count} شارة',
+    two: 'حُصل على {earned} من {count} شارتين',
+    few: 'حُصل على {earned} من {count} شارات',
+    many: 'حُصل على {earned} من {count} شارة',
+    other: 'حُصل على {earned} من {count} شارة',
+  },
+  'achievements.noBadges': 'لا توجد شارات في هذا المجتمع بعد.',
+  'achievements.earnedOn': 'حُصل عليها في {date}',
+  'achievements.progress': '{current} من {target}',
+  'achievements.progressToward': 'التقدم نحو {badge}',
+  'achievements.byHand': 'يمنحها فريق المجتمع',
+} satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
 export const refusals = {

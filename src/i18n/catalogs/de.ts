@@ -1,5 +1,5 @@
 // German. Ids and placeholders as in en.ts.
-import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, OnDemandMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'Bestenliste nach Punkten',
@@ -103,6 +103,29 @@ export const elements = {
   'connectSocial.failed': 'Das Speichern ist fehlgeschlagen.',
   'connectSocial.failedBecause': 'Das Speichern ist fehlgeschlagen: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': 'Kein Mitglied ausgewählt.',
+  'achievements.loading': 'Erfolge von {name} werden geladen…',
+  'achievements.loadFailed': 'Die Erfolge von {name} konnten nicht geladen werden.',
+  'achievements.loadFailedBecause': 'Die Erfolge von {name} konnten nicht geladen werden: {reason}',
+  'achievements.heading': 'Erfolge von {name}',
+  'achievements.currentStreak': 'Aktuelle Serie',
+  'achievements.longestStreak': 'Längste Serie',
+  'achievements.days': { one: '{count} Tag', other: '{count} Tage' },
+  'achievements.freezesLeft': 'Verbleibende Serienschoner',
+  'achievements.badges': 'Abzeichen',
+  'achievements.earnedCount': {
+    one: '{earned} von {count} Abzeichen erhalten',
+    other: '{earned} von {count} Abzeichen erhalten',
+  },
+  'achievements.noBadges': 'Diese Community hat noch keine Abzeichen.',
+  'achievements.earnedOn': 'Erhalten am {date}',
+  'achievements.progress': '{current} von {target}',
+  'achievements.progressToward': 'Fortschritt zu {badge}',
+  'achievements.byHand': 'Vom Community-Team verliehen',
+} satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
 export const refusals = {

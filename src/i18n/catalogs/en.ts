@@ -108,3 +108,23 @@ export const elements = {
   'connectSocial.failed': 'Could not save.',
   'connectSocial.failedBecause': 'Could not save: {reason}',
 } as const;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': 'No member selected.',
+  'achievements.loading': 'Loading {name}’s achievements…',
+  'achievements.loadFailed': 'Could not load {name}’s achievements.',
+  'achievements.loadFailedBecause': 'Could not load {name}’s achievements: {reason}',
+  'achievements.heading': '{name}’s achievements',
+  'achievements.currentStreak': 'Current streak',
+  'achievements.longestStreak': 'Longest streak',
+  'achievements.days': { one: '{count} day', other: '{count} days' },
+  'achievements.freezesLeft': 'Streak freezes left',
+  'achievements.badges': 'Badges',
+  'achievements.earnedCount': { one: '{earned} of {count} badge earned', other: '{earned} of {count} badges earned' },
+  'achievements.noBadges': 'This community has no badges yet.',
+  'achievements.earnedOn': 'Earned {date}',
+  'achievements.progress': '{current} of {target}',
+  'achievements.progressToward': 'Progress toward {badge}',
+  'achievements.byHand': 'Given by the community team',
+} as const;

@@ -1,5 +1,5 @@
 // Spanish. Ids and placeholders as in en.ts.
-import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, OnDemandMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'Clasificación por puntos',
@@ -104,6 +104,30 @@ export const elements = {
   'connectSocial.failed': 'No se pudo guardar.',
   'connectSocial.failedBecause': 'No se pudo guardar: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': 'Ningún miembro seleccionado.',
+  'achievements.loading': 'Cargando los logros de {name}…',
+  'achievements.loadFailed': 'No se pudieron cargar los logros de {name}.',
+  'achievements.loadFailedBecause': 'No se pudieron cargar los logros de {name}: {reason}',
+  'achievements.heading': 'Logros de {name}',
+  'achievements.currentStreak': 'Racha actual',
+  'achievements.longestStreak': 'Racha más larga',
+  'achievements.days': { one: '{count} día', many: '{count} de días', other: '{count} días' },
+  'achievements.freezesLeft': 'Protectores de racha restantes',
+  'achievements.badges': 'Insignias',
+  'achievements.earnedCount': {
+    one: '{earned} de {count} insignia obtenida',
+    many: '{earned} de {count} insignias obtenidas',
+    other: '{earned} de {count} insignias obtenidas',
+  },
+  'achievements.noBadges': 'Esta comunidad aún no tiene insignias.',
+  'achievements.earnedOn': 'Obtenida el {date}',
+  'achievements.progress': '{current} de {target}',
+  'achievements.progressToward': 'Progreso hacia {badge}',
+  'achievements.byHand': 'Otorgada por el equipo de la comunidad',
+} satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
 export const refusals = {

@@ -1,5 +1,5 @@
 // French. Ids and placeholders as in en.ts; a no-break space before the colon, as French sets it.
-import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, OnDemandMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'Classement par score',
@@ -105,6 +105,30 @@ export const elements = {
   'connectSocial.failed': 'Impossible d’enregistrer.',
   'connectSocial.failedBecause': 'Impossible d’enregistrer\u00a0: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': 'Aucun membre sélectionné.',
+  'achievements.loading': 'Chargement des succès de {name}…',
+  'achievements.loadFailed': 'Impossible de charger les succès de {name}.',
+  'achievements.loadFailedBecause': 'Impossible de charger les succès de {name}\u00a0: {reason}',
+  'achievements.heading': 'Succès de {name}',
+  'achievements.currentStreak': 'Série en cours',
+  'achievements.longestStreak': 'Plus longue série',
+  'achievements.days': { one: '{count} jour', many: '{count} de jours', other: '{count} jours' },
+  'achievements.freezesLeft': 'Jokers de série restants',
+  'achievements.badges': 'Badges',
+  'achievements.earnedCount': {
+    one: '{earned} badge obtenu sur {count}',
+    many: '{earned} badges obtenus sur {count}',
+    other: '{earned} badges obtenus sur {count}',
+  },
+  'achievements.noBadges': 'Cette communauté n’a pas encore de badges.',
+  'achievements.earnedOn': 'Obtenu le {date}',
+  'achievements.progress': '{current} sur {target}',
+  'achievements.progressToward': 'Progression vers {badge}',
+  'achievements.byHand': 'Décerné par l’équipe de la communauté',
+} satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
 export const refusals = {

@@ -1,5 +1,5 @@
 // Japanese: one plural form (other), so every message is plain text. Ids and placeholders as in en.ts.
-import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, OnDemandMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'スコア順ランキング',
@@ -97,6 +97,26 @@ export const elements = {
   'connectSocial.failed': '保存できませんでした。',
   'connectSocial.failedBecause': '保存できませんでした: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': 'メンバーが選択されていません。',
+  'achievements.loading': '{name} さんの実績を読み込み中…',
+  'achievements.loadFailed': '{name} さんの実績を読み込めませんでした。',
+  'achievements.loadFailedBecause': '{name} さんの実績を読み込めませんでした: {reason}',
+  'achievements.heading': '{name} さんの実績',
+  'achievements.currentStreak': '現在の連続記録',
+  'achievements.longestStreak': '最長の連続記録',
+  'achievements.days': '{count}日',
+  'achievements.freezesLeft': '残りの連続記録保護',
+  'achievements.badges': 'バッジ',
+  'achievements.earnedCount': '{count} 個中 {earned} 個のバッジを獲得',
+  'achievements.noBadges': 'このコミュニティにはまだバッジがありません。',
+  'achievements.earnedOn': '{date} に獲得',
+  'achievements.progress': '{target} 中 {current}',
+  'achievements.progressToward': '{badge} への進捗',
+  'achievements.byHand': 'コミュニティチームから授与',
+} satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
 export const refusals = {

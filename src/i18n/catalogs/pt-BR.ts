@@ -1,5 +1,5 @@
 // Portuguese (Brazil), also for any other Portuguese page. Ids and placeholders as in en.ts.
-import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, OnDemandMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'Classificação por pontos',
@@ -104,6 +104,30 @@ export const elements = {
   'connectSocial.failed': 'Não foi possível salvar.',
   'connectSocial.failedBecause': 'Não foi possível salvar: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': 'Nenhum membro selecionado.',
+  'achievements.loading': 'Carregando as conquistas de {name}…',
+  'achievements.loadFailed': 'Não foi possível carregar as conquistas de {name}.',
+  'achievements.loadFailedBecause': 'Não foi possível carregar as conquistas de {name}: {reason}',
+  'achievements.heading': 'Conquistas de {name}',
+  'achievements.currentStreak': 'Sequência atual',
+  'achievements.longestStreak': 'Maior sequência',
+  'achievements.days': { one: '{count} dia', many: '{count} de dias', other: '{count} dias' },
+  'achievements.freezesLeft': 'Proteções de sequência restantes',
+  'achievements.badges': 'Emblemas',
+  'achievements.earnedCount': {
+    one: '{earned} de {count} emblema conquistado',
+    many: '{earned} de {count} emblemas conquistados',
+    other: '{earned} de {count} emblemas conquistados',
+  },
+  'achievements.noBadges': 'Esta comunidade ainda não tem emblemas.',
+  'achievements.earnedOn': 'Conquistado em {date}',
+  'achievements.progress': '{current} de {target}',
+  'achievements.progressToward': 'Progresso para {badge}',
+  'achievements.byHand': 'Concedido pela equipe da comunidade',
+} satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
 export const refusals = {

@@ -1,5 +1,5 @@
 // Russian: the plural forms one, few, many and other (fractions). Ids and placeholders as in en.ts.
-import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, OnDemandMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': 'Рейтинг по очкам',
@@ -111,6 +111,31 @@ export const elements = {
   'connectSocial.failed': 'Не удалось сохранить.',
   'connectSocial.failedBecause': 'Не удалось сохранить: {reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': 'Участник не выбран.',
+  'achievements.loading': 'Загрузка достижений {name}…',
+  'achievements.loadFailed': 'Не удалось загрузить достижения {name}.',
+  'achievements.loadFailedBecause': 'Не удалось загрузить достижения {name}: {reason}',
+  'achievements.heading': 'Достижения {name}',
+  'achievements.currentStreak': 'Текущая серия',
+  'achievements.longestStreak': 'Самая длинная серия',
+  'achievements.days': { one: '{count} день', few: '{count} дня', many: '{count} дней', other: '{count} дня' },
+  'achievements.freezesLeft': 'Осталось заморозок серии',
+  'achievements.badges': 'Значки',
+  'achievements.earnedCount': {
+    one: 'Получено {earned} из {count} значка',
+    few: 'Получено {earned} из {count} значков',
+    many: 'Получено {earned} из {count} значков',
+    other: 'Получено {earned} из {count} значка',
+  },
+  'achievements.noBadges': 'В этом сообществе пока нет значков.',
+  'achievements.earnedOn': 'Получен {date}',
+  'achievements.progress': '{current} из {target}',
+  'achievements.progressToward': 'Прогресс к значку «{badge}»',
+  'achievements.byHand': 'Вручается командой сообщества',
+} satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
 export const refusals = {

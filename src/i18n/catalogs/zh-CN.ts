@@ -1,6 +1,6 @@
 // Simplified Chinese, also for any other Chinese page: one plural form (other), so every message is
 // plain text. Ids and placeholders as in en.ts.
-import type { Catalog, ElementMessageId, Refusals, TableMessageId } from '../messages.js';
+import type { Catalog, ElementMessageId, OnDemandMessageId, Refusals, TableMessageId } from '../messages.js';
 
 export const table = {
   'leaderboard.caption.score': '积分排行榜',
@@ -97,6 +97,26 @@ export const elements = {
   'connectSocial.failed': '无法保存。',
   'connectSocial.failedBecause': '无法保存：{reason}',
 } satisfies Catalog<ElementMessageId>;
+
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
+  'achievements.idle': '未选择成员。',
+  'achievements.loading': '正在加载 {name} 的成就…',
+  'achievements.loadFailed': '无法加载 {name} 的成就。',
+  'achievements.loadFailedBecause': '无法加载 {name} 的成就：{reason}',
+  'achievements.heading': '{name} 的成就',
+  'achievements.currentStreak': '当前连续天数',
+  'achievements.longestStreak': '最长连续天数',
+  'achievements.days': '{count} 天',
+  'achievements.freezesLeft': '剩余连续保护次数',
+  'achievements.badges': '徽章',
+  'achievements.earnedCount': '已获得 {earned} / {count} 枚徽章',
+  'achievements.noBadges': '该社区还没有徽章。',
+  'achievements.earnedOn': '获得于 {date}',
+  'achievements.progress': '{current} / {target}',
+  'achievements.progressToward': '{badge} 的进度',
+  'achievements.byHand': '由社区团队颁发',
+} satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
 export const refusals = {
