@@ -49,7 +49,20 @@ const dependenciesOfThisCheckout = {
   },
 };
 
-/** Bundles the server of this checkout's source into `outfile` (anywhere), as `npm run serve` runs it. */
-export async function bundleServerSource(outfile) {
-  await build({ ...SERVER_BUNDLE, absWorkingDir: root, outfile, external: [], plugins: [dependenciesOfThisCheckout] });
+/** The server the tests start: the same, with the /_test/ routes (never shipped). */
+export const TEST_SERVER_ENTRY = 'test/hosts/test-server.ts';
+
+/**
+ * Bundles the server of this checkout's source into `outfile` (anywhere), as `npm run serve` runs
+ * it; `testServer`: the tests' server instead (TEST_SERVER_ENTRY).
+ */
+export async function bundleServerSource(outfile, { testServer = false } = {}) {
+  await build({
+    ...SERVER_BUNDLE,
+    ...(testServer ? { entryPoints: [TEST_SERVER_ENTRY] } : {}),
+    absWorkingDir: root,
+    outfile,
+    external: [],
+    plugins: [dependenciesOfThisCheckout],
+  });
 }

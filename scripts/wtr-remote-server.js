@@ -4,8 +4,10 @@
 //   'url'    → the server's base URL, the same for the whole run
 //   'stop'   → stops it (SIGTERM), so calls fail with a network error
 //   'start'  → starts it again, same URL, with the dataset loaded afresh
-// The server runs in memory with --test-hooks: tests count received requests
-// and inject 5xx answers through its /_test endpoints.
+// The server is the tests' (test/hosts/test-server.ts, by --test-hooks), in memory: tests count
+// received requests and inject 5xx answers through its /_test endpoints. Each start copies the
+// database the first one made and migrated (--template): PostgreSQL's initdb made a start take
+// 40 s or more at a load of 15 on 2 cores, beyond the 20 s a browser waits for a command's answer.
 //
 // The URL stays the same across restarts without asking for a port again
 // (another process may have taken it meanwhile): this plugin keeps one
@@ -50,6 +52,7 @@ export function remoteServerPlugin({ dataset }) {
    */
   const bundleDirectory = mkdtempSync(join(tmpdir(), 'questboard-remote-server-'));
   const bundle = join(bundleDirectory, 'serve.mjs');
+  const template = join(bundleDirectory, 'database.tar');
   /** @type {Promise<void> | null} */
   let bundled = null;
 
@@ -79,7 +82,7 @@ export function remoteServerPlugin({ dataset }) {
 
   async function start() {
     if (child) return;
-    bundled ??= bundleServerSource(bundle);
+    bundled ??= bundleServerSource(bundle, { testServer: true });
     await bundled;
     const server = spawn(
       process.execPath,
@@ -97,6 +100,8 @@ export function remoteServerPlugin({ dataset }) {
         '--data',
         dataset,
         '--test-hooks',
+        '--template',
+        template,
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, QUESTBOARD_SERVER_BUNDLE: bundle } },
     );

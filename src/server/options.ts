@@ -43,8 +43,6 @@ export interface ServeOptions {
    * http: (for tests and intranets). Without it, https: to public addresses only (public-address.ts).
    */
   allowPrivateWebhooks: boolean;
-  /** Enables the /_test endpoints the tests use to count requests, slow answers down and inject faults. */
-  testHooks: boolean;
   help: boolean;
 }
 
@@ -101,7 +99,6 @@ Requests:
   --allow-private-webhooks  webhooks and callbacks may go to private, loopback and link-local
                             addresses, and over http: (tests, intranets); by default https: to
                             public addresses only
-  --test-hooks              adds /_test/requests, /_test/fault, /_test/delay and /_test/reset for tests
   --help                    prints this
 Write limits are set per app, in its settings.rate_limits; by default ${describeDefaultLimits()}.
 Over one, a write is answered 429 with Retry-After. Every process on one database shares the counts.`;
@@ -136,7 +133,6 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
         'log-level': { type: 'string' },
         data: { type: 'string' },
         'allow-private-webhooks': { type: 'boolean' },
-        'test-hooks': { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -197,7 +193,6 @@ export function parseServeOptions(argv: string[], env: Record<string, string | u
       2 ** 30,
     ),
     allowPrivateWebhooks: values['allow-private-webhooks'] ?? false,
-    testHooks: values['test-hooks'] ?? false,
     help: values.help ?? false,
   };
 }

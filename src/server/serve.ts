@@ -2,7 +2,7 @@
 // server's store. `main` is the questboard-server command (bin/) and
 // `npm run serve` (scripts/serve.js).
 import { isEmpty } from '../core/dataset.js';
-import { inProcessChangeFeed } from '../handler/change-feed.js';
+import { inProcessChangeFeed, type InProcessChangeFeed } from '../handler/change-feed.js';
 import { changeStreams } from '../handler/change-stream.js';
 import { postgresChangeFeed, type SharedChangeFeed } from './postgres-change-feed.js';
 import { createHandler, type Handle } from '../handler/handler.js';
@@ -22,14 +22,17 @@ import { startWebhookDelivery, type WebhookDelivery } from './webhook-delivery.j
 import { createCallbackCheck, handlersCallbackCheck } from './callback-check.js';
 import { createsDatabase, describeStorage, openServerStore, sharesChanges } from './server-store.js';
 import { reasonOf, StartupError } from './startup-error.js';
-import { withTestHooks } from './test-hooks.js';
 
 /**
  * Runs the server until SIGTERM or SIGINT. Exits with 2 for a command line it
  * cannot run (with the usage), with 1 when it cannot start (one line on
  * stderr saying why), and with 0 once stopped.
  */
-export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function main(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+  extensions?: Extensions,
+): Promise<void> {
   let options: ServeOptions;
   try {
     options = parseServeOptions(argv, env);
@@ -45,7 +48,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const logger = createLogger(options.logLevel);
   let running: Running;
   try {
-    running = await start(options, logger);
+    running = await start(options, logger, extensions);
   } catch (error) {
     // What could not start and why, never a stack: anything but a StartupError is at least said as such.
     const line = error instanceof StartupError ? error.message : `could not start: ${reasonOf(error)}`;
@@ -64,20 +67,23 @@ export interface Running {
   webhooks: WebhookDelivery | null;
 }
 
-/** What `npm run bench:server` changes in the server it measures; nothing else does. */
-export interface Instrumented {
-  /** The store, opened by the caller over a driver that times each statement. */
-  store: Store;
-  /** Wraps the handler the host serves (the benchmark adds its statement report). */
-  wrapHandle: (handle: Handle) => Handle;
+/**
+ * What a caller changes in the server it starts, the shipped command nothing: `npm run bench:server`
+ * (bench/server-host.js) and the tests' server (test/hosts/test-server.ts).
+ */
+export interface Extensions {
+  /** The store, opened by the caller (over a driver that times each statement, or from a copy of a database). */
+  store?: Store;
+  /** Wraps what the host serves, given the change feed (the benchmark adds its statement report, the tests their /_test/ routes). */
+  wrapHandle?: (handle: Handle, changes: InProcessChangeFeed) => Handle;
 }
 
 /** Starts the server as configured: its store, admin keys, dataset, change feed, limits and host. */
-export async function start(options: ServeOptions, logger: Logger, instrumented?: Instrumented): Promise<Running> {
+export async function start(options: ServeOptions, logger: Logger, extensions: Extensions = {}): Promise<Running> {
   const installationKeys = await readInstallationKeys(options);
   // Said before the minutes a new database and a dataset may take, not after them.
   await checkCanListen(options.host, options.port);
-  const store = instrumented?.store ?? (await openStore(options.storage, logger));
+  const store = extensions.store ?? (await openStore(options.storage, logger));
   try {
     const onUnexpectedError = (error: unknown, request: Request) =>
       logger.error({ err: error, reqId: request.headers.get('X-Request-Id') }, 'unexpected error');
@@ -106,8 +112,6 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         'This server has no admin key yet, so nothing can be imported: set QUESTBOARD_ADMIN_KEYS or --admin-keys-file.',
       );
     }
-    if (options.testHooks)
-      logger.warn('--test-hooks: whoever reaches this server may slow it down or make it fail (/_test/…): for tests only.');
     // On PostgreSQL several processes may serve one community: each hears the others' writes,
     // and its own, from the database (the store announces them); elsewhere the handler publishes.
     const sharedChanges = sharesChanges(options.storage) ? await postgresChangeFeed(options.storage.databaseUrl, logger) : null;
@@ -129,13 +133,12 @@ export async function start(options: ServeOptions, logger: Logger, instrumented?
         onUnexpectedError,
       }),
     );
-    const api = instrumented?.wrapHandle(handle) ?? handle;
     const consoleFile = serveConsole(await readConsoleFiles(defaultConsoleDirectory()));
     const served: Handle = (request, context) => {
       const file = consoleFile(request);
-      return file ? Promise.resolve(file) : api(request, context);
+      return file ? Promise.resolve(file) : handle(request, context);
     };
-    const host = await startHttpHost(options.testHooks ? withTestHooks(served, changes) : served, { ...options, logger });
+    const host = await startHttpHost(extensions.wrapHandle?.(served, changes) ?? served, { ...options, logger });
     logger.info({ storage: describeStorage(options.storage) }, `Questboard server listening on ${host.url}`);
     // Delivered from the start: what a stopped or killed process left undelivered goes now.
     const outbox = (store as Partial<SqlStore>).webhookOutbox;

@@ -44,6 +44,13 @@ it('runs questboard-server --help as npx does', () => {
   assert.match(stdout, /^Usage: questboard-server \[options\]/);
 });
 
+it("ships a server without the tests' routes and flag (test/hosts/test-server.ts)", () => {
+  const server = readFileSync(new URL('../../dist/node/server.js', import.meta.url), 'utf8');
+  assert.ok(server.includes('/v1/'), 'dist/node/server.js serves no /v1/: not the server');
+  assert.ok(!server.includes('/_test/'), 'dist/node/server.js has /_test/ routes');
+  assert.ok(!server.includes('test-hooks'), 'dist/node/server.js takes --test-hooks');
+});
+
 it('runs questboard-token keygen, then sign with the key it printed, as npx does', () => {
   const help = runCommand('questboard-token', ['--help']);
   assert.equal(help.status, 0, help.stderr);

@@ -1,6 +1,6 @@
 // Drives the reference server the test runner started (scripts/wtr-remote-server.js).
 import { executeServerCommand } from '@web/test-runner-commands';
-import type { ReceivedRequest } from '../../src/server/test-hooks.js';
+import type { ReceivedRequest } from '../hosts/test-hooks.js';
 
 export const remoteUrl = () => executeServerCommand<string, { action: string }>('remote-server', { action: 'url' });
 

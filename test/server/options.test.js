@@ -35,7 +35,6 @@ describe('the server options', () => {
       streamLimits: { perAddress: 20, perKey: 1000 },
       streamBufferBytes: 262_144,
       allowPrivateWebhooks: false,
-      testHooks: false,
       help: false,
     });
   });
@@ -45,16 +44,7 @@ describe('the server options', () => {
       ...['--host', '0.0.0.0', '--port', '0', '--data-dir', '/var/lib/questboard', '--allow-bootstrap'],
       ...['--admin-keys-file', '/run/secrets/keys', '--request-timeout-ms', '5000', '--log-level', 'warn'],
       ...['--data', 'seed.json', '--cors-origin', 'https://a.example, https://b.example', '--cors-origin', 'https://c.example'],
-      ...[
-        '--trust-proxy',
-        '--failed-auth-limit',
-        '0',
-        '--test-hooks',
-        '--event-streams-per-address',
-        '5',
-        '--event-streams-per-key',
-        '300',
-      ],
+      ...['--trust-proxy', '--failed-auth-limit', '0', '--event-streams-per-address', '5', '--event-streams-per-key', '300'],
       ...['--event-stream-buffer-bytes', '65536', '--allow-private-webhooks'],
     ]);
     assert.deepEqual(options, {
@@ -73,7 +63,6 @@ describe('the server options', () => {
       streamLimits: { perAddress: 5, perKey: 300 },
       streamBufferBytes: 65_536,
       allowPrivateWebhooks: true,
-      testHooks: true,
       help: false,
     });
   });

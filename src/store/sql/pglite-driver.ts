@@ -6,7 +6,11 @@ import { TRANSACTION_MODES, type SqlDriver } from './sql.js';
 
 /** `dataDir` undefined: in memory, gone when the process ends. */
 export async function pgliteDriver(dataDir?: string): Promise<SqlDriver> {
-  const db = await PGlite.create(dataDir === undefined ? {} : { dataDir });
+  return pgliteDriverOf(await PGlite.create(dataDir === undefined ? {} : { dataDir }));
+}
+
+/** The driver over a PGlite opened already (the tests' reference server opens copies of one database). */
+export function pgliteDriverOf(db: PGlite): SqlDriver {
   return {
     // Every write strict, relaxed or not: the database lives in this process, so a crash of
     // the server is one of the database, and a relaxed write answered would be lost with it.

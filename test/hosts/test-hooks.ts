@@ -1,7 +1,7 @@
-import { operationOf } from '../api/api-path.js';
-import type { InProcessChangeFeed } from '../handler/change-feed.js';
-import type { Handle } from '../handler/handler.js';
-import { jsonResponse } from '../handler/http.js';
+import { operationOf } from '../../src/api/api-path.js';
+import type { InProcessChangeFeed } from '../../src/handler/change-feed.js';
+import type { Handle } from '../../src/handler/handler.js';
+import { jsonResponse } from '../../src/handler/http.js';
 
 /** One /v1 request as the server received it, for tests that count deliveries. */
 export interface ReceivedRequest {
