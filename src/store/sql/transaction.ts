@@ -364,10 +364,14 @@ export class SqlTransaction implements Transaction {
   }
 
   async seasonPosition({ app_id, season_id, points, at, account_name }: SeasonPointsRecord): Promise<number> {
+    // Two ranges of season_points_by_order (the members above, those before on a tie): one
+    // condition with OR would read the whole season.
     const [row] = await this.session.query<{ count: number }>(sql`
-      SELECT count(*)::integer AS count FROM season_points
-      WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND (points > ${points}::float8
-        OR points = ${points}::float8 AND (at, account_name) < (${at}::float8, ${account_name}::text))`);
+      SELECT (SELECT count(*) FROM season_points
+          WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND points > ${points}::float8)::integer
+        + (SELECT count(*) FROM season_points
+          WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND points = ${points}::float8
+            AND (at, account_name) < (${at}::float8, ${account_name}::text))::integer AS count`);
     return row!.count;
   }
 
