@@ -33,6 +33,7 @@ export function appFor(size, appIndex, { whole = false } = {}) {
     appId: `bench-${size}${suffix}`,
     apiKey: `pk_bench_${size}${suffix}`,
     challengeId: benchGuid(guidIndex, 1),
+    seasonId: benchGuid(guidIndex, 5),
     taskIds: [benchGuid(guidIndex, 2), benchGuid(guidIndex, 3), benchGuid(guidIndex, 4)],
     treasuryAccount: '0.0.1001',
   };
@@ -111,10 +112,25 @@ export function appDefinition(app) {
   };
 }
 
-/** Members [start, end) with their progress, as one merge import's app entry. */
+/**
+ * The app's season, open from before the history to a year on, with the chunk's members on its
+ * board: every member has points in it, so its board is as long as the score board.
+ */
+function seasonOf(app, board, nowMs) {
+  return {
+    season_id: app.seasonId,
+    name: 'Benchmark season',
+    starts_at: new Date(nowMs - (HISTORY_DAYS + 1) * DAY_MS).toISOString(),
+    ends_at: new Date(nowMs + 365 * DAY_MS).toISOString(),
+    board,
+  };
+}
+
+/** Members [start, end) with their progress and season points, as one merge import's app entry. */
 export function memberChunk(app, start, end, nowMs) {
   const users = [];
   const progress = [];
+  const board = [];
   for (let index = start; index < end; index++) {
     const next = seededRandom(app.appIndex * 1_000_003 + index);
     const account_name = memberName(index);
@@ -129,8 +145,10 @@ export function memberChunk(app, start, end, nowMs) {
         at: new Date(Math.floor((nowMs - daysAgo * DAY_MS) / 1000) * 1000).toISOString(),
       });
     }
+    const at = new Date(Math.floor((nowMs - next() * HISTORY_DAYS * DAY_MS) / 1000) * 1000).toISOString();
+    board.push({ account_name, points: Math.floor(next() * 200), at });
   }
-  return { app_id: app.appId, users, progress };
+  return { app_id: app.appId, users, progress, seasons: [seasonOf(app, board, nowMs)] };
 }
 
 /**

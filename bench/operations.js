@@ -73,6 +73,16 @@ export function operationsFor(app, { deepMember } = {}) {
           },
         ]),
     {
+      name: 'get_leaderboard season',
+      kind: 'read',
+      request: () => get('get_leaderboard', { app_id: appId, season: app.seasonId }),
+    },
+    {
+      name: 'get_leaderboard season around',
+      kind: 'read',
+      request: () => get('get_leaderboard', { app_id: appId, season: app.seasonId, around: middle, limit: '25' }),
+    },
+    {
       name: 'get_leaderboard html',
       kind: 'read',
       request: () => get('get_leaderboard', { app_id: appId, widget_response: 'html', leaderboard_type: 'score' }),

@@ -12,15 +12,7 @@ import { endorse } from './endorsements.js';
 import { sha256Hex } from '../api/key-hash.js';
 import { earnXp, newMember } from './member-totals.js';
 import { applyProgress, logProgress } from './progress.js';
-import {
-  freezeSeason,
-  listSeasons,
-  putSeason,
-  putSeasonPoints,
-  seasonPoints,
-  type Season,
-  type SeasonPoints,
-} from './seasons.js';
+import { freezeSeason, listSeasons, putSeason, putSeasonPoints, seasonMembers, type Season } from './seasons.js';
 import { forgetStreak } from './streaks.js';
 import { keptVerification } from './quests.js';
 
@@ -93,6 +85,7 @@ async function importApp(
   const freezes = data.settings?.streak_freezes_per_month ?? existing?.streak_freezes_per_month;
   if (freezes !== undefined) app.streak_freezes_per_month = freezes;
   if (existing?.badges) app.badges = existing.badges;
+  if (existing?.seasons) app.seasons = existing.seasons;
   const webhooks = replacedSetting(data.settings?.webhooks, existing?.webhooks);
   if (webhooks?.length) app.webhooks = webhooks;
 
@@ -139,7 +132,7 @@ async function importApp(
   }
   tx.put('apps', app);
   const badges = await importBadges(tx, app, data, path, now);
-  for (const season of data.seasons ?? []) await importSeason(tx, app.app_id, season);
+  for (const season of data.seasons ?? []) await importSeason(tx, app, season);
   if (rederive.size > 0) await rethrowAt(`${path}.challenges`, () => replayHistory(tx, app, rederive));
   await replay(tx, app, data, path, now, joined);
   // Members the history (or an earlier import) already took past a badge's rule: theirs now.
@@ -453,7 +446,7 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       at: toIso(e.at),
     })),
   };
-  const seasons = await listSeasons(tx, app.app_id);
+  const seasons = listSeasons(app);
   if (seasons.length > 0) exported.seasons = await Promise.all(seasons.map((season) => exportSeason(tx, app.app_id, season)));
   if (app.time_zone) exported.settings!.time_zone = app.time_zone;
   if (app.streak_freezes_per_month !== undefined) exported.settings!.streak_freezes_per_month = app.streak_freezes_per_month;
@@ -476,24 +469,29 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
  * A season comes with its board as it stands: the history an import replays is not counted
  * into seasons again (only live writes earn season points), so the board answers as it did.
  */
-async function importSeason(tx: Transaction, app_id: string, data: NonNullable<DatasetApp['seasons']>[number]) {
-  const season = await putSeason(tx, app_id, {
+async function importSeason(tx: Transaction, app: AppRecord, data: NonNullable<DatasetApp['seasons']>[number]) {
+  const app_id = app.app_id;
+  const season = putSeason(tx, app, {
     season_id: data.season_id,
     name: data.name,
     starts_at: Date.parse(data.starts_at),
     ends_at: Date.parse(data.ends_at),
     rewards: data.rewards ?? [],
   });
-  if (data.frozen && season.frozen_at === null) await freezeSeason(tx, app_id, season.season_id, season.ends_at);
-  if (data.board) {
-    const board: SeasonPoints = {};
-    for (const entry of data.board) board[entry.account_name] = [entry.points, Date.parse(entry.at)];
-    await putSeasonPoints(tx, app_id, data.season_id, board);
+  if (data.frozen && season.frozen_at === null) freezeSeason(tx, app, season.season_id, season.ends_at);
+  for (const entry of data.board ?? []) {
+    putSeasonPoints(tx, {
+      app_id,
+      season_id: data.season_id,
+      account_name: entry.account_name,
+      points: entry.points,
+      at: Date.parse(entry.at),
+    });
   }
 }
 
 async function exportSeason(tx: Transaction, app_id: string, season: Season) {
-  const board = Object.entries(await seasonPoints(tx, app_id, season.season_id));
+  const board = await seasonMembers(tx, app_id, season.season_id);
   return {
     season_id: season.season_id,
     name: season.name,
@@ -501,7 +499,7 @@ async function exportSeason(tx: Transaction, app_id: string, season: Season) {
     ends_at: toIso(season.ends_at),
     rewards: season.rewards,
     frozen: season.frozen_at !== null,
-    board: board.map(([account_name, [points, at]]) => ({ account_name, points, at: toIso(at) })),
+    board: board.map(({ account_name, points, at }) => ({ account_name, points, at: toIso(at) })),
   };
 }
 

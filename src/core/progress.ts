@@ -28,7 +28,7 @@ export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRe
   if (!log.replay) await freezeEndedSeasons(tx, app, at);
   const scoreBefore = user.total_score;
   const progress = await applyProgress(tx, log);
-  if (!log.replay) await earnSeasonPoints(tx, app.app_id, user.account_name, user.total_score - scoreBefore, at);
+  if (!log.replay) await earnSeasonPoints(tx, app, user.account_name, user.total_score - scoreBefore, at);
   await tx.append({ app_id: app.app_id, task_id: task.task_id, account_name: user.account_name, quantity_e4, at });
   return progress;
 }

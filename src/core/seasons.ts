@@ -1,50 +1,28 @@
 // Seasons: an app's boards of the points earned in a window of time, [starts_at, ends_at),
-// frozen and kept once the window has closed. A season and its members' points are kept as
-// meta records (no record kind of their own), read and written in the request's transaction.
+// frozen and kept once the window has closed. The seasons are kept on the app (AppRecord.seasons),
+// each member's points in one a record of its own (season_points), which the store keeps in board
+// order: a log writes one small record, a page reads its members, and ranks are counted.
 import { SEASON_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { Leaderboard, LeaderboardEntry } from '../api/responses.js';
-import type { AppRecord, Transaction } from '../store/index.js';
+import type { AppRecord, Season, SeasonPointsRecord, Transaction } from '../store/index.js';
 import { awardBadge } from './badges.js';
 import type { BoardQuery } from './leaderboard.js';
 
-export interface SeasonReward {
-  from_rank: number;
-  to_rank: number;
-  badge_id: string;
-}
-
-export interface Season {
-  season_id: string;
-  name: string;
-  /** Epoch ms: points earned at or after it count. */
-  starts_at: number;
-  /** Epoch ms: points earned at or after it do not. */
-  ends_at: number;
-  rewards: SeasonReward[];
-  /** When the first write after its end froze its board (epoch ms); null while it may change. */
-  frozen_at: number | null;
-}
-
-/** A member's points in a season, and when the last of them came (the earlier ranks first on a tie). */
-export type SeasonPoints = Record<string, [points: number, at: number]>;
-
-const seasonsKey = (app_id: string) => `seasons ${app_id}`;
-const pointsKey = (app_id: string, season_id: string) => `season ${app_id} ${season_id}`;
+export type { Season, SeasonReward } from '../store/index.js';
 
 /** The app's seasons, in the order they were defined. */
-export async function listSeasons(tx: Transaction, app_id: string): Promise<Season[]> {
-  return (await tx.getMeta<Season[]>(seasonsKey(app_id))) ?? [];
-}
+export const listSeasons = (app: AppRecord): Season[] => app.seasons ?? [];
 
 /** Defines a season or changes one; a frozen season keeps its frozen board. */
-export async function putSeason(tx: Transaction, app_id: string, season: Omit<Season, 'frozen_at'>): Promise<Season> {
-  const seasons = await listSeasons(tx, app_id);
+export function putSeason(tx: Transaction, app: AppRecord, season: Omit<Season, 'frozen_at'>): Season {
+  const seasons = [...listSeasons(app)];
   const index = seasons.findIndex((known) => known.season_id === season.season_id);
   const kept: Season = { ...season, frozen_at: index < 0 ? null : seasons[index]!.frozen_at };
   if (index < 0) seasons.push(kept);
   else seasons[index] = kept;
-  await tx.putMeta(seasonsKey(app_id), seasons);
+  app.seasons = seasons;
+  tx.put('apps', app);
   return kept;
 }
 
@@ -65,11 +43,11 @@ export const seasonShape = (season: Season) => ({
  * second sees the first's freeze, so it happens once.
  */
 export async function freezeEndedSeasons(tx: Transaction, app: AppRecord, now: number): Promise<void> {
-  const seasons = await listSeasons(tx, app.app_id);
-  const ended = seasons.filter((season) => season.frozen_at === null && season.ends_at <= now);
+  const ended = listSeasons(app).filter((season) => season.frozen_at === null && season.ends_at <= now);
   if (ended.length === 0) return;
+  app.seasons = listSeasons(app).map((season) => (ended.includes(season) ? { ...season, frozen_at: now } : season));
+  tx.put('apps', app);
   for (const season of ended) {
-    season.frozen_at = now;
     await payRewards(tx, app, season, now);
     tx.recordEvent?.({
       app_id: app.app_id,
@@ -78,55 +56,66 @@ export async function freezeEndedSeasons(tx: Transaction, app: AppRecord, now: n
       data: { season_id: season.season_id, name: season.name, ends_at: new Date(season.ends_at).toISOString() },
     });
   }
-  await tx.putMeta(seasonsKey(app.app_id), seasons);
 }
 
 /** Awards each reward's badge to the members whose final rank lies in its range. */
 async function payRewards(tx: Transaction, app: AppRecord, season: Season, now: number): Promise<void> {
   if (season.rewards.length === 0) return;
-  const order = seasonOrder(await seasonPoints(tx, app.app_id, season.season_id));
   const last = Math.max(...season.rewards.map((reward) => reward.to_rank));
-  for (const [position, [account_name]] of order.entries()) {
-    const rank = rankAt(order, position, app.rank_policy);
-    if (rank > last) break;
-    for (const reward of season.rewards) {
-      // A badge the app no longer defines pays nothing rather than fail the write that froze the season.
-      if (rank < reward.from_rank || rank > reward.to_rank || !app.badges?.some((b) => b.badge_id === reward.badge_id)) continue;
-      await awardBadge(tx, app, reward.badge_id, account_name, now, `season:${season.season_id}`);
+  // Page by page until a rank passes the last rewarded: under the dense rule, ties can hold it far down.
+  for (let offset = 0; ; offset += REWARD_PAGE) {
+    const ranked = await rankedPage(tx, app, season.season_id, offset, REWARD_PAGE);
+    for (const { member, rank } of ranked) {
+      if (rank > last) return;
+      for (const reward of season.rewards) {
+        // A badge the app no longer defines pays nothing rather than fail the write that froze the season.
+        if (rank < reward.from_rank || rank > reward.to_rank || !app.badges?.some((b) => b.badge_id === reward.badge_id))
+          continue;
+        await awardBadge(tx, app, reward.badge_id, member.account_name, now, `season:${season.season_id}`);
+      }
     }
+    if (ranked.length < REWARD_PAGE) return;
   }
 }
 
+const REWARD_PAGE = 1000;
+
 /** Marks an imported season frozen as it was where it came from (its own end for the time). */
-export async function freezeSeason(tx: Transaction, app_id: string, season_id: string, at: number): Promise<void> {
-  const seasons = await listSeasons(tx, app_id);
-  for (const season of seasons) if (season.season_id === season_id) season.frozen_at = at;
-  await tx.putMeta(seasonsKey(app_id), seasons);
+export function freezeSeason(tx: Transaction, app: AppRecord, season_id: string, at: number): void {
+  app.seasons = listSeasons(app).map((season) => (season.season_id === season_id ? { ...season, frozen_at: at } : season));
+  tx.put('apps', app);
 }
 
 /** Counts points earned at `at` in each open season whose window holds it. */
-export async function earnSeasonPoints(tx: Transaction, app_id: string, account_name: string, points: number, at: number) {
+export async function earnSeasonPoints(tx: Transaction, app: AppRecord, account_name: string, points: number, at: number) {
   if (points <= 0) return;
-  for (const season of await listSeasons(tx, app_id)) {
+  const app_id = app.app_id;
+  for (const season of listSeasons(app)) {
     if (season.frozen_at !== null || at < season.starts_at || at >= season.ends_at) continue;
-    const board = await seasonPoints(tx, app_id, season.season_id);
-    const [before, lastAt] = board[account_name] ?? [0, at];
-    board[account_name] = [before + points, Math.max(lastAt, at)];
-    await tx.putMeta(pointsKey(app_id, season.season_id), board);
+    const { season_id } = season;
+    const before = await tx.get('season_points', [app_id, season_id, account_name]);
+    tx.put('season_points', {
+      app_id,
+      season_id,
+      account_name,
+      points: (before?.points ?? 0) + points,
+      at: Math.max(before?.at ?? at, at),
+    });
   }
 }
 
-export async function seasonPoints(tx: Transaction, app_id: string, season_id: string): Promise<SeasonPoints> {
-  return (await tx.getMeta<SeasonPoints>(pointsKey(app_id, season_id))) ?? {};
+/** The season's members in board order, every one (an export). */
+export async function seasonMembers(tx: Transaction, app_id: string, season_id: string): Promise<SeasonPointsRecord[]> {
+  return tx.seasonPage(app_id, season_id, 0, await tx.countInSeason(app_id, season_id));
 }
 
-/** Replaces a season's points (an import bringing a season's frozen board). */
-export async function putSeasonPoints(tx: Transaction, app_id: string, season_id: string, board: SeasonPoints) {
-  await tx.putMeta(pointsKey(app_id, season_id), board);
+/** Puts a member's points in a season as they stood (an import bringing a season's board). */
+export function putSeasonPoints(tx: Transaction, member: SeasonPointsRecord) {
+  tx.put('season_points', member);
 }
 
-export async function findSeason(tx: Transaction, app_id: string, season_id: string): Promise<Season> {
-  const season = (await listSeasons(tx, app_id)).find((known) => known.season_id === season_id);
+export function findSeason(app: AppRecord, season_id: string): Season {
+  const season = listSeasons(app).find((known) => known.season_id === season_id);
   if (!season) throw new ApiError(SEASON_NOT_FOUND);
   return season;
 }
@@ -142,47 +131,61 @@ export async function readSeasonBoard(
   season_id: string,
   query: BoardQuery,
 ): Promise<Leaderboard> {
-  await findSeason(tx, app.app_id, season_id);
-  const order = seasonOrder(await seasonPoints(tx, app.app_id, season_id));
+  findSeason(app, season_id);
+  const { app_id } = app;
+  const [total, around] = await Promise.all([
+    tx.countInSeason(app_id, season_id),
+    query.around === undefined ? undefined : tx.get('season_points', [app_id, season_id, query.around]),
+  ]);
   let offset = query.offset;
   if (query.around !== undefined) {
-    const position = order.findIndex(([name]) => name === query.around);
+    const position = around ? await tx.seasonPosition(around) : -1;
     const lead = Math.floor((query.limit - 1) / 2);
-    offset = position < 0 ? 0 : Math.max(0, Math.min(position - lead, order.length - query.limit));
+    offset = position < 0 ? 0 : Math.max(0, Math.min(position - lead, total - query.limit));
   }
-  const page = order.slice(offset, offset + query.limit);
+  const page = await rankedPage(tx, app, season_id, offset, query.limit);
   await tx.getMany(
     'users',
-    page.map(([name]) => [app.app_id, name]),
+    page.map(({ member }) => [app_id, member.account_name]),
   );
   const entries: LeaderboardEntry[] = [];
-  for (const [index, [name, [points]]] of page.entries()) {
-    const user = await tx.get('users', [app.app_id, name]);
+  for (const { member, rank } of page) {
+    const user = await tx.get('users', [app_id, member.account_name]);
     entries.push({
-      rank: rankAt(order, offset + index, app.rank_policy),
-      external_user: { username: name },
+      rank,
+      external_user: { username: member.account_name },
       challenge_count: user?.challenges_completed ?? 0,
       task_count: user?.tasks_completed ?? 0,
-      score: points,
+      score: member.points,
       total_xp: user?.xp ?? 0,
     });
   }
-  return { leaderboard_users: entries, total_users: order.length, message: null, is_valid: true };
+  return { leaderboard_users: entries, total_users: total, message: null, is_valid: true };
 }
 
-type Ordered = [string, [number, number]][];
-
-/** Members by season points, the earlier to reach them first, then by name. */
-const seasonOrder = (board: SeasonPoints): Ordered =>
-  Object.entries(board).sort(
-    ([nameA, [pointsA, atA]], [nameB, [pointsB, atB]]) =>
-      pointsB - pointsA || atA - atB || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0),
-  );
-
-/** The rank of the member at `position` (from 0) under the app's tie rule. */
-function rankAt(order: Ordered, position: number, policy: AppRecord['rank_policy']): number {
-  if (policy === 'ordinal') return position + 1;
-  const points = order[position]![1][0];
-  const first = order.findIndex(([, [value]]) => value === points);
-  return policy === 'dense' ? 1 + new Set(order.slice(0, first).map(([, [value]]) => value)).size : 1 + first;
+/**
+ * A page of the season's board with each member's rank under the app's tie rule: the first
+ * counted, the rest following from it (as leaderboard.ts ranks the other boards).
+ */
+async function rankedPage(
+  tx: Transaction,
+  app: AppRecord,
+  season_id: string,
+  offset: number,
+  limit: number,
+): Promise<{ member: SeasonPointsRecord; rank: number }[]> {
+  const members = await tx.seasonPage(app.app_id, season_id, offset, limit);
+  const ranked: { member: SeasonPointsRecord; rank: number }[] = [];
+  let rank = 0;
+  for (const [index, member] of members.entries()) {
+    const position = offset + index + 1;
+    const previous = ranked[index - 1]?.member.points;
+    if (app.rank_policy === 'ordinal') rank = position;
+    else if (position === 1) rank = 1;
+    else if (previous === undefined) {
+      rank = 1 + (await tx.countSeasonHigher(app.app_id, season_id, member.points, app.rank_policy === 'dense'));
+    } else if (member.points !== previous) rank = app.rank_policy === 'dense' ? rank + 1 : position;
+    ranked.push({ member, rank });
+  }
+  return ranked;
 }

@@ -363,13 +363,13 @@ export const operations: Record<string, Operation> = {
       const app = await appFor(call);
       if (call.request.method === 'GET') {
         await freezeEndedSeasons(call.tx, app, call.now);
-        return { body: { seasons: (await listSeasons(call.tx, app.app_id)).map(seasonShape), ...OK } };
+        return { body: { seasons: listSeasons(app).map(seasonShape), ...OK } };
       }
       const parsed = schemas.seasonBody.safeParse(call.input);
       if (!parsed.success) throw invalidInput(parsed.error, call.input);
       const { season_id, name, starts_at, ends_at, rewards } = parsed.data;
       for (const [index, reward] of (rewards ?? []).entries()) findBadge(app, reward.badge_id, `rewards.${index}.badge_id`);
-      const season = await putSeason(call.tx, app.app_id, {
+      const season = putSeason(call.tx, app, {
         season_id,
         name,
         starts_at: Date.parse(starts_at),

@@ -19,6 +19,7 @@ import type {
   LogRecord,
   MemberChallengeRecord,
   ProgressRecord,
+  SeasonPointsRecord,
   SubmissionRecord,
   TaskRecord,
   UserRecord,
@@ -40,6 +41,7 @@ export interface Records {
   badge_awards: BadgeAwardRecord;
   submissions: SubmissionRecord;
   attempts: AttemptsRecord;
+  season_points: SeasonPointsRecord;
 }
 
 /** Each kind's key, as its record's fields in this order (PRIMARY_KEY). */
@@ -57,6 +59,7 @@ export interface RecordKeys {
   badge_awards: [app_id: string, account_name: string, badge_id: string];
   submissions: string;
   attempts: [task_id: string, account_name: string];
+  season_points: [app_id: string, season_id: string, account_name: string];
 }
 
 export type RecordKind = keyof Records;
@@ -75,6 +78,7 @@ export const PRIMARY_KEY: { [K in RecordKind]: (record: Records[K]) => RecordKey
   badge_awards: (award) => [award.app_id, award.account_name, award.badge_id],
   submissions: (record) => record.submission_id,
   attempts: (record) => [record.task_id, record.account_name],
+  season_points: (record) => [record.app_id, record.season_id, record.account_name],
 };
 
 /** Which of an app's submissions to list: a status's (the review queue), or a member's. */
@@ -206,6 +210,18 @@ export interface Transaction {
   countUnrankedBefore(board: BoardRef, name: string): Promise<number>;
   /** `limit` members without points in the period board's period, in name order, from the `skip`-th. */
   unrankedPage(board: BoardRef, skip: number, limit: number): Promise<Listed[]>;
+
+  /**
+   * A season's board: its members by points, the earlier to reach them first, then by name, kept
+   * in an index of the store's (no walk over the season's members in the rules).
+   */
+  countInSeason(app_id: string, season_id: string): Promise<number>;
+  /** How many of the season's members hold more than `points` (`distinct`: how many point values lie above). */
+  countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number>;
+  /** How many of the season's members come before this one on its board. */
+  seasonPosition(member: SeasonPointsRecord): Promise<number>;
+  /** `limit` of the season's members from position `offset`, in board order. */
+  seasonPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonPointsRecord[]>;
 
   readAppData(app_id: string): Promise<AppData>;
   /** Deletes the app and everything it owns (import's replace mode). */

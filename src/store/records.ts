@@ -38,6 +38,38 @@ export interface AppRecord {
   badges?: BadgeDefinition[];
   /** Where a server delivers the app's events (docs/quests.md, Webhooks); absent: nowhere. */
   webhooks?: WebhookEndpoint[];
+  /**
+   * The app's seasons (core/seasons.ts), in the order they were defined, kept on the app: every log
+   * reads the app anyway, so an app without seasons reads nothing more to count into none.
+   */
+  seasons?: Season[];
+}
+
+/** A member's points in a season, and when the last of them came (the earlier ranks first on a tie). */
+export interface SeasonPointsRecord {
+  app_id: string;
+  season_id: string;
+  account_name: string;
+  points: number;
+  at: number;
+}
+
+export interface SeasonReward {
+  from_rank: number;
+  to_rank: number;
+  badge_id: string;
+}
+
+export interface Season {
+  season_id: string;
+  name: string;
+  /** Epoch ms: points earned at or after it count. */
+  starts_at: number;
+  /** Epoch ms: points earned at or after it do not. */
+  ends_at: number;
+  rewards: SeasonReward[];
+  /** When the first write after its end froze its board (epoch ms); null while it may change. */
+  frozen_at: number | null;
 }
 
 export interface BadgeDefinition {

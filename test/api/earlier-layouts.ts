@@ -10,14 +10,14 @@ const BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly
  * Creates the database `name` at `version`, with the layout that version had, and opens it. The
  * connection, like an old tab's, does not close when a newer version asks it to.
  */
-export function openEarlierVersion(name: string, version: 1 | 3 | 4 | 5): Promise<IDBPDatabase> {
+export function openEarlierVersion(name: string, version: 1 | 3 | 4 | 5 | 9): Promise<IDBPDatabase> {
   return openDB(name, version, { upgrade: (db) => createLayout(db, version) });
 }
 
-function createLayout(db: IDBPDatabase, version: 1 | 3 | 4 | 5): void {
+function createLayout(db: IDBPDatabase, version: 1 | 3 | 4 | 5 | 9): void {
   db.createObjectStore('meta');
   db.createObjectStore('apps', { keyPath: 'app_id' });
-  db.createObjectStore('api_keys', { keyPath: 'key' }).createIndex('by_app', 'app_id');
+  db.createObjectStore('api_keys', { keyPath: version < 7 ? 'key' : 'key_sha256' }).createIndex('by_app', 'app_id');
   const users = db.createObjectStore('users', { keyPath: ['app_id', 'account_name'] });
   if (version < 4) for (const board of BOARD_INDEXES) users.createIndex(board, board);
   if (version === 3) {
@@ -32,11 +32,20 @@ function createLayout(db: IDBPDatabase, version: 1 | 3 | 4 | 5): void {
   db.createObjectStore('endorsements', { keyPath: ['app_id', 'from_account', 'to_account', 'endorsement_id'] });
   db.createObjectStore('logs', { keyPath: 'seq', autoIncrement: true }).createIndex('by_app', 'app_id');
   const idempotency = db.createObjectStore('idempotency', { keyPath: ['api_key', 'idempotency_key'] });
-  if (version === 5) idempotency.createIndex('by_created', 'created_at');
+  if (version >= 5) idempotency.createIndex('by_created', 'created_at');
   if (version > 1) db.createObjectStore('board_counts', { keyPath: 'key' });
   if (version === 3) db.createObjectStore('board_slots', { keyPath: 'key' });
   if (version >= 4) {
     db.createObjectStore('board_runs', { keyPath: 'key' });
     db.createObjectStore('board_rows', { keyPath: 'key' });
+  }
+  if (version >= 9) {
+    db.createObjectStore('badge_awards', { keyPath: ['app_id', 'account_name', 'badge_id'] });
+    db.createObjectStore('audit', { keyPath: ['app_id', 'at', 'id'] });
+    const submissions = db.createObjectStore('submissions', { keyPath: 'submission_id' });
+    submissions.createIndex('by_app', ['app_id', 'created_at', 'submission_id']);
+    submissions.createIndex('by_status', ['app_id', 'status', 'created_at', 'submission_id']);
+    submissions.createIndex('by_member', ['app_id', 'account_name', 'created_at', 'submission_id']);
+    db.createObjectStore('attempts', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
   }
 }

@@ -237,3 +237,70 @@ describe('upgrade from version 5', () => {
     });
   });
 });
+
+/** A season as version 9 kept it: in a meta record of the app's, beside its points in another. */
+/** A season's id is a GUID. */
+const SPRING = 'c0000000-0000-4000-8000-00000000aaaa';
+const SEASON = {
+  season_id: SPRING,
+  name: 'Spring',
+  starts_at: Date.UTC(2030, 2, 1),
+  ends_at: Date.UTC(2030, 5, 1),
+  rewards: [],
+  frozen_at: null,
+};
+
+async function createVersion9(name: string) {
+  const db = await openEarlierVersion(name, 9);
+  const tx = db.transaction(['meta', 'apps', 'api_keys'], 'readwrite');
+  await Promise.all([
+    tx.objectStore('apps').put(guildApp(1)),
+    tx.objectStore('api_keys').put({ key_sha256: sha256Hex('pk_guild'), app_id: 'guild', scopes: ['read'] }),
+    tx.objectStore('meta').put([SEASON], 'seasons guild'),
+    tx.objectStore('meta').put({ alice: [40, Date.UTC(2030, 2, 2)] }, `season guild ${SPRING}`),
+    tx.done,
+  ]);
+  db.close();
+}
+
+describe('upgrade from version 9', () => {
+  const name = `questboard-test-${crypto.randomUUID()}`;
+  after(() => deleteDB(name));
+
+  it("moves the app's seasons onto the app and their points into records, and their boards answer as before", async () => {
+    await createVersion9(name);
+    const store = openIndexedDbStore({ name });
+    const handle = createHandler({ store, now: () => new Date(Date.UTC(2030, 3, 1)) });
+    try {
+      const response = await handle(
+        new Request(`https://questboard.test/v1/get_leaderboard?app_id=guild&season=${SPRING}`, {
+          headers: { authorization: 'Bearer pk_guild' },
+        }),
+      );
+      const board = await response.json();
+      expect(board.total_users, JSON.stringify(board)).to.equal(1);
+      expect(
+        board.leaderboard_users.map((entry: { external_user: { username: string }; score: number }) => [
+          entry.external_user.username,
+          entry.score,
+        ]),
+      ).to.deep.equal([['alice', 40]]);
+    } finally {
+      store.close();
+    }
+    await checkUpgraded(name, async (db) => {
+      expect((await db.get('apps', 'guild')).seasons).to.deep.equal([SEASON]);
+      expect(await db.get('meta', 'seasons guild')).to.equal(undefined);
+      // Each member's points a record of its own, no longer in meta.
+      expect(await db.get('meta', `season guild ${SPRING}`)).to.equal(undefined);
+      const { order: _order, ...alice } = await db.get('season_points', ['guild', SPRING, 'alice']);
+      expect(alice).to.deep.equal({
+        app_id: 'guild',
+        season_id: SPRING,
+        account_name: 'alice',
+        points: 40,
+        at: Date.UTC(2030, 2, 2),
+      });
+    });
+  });
+});

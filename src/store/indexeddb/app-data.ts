@@ -31,6 +31,7 @@ export async function deleteAppData(tx: Transaction, app_id: string): Promise<vo
     tx.objectStore('users').delete(appPrefix(app_id)),
     tx.objectStore('endorsements').delete(appPrefix(app_id)),
     tx.objectStore('badge_awards').delete(appPrefix(app_id)),
+    tx.objectStore('season_points').delete(appPrefix(app_id)),
     tx.objectStore('board_counts').delete(appPrefix(app_id)),
     tx.objectStore('board_runs').delete(appPrefix(app_id)),
     tx.objectStore('board_rows').delete(appPrefix(app_id)),

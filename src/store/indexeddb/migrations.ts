@@ -3,6 +3,7 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
 import { rebuildPositions } from './board-positions.js';
+import { storedSeasonPoints } from './season-boards.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 
 type UpgradeTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'versionchange'>;
@@ -80,6 +81,19 @@ const MIGRATIONS: Migration[] = [
     submissions.createIndex('by_member', ['app_id', 'account_name', 'created_at', 'submission_id']);
     db.createObjectStore('attempts', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
   },
+  // Version 10: seasons. An app's seasons kept on the app, which every log reads anyway, not in a
+  // meta record of their own that each log read once more; each member's points in a season a
+  // record of its own, indexed in board order, not one meta record holding every member's.
+  (db, tx) => {
+    db.createObjectStore('season_points', { keyPath: ['app_id', 'season_id', 'account_name'] }).createIndex('by_order', [
+      'app_id',
+      'season_id',
+      'order',
+      'at',
+      'account_name',
+    ]);
+    void moveSeasonsOutOfMeta(tx);
+  },
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -119,6 +133,32 @@ async function hashApiKeys(db: AnyDatabase, tx: AnyUpgrade): Promise<void> {
     if (hash === undefined && SHA256_HEX.test(cursor.value.api_key)) continue;
     void cursor.delete();
     if (hash !== undefined) void idempotency.put({ ...cursor.value, api_key: hash });
+  }
+}
+
+/** The meta keys an app's seasons, and each season's points, were kept under up to version 9. */
+const OLD_SEASONS_PREFIX = 'seasons ';
+const OLD_POINTS_PREFIX = 'season ';
+
+const startingWith = (prefix: string) => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
+
+async function moveSeasonsOutOfMeta(tx: AnyUpgrade): Promise<void> {
+  const meta = tx.objectStore('meta');
+  for (let cursor = await meta.openCursor(startingWith(OLD_SEASONS_PREFIX)); cursor; cursor = await cursor.continue()) {
+    const app = await tx.objectStore('apps').get(String(cursor.key).slice(OLD_SEASONS_PREFIX.length));
+    if (app) void tx.objectStore('apps').put({ ...app, seasons: cursor.value });
+    void cursor.delete();
+  }
+  // 'season <app_id> <season_id>': a season's id is a GUID, without spaces.
+  for (let cursor = await meta.openCursor(startingWith(OLD_POINTS_PREFIX)); cursor; cursor = await cursor.continue()) {
+    const key = String(cursor.key);
+    const app_id = key.slice(OLD_POINTS_PREFIX.length, key.lastIndexOf(' '));
+    const season_id = key.slice(key.lastIndexOf(' ') + 1);
+    const board = cursor.value as Record<string, [number, number]>;
+    for (const [account_name, [points, at]] of Object.entries(board)) {
+      void tx.objectStore('season_points').put(storedSeasonPoints({ app_id, season_id, account_name, points, at }));
+    }
+    void cursor.delete();
   }
 }
 

@@ -32,6 +32,8 @@ export interface QuestboardSchema extends DBSchema {
     };
   };
   attempts: RecordStore<'attempts'> & { indexes: { by_app: string } };
+  /** Stored with its points negated (season-boards.ts), which by_order lists in board order. */
+  season_points: RecordStore<'season_points'> & { indexes: { by_order: [string, string, number, number, string] } };
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
@@ -55,6 +57,7 @@ export const ALL_STORES: StoreName[] = [
   'audit',
   'submissions',
   'attempts',
+  'season_points',
   'board_counts',
   'board_runs',
   'board_rows',

@@ -23,6 +23,7 @@ import {
   unrankedPage,
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
+import { countInSeason, countSeasonHigher, seasonPage, seasonPosition, storedSeasonPoints } from './season-boards.js';
 import { isShown, placements, placementText, rowOf, type Placement } from '../placements.js';
 import {
   keyText,
@@ -36,7 +37,7 @@ import {
   type SubmissionFilter,
   type Transaction,
 } from '../port.js';
-import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, UserRecord } from '../records.js';
+import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, SeasonPointsRecord, UserRecord } from '../records.js';
 
 export class IndexedDbTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
@@ -158,6 +159,12 @@ export class IndexedDbTransaction implements Transaction {
   boardPage = (board: BoardRef, offset: number, limit: number) => boardPage(this.raw, board, offset, limit);
   countUnrankedBefore = (board: BoardRef, name: string) => countUnrankedBefore(this.raw, board, name);
   unrankedPage = (board: BoardRef, skip: number, limit: number) => unrankedPage(this.raw, board, skip, limit);
+  countInSeason = (app_id: string, season_id: string) => countInSeason(this.raw, app_id, season_id);
+  countSeasonHigher = (app_id: string, season_id: string, points: number, distinct: boolean) =>
+    countSeasonHigher(this.raw, app_id, season_id, points, distinct);
+  seasonPosition = (member: SeasonPointsRecord) => seasonPosition(this.raw, member);
+  seasonPage = (app_id: string, season_id: string, offset: number, limit: number) =>
+    seasonPage(this.raw, app_id, season_id, offset, limit);
   readAppData = (app_id: string) => readAppData(this.raw, app_id);
   challengeMembers = (challenge_id: string) => challengeMembers(this.raw, challenge_id);
   challengeCompleters = (challenge_id: string) => challengeCompleters(this.raw, challenge_id);
@@ -202,7 +209,11 @@ export class IndexedDbTransaction implements Transaction {
         else if (after.row !== before.row && isShown(placement)) changes.push({ placement, row, delta: 0 });
       }
     }
-    const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
+    const writes = [...this.dirty.values()].map(([store, value]) =>
+      this.raw
+        .objectStore(store)
+        .put((store === 'season_points' ? storedSeasonPoints(value as SeasonPointsRecord) : value) as never),
+    );
     this.dirty.clear();
     await Promise.all(writes);
     // Only the rows of the members written move, however many: a merge import's chunk costs what it brings.

@@ -329,6 +329,34 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX attempts_by_app ON attempts (app_id)`,
     ],
   },
+  {
+    version: 16,
+    name: 'seasons',
+    statements: [
+      // An app's seasons kept on its record, which every log reads anyway, not in a meta record of
+      // their own that each log read once more. Put first in the record's text (text, not JSON, as
+      // version 12: a record may hold \u0000), where no app record had them.
+      `UPDATE apps SET record = '{"seasons":' || meta.value || ',' || substr(apps.record, 2)
+        FROM meta WHERE meta.key = 'seasons ' || apps.app_id`,
+      `DELETE FROM meta WHERE starts_with(key, 'seasons ')`,
+      // Each member's points in a season a row of its own, indexed in board order (the most points
+      // first, then the earlier to reach them, then by name), not one meta record holding every member's.
+      `CREATE TABLE season_points (
+        app_id text COLLATE "C", season_id text COLLATE "C", account_name text COLLATE "C",
+        points float8 NOT NULL, at float8 NOT NULL, record text NOT NULL,
+        PRIMARY KEY (app_id, season_id, account_name))`,
+      `CREATE INDEX season_points_by_order ON season_points (app_id, season_id, points DESC, at, account_name)`,
+      // Kept as 'season <app_id> <season_id>' (a season's id is a GUID, without spaces) holding
+      // {"<name>": [points, at]}.
+      `INSERT INTO season_points (app_id, season_id, account_name, points, at, record)
+        SELECT app_id, season_id, member.key, (member.value->>0)::float8, (member.value->>1)::float8,
+          json_build_object('app_id', app_id, 'season_id', season_id, 'account_name', member.key,
+            'points', member.value->0, 'at', member.value->1)::text
+        FROM (SELECT substring(key from '^season (.*) [^ ]*$') AS app_id, substring(key from ' ([^ ]*)$') AS season_id,
+            value FROM meta WHERE starts_with(key, 'season ')) AS season, json_each(season.value::json) AS member`,
+      `DELETE FROM meta WHERE starts_with(key, 'season ')`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

@@ -63,4 +63,6 @@ export const TABLES: { [K in RecordKind]: Table<Records[K]> } = {
     columns: [text('app_id'), text('account_name'), text('status'), float('created_at')],
   },
   attempts: { key: [text('task_id'), text('account_name')], columns: [text('app_id')] },
+  // Points and time order the season's board (season_points_by_order).
+  season_points: { key: [text('app_id'), text('season_id'), text('account_name')], columns: [float('points'), float('at')] },
 };

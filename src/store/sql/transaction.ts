@@ -28,6 +28,7 @@ import type {
   AuditRecord,
   ChallengeRecord,
   LogRecord,
+  SeasonPointsRecord,
   SubmissionRecord,
   UserRecord,
 } from '../records.js';
@@ -348,6 +349,39 @@ export class SqlTransaction implements Transaction {
   countUnrankedBefore = (board: BoardRef, name: string) => this.boards.countUnrankedBefore(board, name);
   unrankedPage = (board: BoardRef, skip: number, limit: number) => this.boards.unrankedPage(board, skip, limit);
 
+  async countInSeason(app_id: string, season_id: string): Promise<number> {
+    const [row] = await this.session.query<{ count: number }>(sql`
+      SELECT count(*)::integer AS count FROM season_points WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text`);
+    return row!.count;
+  }
+
+  async countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number> {
+    const counted = new Identifier(distinct ? 'count(DISTINCT points)' : 'count(*)');
+    const [row] = await this.session.query<{ count: number }>(sql`
+      SELECT ${counted}::integer AS count FROM season_points
+      WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND points > ${points}::float8`);
+    return row!.count;
+  }
+
+  async seasonPosition({ app_id, season_id, points, at, account_name }: SeasonPointsRecord): Promise<number> {
+    // Two ranges of season_points_by_order (the members above, those before on a tie): one
+    // condition with OR would read the whole season.
+    const [row] = await this.session.query<{ count: number }>(sql`
+      SELECT (SELECT count(*) FROM season_points
+          WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND points > ${points}::float8)::integer
+        + (SELECT count(*) FROM season_points
+          WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND points = ${points}::float8
+            AND (at, account_name) < (${at}::float8, ${account_name}::text))::integer AS count`);
+    return row!.count;
+  }
+
+  async seasonPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonPointsRecord[]> {
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM season_points WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text
+      ORDER BY points DESC, at, account_name OFFSET ${offset}::bigint LIMIT ${limit}::bigint`);
+    return rows.map((row) => parse<SeasonPointsRecord>(row));
+  }
+
   async readAppData(app_id: string) {
     await this.writeLogs();
     const all = async <K extends RecordKind>(kind: K, order: string) =>
@@ -383,7 +417,7 @@ export class SqlTransaction implements Transaction {
       'submissions',
       'attempts',
     ];
-    const owned = ['endorsements', 'badge_awards', 'logs', 'board_blocks', 'board_sections', 'name_periods'];
+    const owned = ['endorsements', 'badge_awards', 'season_points', 'logs', 'board_blocks', 'board_sections', 'name_periods'];
     for (const table of [...tables, ...owned]) {
       await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
     }

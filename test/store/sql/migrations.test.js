@@ -236,3 +236,103 @@ describe('API keys kept in clear are hashed in place', () => {
     }
   });
 });
+
+/** The migration that moves seasons onto the app, by name: its number may change as others land before it. */
+const beforeSeasonsOnApp = () => sql.MIGRATIONS.findIndex((migration) => migration.name === 'seasons');
+
+/** A season as the versions before kept it: in a meta record of the app's, beside its points in another. */
+/** A season's id is a GUID. */
+const SPRING = 'c0000000-0000-4000-8000-00000000aaaa';
+const SEASON = {
+  season_id: SPRING,
+  name: 'Spring',
+  starts_at: Date.UTC(2030, 2, 1),
+  ends_at: Date.UTC(2030, 5, 1),
+  rewards: [],
+  frozen_at: null,
+};
+
+async function upgradeSeasons(openDriver, storeOptions) {
+  const driver = await openDriver();
+  await sql.migrate(driver, beforeSeasonsOnApp());
+  const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 1, treasury: null };
+  await driver.transaction('write', async (session) => {
+    const run = (text, values) => session.query({ text, values });
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['guild', JSON.stringify(app)]);
+    // An app without seasons is left as it was.
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['other', JSON.stringify({ ...app, app_id: 'other' })]);
+    await run('INSERT INTO api_keys (key_sha256, app_id, record) VALUES ($1, $2, $3)', [
+      sql.sha256Hex('pk_guild'),
+      'guild',
+      JSON.stringify({ key_sha256: sql.sha256Hex('pk_guild'), app_id: 'guild', scopes: ['read'] }),
+    ]);
+    await run('INSERT INTO meta (key, value) VALUES ($1, $2)', ['seasons guild', JSON.stringify([SEASON])]);
+    await run('INSERT INTO meta (key, value) VALUES ($1, $2)', [
+      `season guild ${SPRING}`,
+      JSON.stringify({ alice: [40, Date.UTC(2030, 2, 2)] }),
+    ]);
+  });
+  await driver.close();
+
+  const store = await sql.openSqlStore(storeOptions);
+  try {
+    const handle = sql.createHandler({ store, now: () => new Date(Date.UTC(2030, 3, 1)) });
+    const response = await handle(
+      new Request(`http://questboard.test/v1/get_leaderboard?app_id=guild&season=${SPRING}`, {
+        headers: { authorization: 'Bearer pk_guild' },
+      }),
+    );
+    assert.equal(response.status, 200);
+    const board = await response.json();
+    assert.deepEqual(
+      board.leaderboard_users.map((entry) => [entry.external_user.username, entry.score]),
+      [['alice', 40]],
+    );
+  } finally {
+    await store.close();
+  }
+
+  const reader = await openDriver();
+  try {
+    const rows = await reader.transaction('read', async (session) => ({
+      apps: await session.query({ text: 'SELECT app_id, record FROM apps ORDER BY app_id', values: [] }),
+      meta: await session.query({ text: `SELECT key FROM meta WHERE starts_with(key, 'season')`, values: [] }),
+      points: await session.query({ text: 'SELECT record FROM season_points', values: [] }),
+    }));
+    assert.deepEqual(
+      [...rows.apps].map(({ record }) => JSON.parse(record)),
+      [
+        { ...app, seasons: [SEASON] },
+        { ...app, app_id: 'other' },
+      ],
+    );
+    assert.equal(rows.meta.length, 0, 'no seasons nor points left in meta');
+    assert.deepEqual(
+      [...rows.points].map(({ record }) => JSON.parse(record)),
+      [{ app_id: 'guild', season_id: SPRING, account_name: 'alice', points: 40, at: Date.UTC(2030, 2, 2) }],
+    );
+  } finally {
+    await reader.close();
+  }
+}
+
+describe('seasons kept in meta move onto their app, their points into rows', () => {
+  it('on PGlite in a directory', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'questboard-migration-'));
+    try {
+      await upgradeSeasons(() => sql.pgliteDriver(dataDir), { dataDir });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('on PostgreSQL', async (t) => {
+    if (!(await postgresOrSkip(t))) return;
+    const database = await createDatabase('questboard_seasons_on_app');
+    try {
+      await upgradeSeasons(() => sql.postgresDriver({ url: database.url }), { databaseUrl: database.url });
+    } finally {
+      await database.drop();
+    }
+  });
+});
