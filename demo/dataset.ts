@@ -561,7 +561,7 @@ function seasonsAndBadges(
   const board = (from: number, to: number) =>
     names
       .filter(() => random() < 0.3)
-      .map((account_name) => ({ account_name, points: 10 * Math.ceil(random() * 40), at: iso(from + random() * (to - from)) }))
+      .map((account_name) => ({ account_name, points: Math.ceil(random() ** 2 * 600), at: iso(from + random() * (to - from)) }))
       .sort((a, b) => b.points - a.points || (a.at < b.at ? -1 : 1));
   const autumnEnd = nowMs - 10 * DAY;
   const autumn = board(autumnEnd - 60 * DAY, autumnEnd);
