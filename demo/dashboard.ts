@@ -1,6 +1,6 @@
 // The components in real use: each one is created once and then follows the
 // viewer, the chosen leaderboard type and the chosen challenge through its attributes.
-import { DEMO_APP_ID } from './dataset.js';
+import { DEMO_APP_ID, SEASON_IDS } from './dataset.js';
 import { element, required } from './dom.js';
 import type { Viewer } from './viewer.js';
 
@@ -21,17 +21,26 @@ export function mountDashboard(viewer: Viewer, choices: DashboardChoices): void 
     highlight: viewer.name,
   });
   const connectSocial = element('qb-connect-social', { 'app-id': DEMO_APP_ID, 'account-name': viewer.name });
+  const achievements = element('qb-achievements', { 'app-id': DEMO_APP_ID, 'account-name': viewer.name });
+  const seasonBoard = (season: string) =>
+    element('qb-leaderboard', { 'app-id': DEMO_APP_ID, season, limit: '5', highlight: viewer.name });
+  const seasons = [seasonBoard(SEASON_IDS.winter), seasonBoard(SEASON_IDS.autumn)];
 
   required('#user-card-slot').replaceChildren(userCard);
   required('#challenge-slot').replaceChildren(challenge);
   required('#leaderboard-slot').replaceChildren(leaderboard);
   required('#connect-social-slot').replaceChildren(connectSocial);
+  required('#achievements-slot').replaceChildren(achievements);
+  required('#season-current-slot').replaceChildren(seasons[0]!);
+  required('#season-past-slot').replaceChildren(seasons[1]!);
 
   viewer.subscribe((accountName) => {
     userCard.setAttribute('account-name', accountName);
     challenge.setAttribute('account-name', accountName);
     leaderboard.setAttribute('highlight', accountName);
     connectSocial.setAttribute('account-name', accountName);
+    achievements.setAttribute('account-name', accountName);
+    for (const board of seasons) board.setAttribute('highlight', accountName);
   });
 
   const typeGroup = required<HTMLElement>('#leaderboard-type');

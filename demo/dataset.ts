@@ -3,6 +3,7 @@
 // the same dataset; `now` only moves the timestamps, so weekly and monthly
 // boards look alive whenever the demo is opened.
 
+import type { Dataset as ApiDataset } from '../src/api/schemas.js';
 import { seededRandom } from '../bench/seeded-random.js';
 
 export const DEMO_APP_ID = 'guild';
@@ -39,6 +40,12 @@ export const CHALLENGE_IDS = {
   buildInPublic: '6a1b2c3d-0002-4000-8000-00000000c002',
   mentorCircle: '6a1b2c3d-0003-4000-8000-00000000c003',
   winterHackathon: '6a1b2c3d-0004-4000-8000-00000000c004',
+} as const;
+
+/** The guild's seasons: one finished (its board frozen, its winners holding its badges) and one under way. */
+export const SEASON_IDS = {
+  autumn: '6a1b2c3d-0005-4000-8000-00000000e001',
+  winter: '6a1b2c3d-0006-4000-8000-00000000e002',
 } as const;
 
 export const TASK_IDS = {
@@ -107,7 +114,12 @@ export interface DatasetApp {
   challenges: DatasetChallenge[];
   progress: DatasetProgress[];
   endorsements: DatasetEndorsement[];
+  badges: ApiApp['badges'];
+  seasons: ApiApp['seasons'];
+  badge_awards: ApiApp['badge_awards'];
 }
+
+type ApiApp = NonNullable<ApiDataset['apps']>[number];
 
 export interface Dataset {
   admin_keys: string[];
@@ -528,8 +540,102 @@ export function generateDataset({ now, seed = 20261122, memberCount = 420 }: Dat
         challenges: challenges(nowMs),
         progress,
         endorsements: endorsements(random, names),
+        ...seasonsAndBadges(random, names, nowMs),
       },
     ],
+  };
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * The badge wall (rule badges the history earns as it is replayed, and the season winners'
+ * badges), a finished season whose top three hold its badges, and a season under way.
+ */
+function seasonsAndBadges(
+  random: () => number,
+  names: string[],
+  nowMs: number,
+): Pick<DatasetApp, 'badges' | 'seasons' | 'badge_awards'> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const board = (from: number, to: number) =>
+    names
+      .filter(() => random() < 0.3)
+      .map((account_name) => ({ account_name, points: Math.ceil(random() ** 2 * 600), at: iso(from + random() * (to - from)) }))
+      .sort((a, b) => b.points - a.points || (a.at < b.at ? -1 : 1));
+  const autumnEnd = nowMs - 10 * DAY;
+  const autumn = board(autumnEnd - 60 * DAY, autumnEnd);
+  const winners: [string, string][] = [
+    ...autumn.slice(0, 1).map((entry): [string, string] => ['autumn-champion', entry.account_name]),
+    ...autumn.slice(0, 3).map((entry): [string, string] => ['autumn-podium', entry.account_name]),
+  ];
+  return {
+    badges: [
+      {
+        badge_id: 'first-steps',
+        name: 'First steps',
+        description: 'Completed a first task.',
+        rule: { kind: 'tasks_completed', at_least: 1 },
+      },
+      {
+        badge_id: 'busy-builder',
+        name: 'Busy builder',
+        description: 'Completed ten tasks.',
+        rule: { kind: 'tasks_completed', at_least: 10 },
+      },
+      {
+        badge_id: 'welcomed',
+        name: 'Welcomed',
+        description: 'Finished Welcome to the Guild.',
+        rule: { kind: 'challenge', challenge_id: CHALLENGE_IDS.onboarding },
+      },
+      { badge_id: 'level-3', name: 'Rising', description: 'Reached level 3.', rule: { kind: 'level', at_least: 3 } },
+      {
+        badge_id: 'on-a-roll',
+        name: 'On a roll',
+        description: 'Active three days in a row.',
+        rule: { kind: 'streak', at_least: 3 },
+      },
+      {
+        badge_id: 'autumn-champion',
+        name: 'Autumn champion',
+        description: 'First in the Autumn season.',
+        rule: { kind: 'manual' },
+      },
+      {
+        badge_id: 'autumn-podium',
+        name: 'Autumn podium',
+        description: 'In the top three of the Autumn season.',
+        rule: { kind: 'manual' },
+      },
+    ],
+    seasons: [
+      {
+        season_id: SEASON_IDS.autumn,
+        name: 'Autumn season',
+        starts_at: iso(autumnEnd - 60 * DAY),
+        ends_at: iso(autumnEnd),
+        rewards: [
+          { from_rank: 1, to_rank: 1, badge_id: 'autumn-champion' },
+          { from_rank: 1, to_rank: 3, badge_id: 'autumn-podium' },
+        ],
+        frozen: true,
+        board: autumn,
+      },
+      {
+        season_id: SEASON_IDS.winter,
+        name: 'Winter season',
+        starts_at: iso(nowMs - 9 * DAY),
+        ends_at: iso(nowMs + 50 * DAY),
+        board: board(nowMs - 9 * DAY, nowMs - DAY),
+      },
+    ],
+    badge_awards: winners.map(([badge_id, account_name]) => ({
+      badge_id,
+      account_name,
+      earned_at: iso(autumnEnd),
+      reason: 'Autumn season',
+    })),
   };
 }
 

@@ -53,6 +53,7 @@ function requestOf(container: HTMLElement) {
       locale: localeOf(container),
       ...(data.leaderboardType ? { leaderboard_type: data.leaderboardType as LeaderboardType } : {}),
       ...(limit !== undefined && Number.isInteger(limit) ? { limit } : {}),
+      season: data.season || undefined,
     },
   };
 }
@@ -65,6 +66,7 @@ function storageKey({ overrides, query }: ReturnType<typeof requestOf>): string 
     query.leaderboard_type ?? null,
     query.limit ?? null,
     query.locale,
+    query.season ?? null,
   ]);
 }
 

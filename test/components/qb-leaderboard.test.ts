@@ -5,6 +5,7 @@ import type { QbLeaderboard } from '../../src/components/qb-leaderboard/qb-leade
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';
 import { APP_ID, POST_TASK_ID, PROFILE_TASK_ID, guildDataset, injected, setupApi, shadow, type TestApi } from './support.js';
 
+const SEASON = '5e450000-0000-4000-8000-000000000001';
 const MEMBERS = Array.from({ length: 12 }, (_, index) => `member-${String(index).padStart(2, '0')}`);
 
 const settled = (element: QbLeaderboard) =>
@@ -36,6 +37,19 @@ describe('<qb-leaderboard>', () => {
         at: `2026-11-03T10:${String(index).padStart(2, '0')}:00Z`,
       })),
     );
+    // A season whose board is not the app's: bob leads it, alice has no points in it.
+    dataset.apps![0]!.seasons = [
+      {
+        season_id: SEASON,
+        name: 'Autumn',
+        starts_at: '2026-09-01T00:00:00Z',
+        ends_at: '2026-12-01T00:00:00Z',
+        board: [
+          { account_name: 'bob', points: 30, at: '2026-11-01T00:00:00Z' },
+          { account_name: 'member-05', points: 12, at: '2026-11-02T00:00:00Z' },
+        ],
+      },
+    ];
     api = await setupApi(dataset);
   });
   after(() => api.teardown());
@@ -66,6 +80,24 @@ describe('<qb-leaderboard>', () => {
       ['1', 'member-01', '20', '20', '0', '1'],
     ]);
     expect(root.querySelector('.qb-lb__summary')!.textContent!.trim()).to.equal('Showing 1–3 of 25 members');
+    await expect(element).to.be.accessible();
+  });
+
+  it("shows a season's board, and pages it, with season", async () => {
+    api.sent.length = 0;
+    const element = await fixture<QbLeaderboard>(
+      html`<qb-leaderboard app-id=${APP_ID} limit="1" season=${SEASON}></qb-leaderboard>`,
+    );
+    await settled(element);
+    expect(names(element)).to.deep.equal(['bob']);
+    expect(api.sent).to.deep.equal([`v1/get_leaderboard?app_id=guild&leaderboard_type=score&season=${SEASON}&limit=1&offset=0`]);
+    shadow(element).querySelector<HTMLButtonElement>('[part="load-more"]')!.click();
+    await waitUntil(() => names(element).length === 2, 'second page never came');
+    expect(names(element)).to.deep.equal(['bob', 'member-05']);
+    expect(api.sent[1]).to.equal(`v1/get_leaderboard?app_id=guild&leaderboard_type=score&season=${SEASON}&limit=1&offset=1`);
+    // Without it, the app's board again.
+    element.season = '';
+    await waitUntil(() => names(element)[0] === 'alice', "the app's board never came back");
     await expect(element).to.be.accessible();
   });
 

@@ -9,6 +9,7 @@ import {
   DEMO_MEMBER_TOKEN_KEY,
   DEMO_TREASURY,
   HOSTILE_NAME,
+  SEASON_IDS,
   generateDataset,
   type Dataset,
   type DatasetApp,
@@ -158,5 +159,22 @@ describe('the demo dataset imported through the API', () => {
     expect(failure).to.be.instanceOf(QuestboardError);
     expect((failure as QuestboardError).status).to.equal(404);
     expect((failure as QuestboardError).message).to.match(/not started/i);
+  });
+
+  it("shows a finished season's board, whose top three hold its badges, and a season under way", async () => {
+    const autumn = await member.getLeaderboard({ app_id: DEMO_APP_ID, season: SEASON_IDS.autumn, limit: 3 });
+    // Ranks 1, 2 and 3, no tie: the podium is unambiguous.
+    expect(autumn.leaderboard_users.map((entry) => entry.rank)).to.deep.equal([1, 2, 3]);
+    const [first, ...podium] = autumn.leaderboard_users.map((entry) => entry.external_user.username);
+    const badgesOf = async (account_name: string) =>
+      (await member.getAchievements({ app_id: DEMO_APP_ID, account_name })).badges.map((badge) => badge.badge_id);
+    expect(await badgesOf(first!)).to.include.members(['autumn-champion', 'autumn-podium']);
+    for (const name of podium) {
+      expect(await badgesOf(name))
+        .to.include('autumn-podium')
+        .and.not.include('autumn-champion');
+    }
+    const winter = await member.getLeaderboard({ app_id: DEMO_APP_ID, season: SEASON_IDS.winter, limit: 1 });
+    expect(winter.total_users).to.be.greaterThan(0);
   });
 });

@@ -23,6 +23,8 @@ async function openPage(name: string): Promise<{ frame: HTMLIFrameElement; win: 
   return { frame, win: frame.contentWindow as PageWindow, doc: frame.contentDocument! };
 }
 
+const SEASON = '5e450000-0000-4000-8000-000000000002';
+
 const rowNames = (container: Element) => [...container.querySelectorAll('tbody th[scope="row"]')].map((cell) => cell.textContent);
 
 /** Waits for the container's current answer: a kept one may show before it (aria-busy stays true meanwhile). */
@@ -42,9 +44,21 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     expect(available.ok, 'run npm run build before the embed tests').to.equal(true);
     // The pages share this origin's default database with the worker and the in-page handler.
     const seeder = inPageTransport();
-    await new QuestboardClient({ transport: seeder, apiKey: ADMIN_KEY }).admin.importDataset(guildDataset([...HOSTILE_NAMES]), {
-      mode: 'replace',
-    });
+    const dataset = guildDataset([...HOSTILE_NAMES]);
+    // A season whose board is not the app's (data-season).
+    dataset.apps![0]!.seasons = [
+      {
+        season_id: SEASON,
+        name: 'Autumn',
+        starts_at: '2026-09-01T00:00:00Z',
+        ends_at: '2026-12-01T00:00:00Z',
+        board: [
+          { account_name: 'carol', points: 40, at: '2026-11-01T00:00:00Z' },
+          { account_name: 'bob', points: 5, at: '2026-11-02T00:00:00Z' },
+        ],
+      },
+    ];
+    await new QuestboardClient({ transport: seeder, apiKey: ADMIN_KEY }).admin.importDataset(dataset, { mode: 'replace' });
     await seeder.close();
   });
 
@@ -105,6 +119,17 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     await filled(added);
     expect(rowNames(added)).to.have.length(2);
     expect(owned.textContent).to.equal('Own content');
+  });
+
+  it("fills a container with data-season with that season's board", async () => {
+    const { doc } = await openPage('no-worker');
+    await filled(doc.getElementById('board')!);
+    const season = doc.createElement('div');
+    Object.assign(season.dataset, { questboardLeaderboard: '', appId: APP_ID, season: SEASON });
+    doc.body.append(season);
+    await filled(season);
+    expect(rowNames(season)).to.deep.equal(['carol', 'bob']);
+    expect(rowNames(doc.getElementById('board')!)).not.to.deep.equal(['carol', 'bob']);
   });
 
   it('replaces a loading placeholder, and leaves a container with anything else in it alone', async () => {

@@ -62,13 +62,16 @@ export class QbLeaderboard extends QuestboardElement {
   @property({ type: Number }) limit = DEFAULT_LIMIT;
   /** Account name of the current member. */
   @property() highlight = '';
+  /** A season's id: its board (points earned between its start and end) instead of the app's. */
+  @property() season = '';
 
   @state() private loadingMore = false;
   /** Why "Load more" failed, until it is pressed again. */
   @state() private loadMoreError: { error: unknown } | null = null;
 
   private readonly query = new QueryController<LoadedBoard>(this, {
-    args: () => (this.appId ? [this.appId, this.type, this.pageSize, this.highlight, this.apiKey, this.baseUrl] : null),
+    args: () =>
+      this.appId ? [this.appId, this.type, this.season, this.pageSize, this.highlight, this.apiKey, this.baseUrl] : null,
     load: (client) => this.loadBoard(client),
     // Any member's new points can reorder the board.
     affectedBy: (change) => changeAffects(change, this.appId),
@@ -77,6 +80,11 @@ export class QbLeaderboard extends QuestboardElement {
 
   private get pageSize(): number {
     return Number.isInteger(this.limit) && this.limit > 0 ? Math.min(this.limit, MAX_LIMIT) : DEFAULT_LIMIT;
+  }
+
+  /** Which board every request reads. */
+  private get scope() {
+    return { app_id: this.appId, leaderboard_type: this.type as LeaderboardType, season: this.season || undefined };
   }
 
   private get leaderboardType(): LeaderboardType {
@@ -88,8 +96,7 @@ export class QbLeaderboard extends QuestboardElement {
     // A refresh reloads every row already shown, in one request.
     const shown = current.status === 'ready' ? current.value.entries.length : 0;
     const board = await client.getLeaderboard({
-      app_id: this.appId,
-      leaderboard_type: this.type as LeaderboardType,
+      ...this.scope,
       limit: Math.min(Math.max(shown, this.pageSize), MAX_LIMIT),
       offset: 0,
     });
@@ -105,8 +112,7 @@ export class QbLeaderboard extends QuestboardElement {
     if (!name || board.leaderboard_users.some((entry) => entry.external_user.username === name)) return null;
     try {
       const around = await client.getLeaderboard({
-        app_id: this.appId,
-        leaderboard_type: this.type as LeaderboardType,
+        ...this.scope,
         around: name,
         limit: 1,
       });
@@ -126,8 +132,7 @@ export class QbLeaderboard extends QuestboardElement {
     try {
       const client = await this.client();
       const page = await client.getLeaderboard({
-        app_id: this.appId,
-        leaderboard_type: this.type as LeaderboardType,
+        ...this.scope,
         limit: this.pageSize,
         offset: current.value.entries.length,
       });
