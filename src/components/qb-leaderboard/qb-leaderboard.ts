@@ -62,13 +62,16 @@ export class QbLeaderboard extends QuestboardElement {
   @property({ type: Number }) limit = DEFAULT_LIMIT;
   /** Account name of the current member. */
   @property() highlight = '';
+  /** A season's season_id: that season's board (points earned in its window) instead of `type`'s. */
+  @property() season = '';
 
   @state() private loadingMore = false;
   /** Why "Load more" failed, until it is pressed again. */
   @state() private loadMoreError: { error: unknown } | null = null;
 
   private readonly query = new QueryController<LoadedBoard>(this, {
-    args: () => (this.appId ? [this.appId, this.type, this.pageSize, this.highlight, this.apiKey, this.baseUrl] : null),
+    args: () =>
+      this.appId ? [this.appId, this.type, this.season, this.pageSize, this.highlight, this.apiKey, this.baseUrl] : null,
     load: (client) => this.loadBoard(client),
     // Any member's new points can reorder the board.
     affectedBy: (change) => changeAffects(change, this.appId),
@@ -83,13 +86,21 @@ export class QbLeaderboard extends QuestboardElement {
     return isLeaderboardType(this.type) ? this.type : 'score';
   }
 
+  /** Which board: the app's, of `type` or of `season`. */
+  private board() {
+    return {
+      app_id: this.appId,
+      leaderboard_type: this.type as LeaderboardType,
+      ...(this.season ? { season: this.season } : {}),
+    };
+  }
+
   private async loadBoard(client: QuestboardClient): Promise<LoadedBoard> {
     const current = this.query.state;
     // A refresh reloads every row already shown, in one request.
     const shown = current.status === 'ready' ? current.value.entries.length : 0;
     const board = await client.getLeaderboard({
-      app_id: this.appId,
-      leaderboard_type: this.type as LeaderboardType,
+      ...this.board(),
       limit: Math.min(Math.max(shown, this.pageSize), MAX_LIMIT),
       offset: 0,
     });
@@ -105,8 +116,7 @@ export class QbLeaderboard extends QuestboardElement {
     if (!name || board.leaderboard_users.some((entry) => entry.external_user.username === name)) return null;
     try {
       const around = await client.getLeaderboard({
-        app_id: this.appId,
-        leaderboard_type: this.type as LeaderboardType,
+        ...this.board(),
         around: name,
         limit: 1,
       });
@@ -126,8 +136,7 @@ export class QbLeaderboard extends QuestboardElement {
     try {
       const client = await this.client();
       const page = await client.getLeaderboard({
-        app_id: this.appId,
-        leaderboard_type: this.type as LeaderboardType,
+        ...this.board(),
         limit: this.pageSize,
         offset: current.value.entries.length,
       });
