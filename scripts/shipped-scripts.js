@@ -47,7 +47,7 @@ export const SHIPPED_SCRIPTS = {
     // its endorsement was made (get_endorsement), and 0.6 KB since it loads elements on demand
     // (the loader, and the kit it hands them: src/embed/lazy-element-files.ts), which is what
     // lets every element after it stay out of this file. TEMPORARY: issue 43 keeps the cuts open.
-    budgetKB: 25.9,
+    budgetKB: 26,
   },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget. Over it by about 50 bytes

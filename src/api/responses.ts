@@ -98,6 +98,13 @@ export interface BadgeWall {
   })[];
 }
 
+/** get_seasons: the app's seasons as a member may see them, in the order they were defined. */
+export interface Seasons {
+  is_valid: true;
+  message: null;
+  seasons: { season_id: string; name: string; starts_at: string; ends_at: string; ended: boolean }[];
+}
+
 /** get_endorsement: whether the endorsement was made (once made, an endorsement stays). */
 export const endorsement = z.object({ ...success, endorsed: z.boolean() });
 export type Endorsement = z.infer<typeof endorsement>;

@@ -287,6 +287,7 @@ export const awardBadgeBody = z.object({ app_id: appId, badge_id: badgeId, accou
 export const getAchievementsQuery = z.object({ app_id: appId, account_name: accountName });
 /** get_badges: the app's badges, and with an account_name that member's standing toward each. */
 export const getBadgesQuery = z.object({ app_id: appId, account_name: z.optional(accountName) });
+export const getSeasonsQuery = z.object({ app_id: appId });
 /** What a member sends for review: a text or a link, as a message would hold. */
 export const MAX_SUBMISSION_TEXT = 4000;
 

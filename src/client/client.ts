@@ -2,6 +2,7 @@ import type {
   Acknowledged,
   Achievements,
   BadgeWall,
+  Seasons,
   AirdropResult,
   Challenge,
   Endorsement,
@@ -131,6 +132,11 @@ export class QuestboardClient {
   /** Every badge of the app, with the member's progress toward each where an account_name is given. */
   getBadges(query: { app_id: string; account_name?: string }): Promise<BadgeWall> {
     return this.get('v1/get_badges', query);
+  }
+
+  /** The app's seasons, for a season picker. */
+  getSeasons(query: { app_id: string }): Promise<Seasons> {
+    return this.get('v1/get_seasons', query);
   }
 
   /** The member's badges and streak (404 for an unknown member, as getUserInfo). */

@@ -1,3 +1,4 @@
 // The elements the script-tag embed loads on demand (./shared/lazy-elements.ts), for the ES
 // modules, which define them up front like the others: importing this module defines them.
 export { QbAchievements } from './qb-achievements/qb-achievements.js';
+export { QbSeasonPicker, type QbSeasonChangeDetail, type QbSeasonChangeEvent } from './qb-season-picker/qb-season-picker.js';

@@ -158,7 +158,8 @@ function claimWithin(root: ParentNode): void {
 /**
  * Fills every empty [data-questboard-leaderboard] container (or one holding only a loading
  * placeholder) with the HTML fragment, now and whenever one is added later, refreshes them
- * after writes to their app and when the page's language changes, and keeps each fragment in
+ * after writes to their app, when the page's language changes and when a container's
+ * `data-season` does, and keeps each fragment in
  * the colour scheme its container's `data-theme` and the page ask for.
  */
 export function startLeaderboardContainers(): void {
@@ -167,14 +168,23 @@ export function startLeaderboardContainers(): void {
     if (records.some((record) => record.removedNodes.length > 0)) forgetRemoved();
     for (const record of records) {
       if (record.type === 'attributes') {
-        if (record.target instanceof HTMLElement && filled.has(record.target)) applyFragmentScheme(record.target);
+        const { target } = record;
+        if (!(target instanceof HTMLElement) || !filled.has(target)) continue;
+        // Another season (a season picker's choice) is another board.
+        if (record.attributeName === 'data-season') void fill(target);
+        else applyFragmentScheme(target);
         continue;
       }
       record.addedNodes.forEach((node) => {
         if (node instanceof Element) claimWithin(node);
       });
     }
-  }).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-theme'] });
+  }).observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['data-theme', 'data-season'],
+  });
   onColorSchemeChange(() => filled.forEach((_, container) => applyFragmentScheme(container)));
   subscribeToChanges((change) => {
     for (const container of filled.keys()) {

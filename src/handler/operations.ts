@@ -239,6 +239,26 @@ export const operations: Record<string, Operation> = {
     },
   }),
 
+  get_seasons: define({
+    methods: ['GET'],
+    scope: 'read',
+    transaction: 'read',
+    schema: schemas.getSeasonsQuery,
+    readsAhead: ['app'],
+    run: async (call) => {
+      const app = await appFor(call);
+      const seasons = listSeasons(app).map(({ season_id, name, starts_at, ends_at }) => ({
+        season_id,
+        name,
+        starts_at: new Date(starts_at).toISOString(),
+        ends_at: new Date(ends_at).toISOString(),
+        // Ended by the clock, whether or not a write has frozen its board yet (the board answers the same).
+        ended: call.now >= ends_at,
+      }));
+      return { body: { seasons, ...OK } };
+    },
+  }),
+
   get_leaderboard: define({
     methods: ['GET'],
     scope: 'read',

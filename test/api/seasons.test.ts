@@ -49,6 +49,20 @@ describe('seasons', () => {
   });
   afterEach(() => api.close());
 
+  it('get_seasons: a read key lists the seasons, each ended by the clock, no rewards', async () => {
+    const empty = await api.call('GET', '/v1/get_seasons?app_id=league', { key: 'pk_league' });
+    expect(empty.status, empty.text).to.equal(200);
+    expect(empty.body).to.deep.equal({ seasons: [], is_valid: true, message: null });
+    expect((await defineSeason(api)).status).to.equal(200);
+    const listed = async () => (await api.call('GET', '/v1/get_seasons?app_id=league', { key: 'pk_league' })).body.seasons;
+    const autumn = { season_id: SEASON, name: 'Autumn', starts_at: iso(STARTS), ends_at: iso(ENDS) };
+    expect(await listed()).to.deep.equal([{ ...autumn, ended: false }]);
+    // At its end exactly it has ended ([starts_at, ends_at)), though no write has frozen it yet.
+    clock.now = ENDS;
+    expect(await listed()).to.deep.equal([{ ...autumn, ended: true }]);
+    expect((await api.call('GET', '/v1/get_seasons?app_id=nowhere', { key: 'pk_league' })).status).to.equal(404);
+  });
+
   it('defines and lists seasons; refuses a window that ends before it starts, bad ranks, unknown badges', async () => {
     const unknownBadge = await defineSeason(api, { rewards: [{ from_rank: 1, to_rank: 3, badge_id: 'podium' }] });
     expect(unknownBadge.status).to.equal(404);

@@ -57,7 +57,7 @@ function partsRendered(text) {
   return parts;
 }
 
-it('lists the seven elements, the one loaded on demand among them', () => {
+it('lists the eight elements, those loaded on demand among them', () => {
   assert.deepEqual(
     elements()
       .map((element) => element.tagName)
@@ -68,6 +68,7 @@ it('lists the seven elements, the one loaded on demand among them', () => {
       'qb-connect-social',
       'qb-endorse-button',
       'qb-leaderboard',
+      'qb-season-picker',
       'qb-task-progress',
       'qb-user-card',
     ],

@@ -53,7 +53,8 @@ export type FailureId =
   | 'challenge.loadFailed'
   | 'endorse.failed'
   | 'connectSocial.failed'
-  | 'achievements.loadFailed';
+  | 'achievements.loadFailed'
+  | 'seasonPicker.loadFailed';
 
 /** The values a failure's message takes besides its reason: the member's name where it names one. */
 export interface FailureValues {

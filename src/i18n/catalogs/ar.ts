@@ -152,6 +152,15 @@ export const onDemand = {
   'achievements.progress': '{current} من {target}',
   'achievements.progressToward': 'التقدم نحو {badge}',
   'achievements.byHand': 'يمنحها فريق المجتمع',
+  'seasonPicker.idle': 'لم تُحدَّد أي لوحة صدارة.',
+  'seasonPicker.loading': 'جارٍ تحميل المواسم…',
+  'seasonPicker.loadFailed': 'تعذّر تحميل المواسم.',
+  'seasonPicker.loadFailedBecause': 'تعذّر تحميل المواسم: {reason}',
+  'seasonPicker.label': 'الموسم',
+  'seasonPicker.allTime': 'كل الأوقات',
+  'seasonPicker.underWay': '{name} (جارٍ)',
+  'seasonPicker.ended': '{name} (انتهى)',
+  'seasonPicker.upcoming': '{name} (يبدأ لاحقًا)',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -125,6 +125,15 @@ export const onDemand = {
   'achievements.progress': '{current} von {target}',
   'achievements.progressToward': 'Fortschritt zu {badge}',
   'achievements.byHand': 'Vom Community-Team verliehen',
+  'seasonPicker.idle': 'Keine Bestenliste ausgewählt.',
+  'seasonPicker.loading': 'Saisons werden geladen…',
+  'seasonPicker.loadFailed': 'Die Saisons konnten nicht geladen werden.',
+  'seasonPicker.loadFailedBecause': 'Die Saisons konnten nicht geladen werden: {reason}',
+  'seasonPicker.label': 'Saison',
+  'seasonPicker.allTime': 'Gesamte Zeit',
+  'seasonPicker.underWay': '{name} (läuft)',
+  'seasonPicker.ended': '{name} (beendet)',
+  'seasonPicker.upcoming': '{name} (beginnt später)',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

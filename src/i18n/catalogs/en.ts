@@ -127,4 +127,13 @@ export const onDemand = {
   'achievements.progress': '{current} of {target}',
   'achievements.progressToward': 'Progress toward {badge}',
   'achievements.byHand': 'Given by the community team',
+  'seasonPicker.idle': 'No leaderboard selected.',
+  'seasonPicker.loading': 'Loading the seasons…',
+  'seasonPicker.loadFailed': 'Could not load the seasons.',
+  'seasonPicker.loadFailedBecause': 'Could not load the seasons: {reason}',
+  'seasonPicker.label': 'Season',
+  'seasonPicker.allTime': 'All time',
+  'seasonPicker.underWay': '{name} (under way)',
+  'seasonPicker.ended': '{name} (ended)',
+  'seasonPicker.upcoming': '{name} (starts later)',
 } as const;

@@ -127,6 +127,15 @@ export const onDemand = {
   'achievements.progress': '{current} de {target}',
   'achievements.progressToward': 'Progreso hacia {badge}',
   'achievements.byHand': 'Otorgada por el equipo de la comunidad',
+  'seasonPicker.idle': 'Ninguna clasificación seleccionada.',
+  'seasonPicker.loading': 'Cargando las temporadas…',
+  'seasonPicker.loadFailed': 'No se pudieron cargar las temporadas.',
+  'seasonPicker.loadFailedBecause': 'No se pudieron cargar las temporadas: {reason}',
+  'seasonPicker.label': 'Temporada',
+  'seasonPicker.allTime': 'Desde siempre',
+  'seasonPicker.underWay': '{name} (en curso)',
+  'seasonPicker.ended': '{name} (terminada)',
+  'seasonPicker.upcoming': '{name} (empieza más tarde)',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -128,6 +128,15 @@ export const onDemand = {
   'achievements.progress': '{current} sur {target}',
   'achievements.progressToward': 'Progression vers {badge}',
   'achievements.byHand': 'Décerné par l’équipe de la communauté',
+  'seasonPicker.idle': 'Aucun classement sélectionné.',
+  'seasonPicker.loading': 'Chargement des saisons…',
+  'seasonPicker.loadFailed': 'Impossible de charger les saisons.',
+  'seasonPicker.loadFailedBecause': 'Impossible de charger les saisons\u00a0: {reason}',
+  'seasonPicker.label': 'Saison',
+  'seasonPicker.allTime': 'Depuis toujours',
+  'seasonPicker.underWay': '{name} (en cours)',
+  'seasonPicker.ended': '{name} (terminée)',
+  'seasonPicker.upcoming': '{name} (à venir)',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

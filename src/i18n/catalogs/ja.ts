@@ -116,6 +116,15 @@ export const onDemand = {
   'achievements.progress': '{target} 中 {current}',
   'achievements.progressToward': '{badge} への進捗',
   'achievements.byHand': 'コミュニティチームから授与',
+  'seasonPicker.idle': 'ランキングが選択されていません。',
+  'seasonPicker.loading': 'シーズンを読み込み中…',
+  'seasonPicker.loadFailed': 'シーズンを読み込めませんでした。',
+  'seasonPicker.loadFailedBecause': 'シーズンを読み込めませんでした: {reason}',
+  'seasonPicker.label': 'シーズン',
+  'seasonPicker.allTime': '全期間',
+  'seasonPicker.underWay': '{name}（開催中）',
+  'seasonPicker.ended': '{name}（終了）',
+  'seasonPicker.upcoming': '{name}（開始前）',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -127,6 +127,15 @@ export const onDemand = {
   'achievements.progress': '{current} de {target}',
   'achievements.progressToward': 'Progresso para {badge}',
   'achievements.byHand': 'Concedido pela equipe da comunidade',
+  'seasonPicker.idle': 'Nenhuma classificação selecionada.',
+  'seasonPicker.loading': 'Carregando as temporadas…',
+  'seasonPicker.loadFailed': 'Não foi possível carregar as temporadas.',
+  'seasonPicker.loadFailedBecause': 'Não foi possível carregar as temporadas: {reason}',
+  'seasonPicker.label': 'Temporada',
+  'seasonPicker.allTime': 'Desde sempre',
+  'seasonPicker.underWay': '{name} (em andamento)',
+  'seasonPicker.ended': '{name} (encerrada)',
+  'seasonPicker.upcoming': '{name} (começa depois)',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -135,6 +135,15 @@ export const onDemand = {
   'achievements.progress': '{current} из {target}',
   'achievements.progressToward': 'Прогресс к значку «{badge}»',
   'achievements.byHand': 'Вручается командой сообщества',
+  'seasonPicker.idle': 'Рейтинг не выбран.',
+  'seasonPicker.loading': 'Загрузка сезонов…',
+  'seasonPicker.loadFailed': 'Не удалось загрузить сезоны.',
+  'seasonPicker.loadFailedBecause': 'Не удалось загрузить сезоны: {reason}',
+  'seasonPicker.label': 'Сезон',
+  'seasonPicker.allTime': 'За всё время',
+  'seasonPicker.underWay': '{name} (идёт)',
+  'seasonPicker.ended': '{name} (завершён)',
+  'seasonPicker.upcoming': '{name} (начнётся позже)',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -116,6 +116,15 @@ export const onDemand = {
   'achievements.progress': '{current} / {target}',
   'achievements.progressToward': '{badge} 的进度',
   'achievements.byHand': '由社区团队颁发',
+  'seasonPicker.idle': '未选择排行榜。',
+  'seasonPicker.loading': '正在加载赛季…',
+  'seasonPicker.loadFailed': '无法加载赛季。',
+  'seasonPicker.loadFailedBecause': '无法加载赛季：{reason}',
+  'seasonPicker.label': '赛季',
+  'seasonPicker.allTime': '全部时间',
+  'seasonPicker.underWay': '{name}（进行中）',
+  'seasonPicker.ended': '{name}（已结束）',
+  'seasonPicker.upcoming': '{name}（尚未开始）',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -25,6 +25,11 @@ export function App() {
         onqb-connect-social={(event) => console.log(event.detail.twitterName.toUpperCase())}
       />
       <qb-achievements app-id="guild" account-name="alice" />
+      <qb-season-picker
+        app-id="guild"
+        for="board"
+        onqb-season-change={(event) => console.log(event.detail.season_id?.toUpperCase())}
+      />
       {/* @ts-expect-error: a theme is light, dark or auto */}
       <qb-user-card app-id="guild" account-name="alice" theme="blue" />
       {/* @ts-expect-error: limit is a number */}
