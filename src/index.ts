@@ -5,6 +5,7 @@ import { setCatalogLoader } from './i18n/page-catalogs.js';
 
 export * from './client/index.js';
 export * from './components/index.js';
+export * from './components/lazy.js';
 export { renderLeaderboardFragment, type LeaderboardFragmentOptions } from './ui/index.js';
 export { LANGUAGES, type Language } from './i18n/languages.js';
 export type { Catalog, Message, MessageId, PluralMessage, SiteMessages } from './i18n/messages.js';

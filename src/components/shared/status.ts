@@ -52,7 +52,8 @@ export type FailureId =
   | 'taskProgress.loadFailed'
   | 'challenge.loadFailed'
   | 'endorse.failed'
-  | 'connectSocial.failed';
+  | 'connectSocial.failed'
+  | 'questTask.failed';
 
 /** The values a failure's message takes besides its reason: the member's name where it names one. */
 export interface FailureValues {

@@ -104,6 +104,22 @@ export const elements = {
   'connectSocial.badCharacters': 'Un identifiant X ne contient que des lettres, des chiffres et des tirets bas.',
   'connectSocial.failed': 'Impossible d’enregistrer.',
   'connectSocial.failedBecause': 'Impossible d’enregistrer\u00a0: {reason}',
+
+  'questTask.signIn': 'Connectez-vous pour accomplir cette tâche.',
+  'questTask.code': 'Code',
+  'questTask.proof': 'Un lien ou quelques mots sur ce que vous avez fait',
+  'questTask.send': 'Envoyer',
+  'questTask.check': 'Vérifier',
+  'questTask.sending': 'Envoi…',
+  'questTask.required': 'Remplissez d’abord ce champ.',
+  'questTask.completed': 'Tâche accomplie.',
+  'questTask.pending': 'En attente de validation',
+  'questTask.approved': 'Acceptée',
+  'questTask.rejected': 'Refusée',
+  'questTask.rejectedBecause': 'Refusée\u00a0: {reason}',
+  'questTask.failed': 'Impossible d’envoyer.',
+  'questTask.failedBecause': 'Impossible d’envoyer\u00a0: {reason}',
+  'questTask.retryAfter': 'Vous pourrez réessayer {time}.',
 } satisfies Catalog<ElementMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

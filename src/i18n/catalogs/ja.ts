@@ -96,6 +96,22 @@ export const elements = {
   'connectSocial.badCharacters': 'X のユーザー名に使えるのは英字、数字、アンダースコアだけです。',
   'connectSocial.failed': '保存できませんでした。',
   'connectSocial.failedBecause': '保存できませんでした: {reason}',
+
+  'questTask.signIn': 'このタスクを完了するにはサインインしてください。',
+  'questTask.code': 'コード',
+  'questTask.proof': '行ったことのリンクまたは短い説明',
+  'questTask.send': '送信',
+  'questTask.check': '確認',
+  'questTask.sending': '送信中…',
+  'questTask.required': '先に入力してください。',
+  'questTask.completed': 'タスクを完了しました。',
+  'questTask.pending': '審査待ち',
+  'questTask.approved': '承認済み',
+  'questTask.rejected': '却下',
+  'questTask.rejectedBecause': '却下: {reason}',
+  'questTask.failed': '送信できませんでした。',
+  'questTask.failedBecause': '送信できませんでした: {reason}',
+  'questTask.retryAfter': '{time}に再試行できます。',
 } satisfies Catalog<ElementMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -103,6 +103,22 @@ export const elements = {
   'connectSocial.badCharacters': 'Um usuário do X tem apenas letras, números e sublinhados.',
   'connectSocial.failed': 'Não foi possível salvar.',
   'connectSocial.failedBecause': 'Não foi possível salvar: {reason}',
+
+  'questTask.signIn': 'Entre para concluir esta tarefa.',
+  'questTask.code': 'Código',
+  'questTask.proof': 'Um link ou algumas palavras sobre o que você fez',
+  'questTask.send': 'Enviar',
+  'questTask.check': 'Verificar',
+  'questTask.sending': 'Enviando…',
+  'questTask.required': 'Preencha isto primeiro.',
+  'questTask.completed': 'Tarefa concluída.',
+  'questTask.pending': 'Aguardando revisão',
+  'questTask.approved': 'Aprovada',
+  'questTask.rejected': 'Recusada',
+  'questTask.rejectedBecause': 'Recusada: {reason}',
+  'questTask.failed': 'Não foi possível enviar.',
+  'questTask.failedBecause': 'Não foi possível enviar: {reason}',
+  'questTask.retryAfter': 'Você pode tentar de novo {time}.',
 } satisfies Catalog<ElementMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -110,6 +110,22 @@ export const elements = {
   'connectSocial.badCharacters': 'Имя пользователя X состоит только из латинских букв, цифр и подчёркиваний.',
   'connectSocial.failed': 'Не удалось сохранить.',
   'connectSocial.failedBecause': 'Не удалось сохранить: {reason}',
+
+  'questTask.signIn': 'Войдите, чтобы выполнить это задание.',
+  'questTask.code': 'Код',
+  'questTask.proof': 'Ссылка или пара слов о том, что вы сделали',
+  'questTask.send': 'Отправить',
+  'questTask.check': 'Проверить',
+  'questTask.sending': 'Отправка…',
+  'questTask.required': 'Сначала заполните это поле.',
+  'questTask.completed': 'Задание выполнено.',
+  'questTask.pending': 'Ожидает проверки',
+  'questTask.approved': 'Принято',
+  'questTask.rejected': 'Отклонено',
+  'questTask.rejectedBecause': 'Отклонено: {reason}',
+  'questTask.failed': 'Не удалось отправить.',
+  'questTask.failedBecause': 'Не удалось отправить: {reason}',
+  'questTask.retryAfter': 'Попробовать снова можно {time}.',
 } satisfies Catalog<ElementMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
