@@ -9,6 +9,8 @@ import {
   DEMO_MEMBER_TOKEN_KEY,
   DEMO_TREASURY,
   HOSTILE_NAME,
+  MEETUP_CODE,
+  TASK_IDS,
   generateDataset,
   type Dataset,
   type DatasetApp,
@@ -158,5 +160,15 @@ describe('the demo dataset imported through the API', () => {
     expect(failure).to.be.instanceOf(QuestboardError);
     expect((failure as QuestboardError).status).to.equal(404);
     expect((failure as QuestboardError).message).to.match(/not started/i);
+  });
+
+  it('has a quest the signed-in member completes: the meetup code counts, the proof waits for review', async () => {
+    const page = new QuestboardClient({ transport, apiKey: DEMO_MEMBER_KEY, memberToken: () => signMemberToken('carol') });
+    const challenge = await page.getChallenge({ challenge_id: CHALLENGE_IDS.meetupQuest });
+    expect(challenge.tasks.map((task) => task.verification?.kind)).to.deep.equal(['code', 'review']);
+    const counted = await page.submitTask({ app_id: DEMO_APP_ID, task_id: TASK_IDS.meetupCode, answer: MEETUP_CODE });
+    expect(counted).to.include({ quantity_completed: 1 });
+    const pending = await page.submitTask({ app_id: DEMO_APP_ID, task_id: TASK_IDS.showBuild, text: 'https://example.org' });
+    expect(pending).to.include({ status: 'pending' });
   });
 });
