@@ -4,7 +4,6 @@ export const questTaskStyles = css`
   :host {
     --qb-quest-task-input-width: 14em;
     display: block;
-    margin-block-start: calc(var(--_qb-space) / 2);
   }
   form {
     display: flex;

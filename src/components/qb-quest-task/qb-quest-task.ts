@@ -7,6 +7,7 @@ import {
   QuestboardElement,
   QuestboardError,
   SignedInMemberController,
+  cardHost,
   changeAffects,
   classNames,
   defineElement,
@@ -46,7 +47,7 @@ type Sending =
  * @customElement qb-quest-task
  */
 export class QbQuestTask extends QuestboardElement {
-  static override styles = [tokens, questTaskStyles];
+  static override styles = [tokens, cardHost, questTaskStyles];
 
   @property({ attribute: 'app-id' }) appId = '';
   @property({ attribute: 'task-id' }) taskId = '';
