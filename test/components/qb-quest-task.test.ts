@@ -6,10 +6,13 @@ import '../../src/components/qb-challenge/qb-challenge.js';
 import '../../src/components/lazy.js';
 import type { QbChallenge } from '../../src/components/qb-challenge/qb-challenge.js';
 import type { QbQuestTask } from '../../src/components/qb-quest-task/qb-quest-task.js';
+import type { Dataset } from '../../src/api/schemas.js';
 import { loadCatalogChunk } from '../../src/i18n/catalog-chunks.js';
 import { setCatalogLoader } from '../../src/i18n/page-catalogs.js';
 import { CALLBACK_TASK, CODE_TASK, QUEST_ID, REVIEW_TASK, questDataset } from './quest-dataset.js';
-import { APP_ID, useApi, shadow } from './support.js';
+import { configure } from '../../src/client/config.js';
+import { MEMBER_KEY, memberTokensFor, mint, siteKey } from '../member-token-keys.js';
+import { APP_ID, API_KEY, useApi, shadow } from './support.js';
 
 // Refusals are shown in the page's language: the catalogs load as the ES modules load them.
 setCatalogLoader(loadCatalogChunk);
@@ -156,5 +159,23 @@ describe('<qb-quest-task>', () => {
     );
     await waitUntil(() => part(action, 'sign-in'), 'never asked to sign in');
     expect(said(action, 'sign-in')).to.equal('Sign in to complete this task.');
+  });
+
+  it('sends as the signed-in member where the page names none (a member key and their token)', async () => {
+    const key = await siteKey();
+    await api.admin.admin.importDataset(memberTokensFor(key) as Dataset);
+    configure({ apiKey: MEMBER_KEY, memberToken: () => mint(key, { sub: 'carol' }) });
+    try {
+      const action = await fixture<QbQuestTask>(
+        html`<qb-quest-task app-id=${APP_ID} task-id=${CODE_TASK} kind="code" task-name="Say the code"></qb-quest-task>`,
+      );
+      await waitUntil(() => shadow(action).querySelector('input'), 'never showed the form');
+      await typeAndSend(action, 'riverside');
+      await waitUntil(() => said(action) === 'Task completed.', 'never said completed');
+      const progress = await api.member.getTaskProgress({ task_id: CODE_TASK, account_name: 'carol' });
+      expect(progress.quantity_completed).to.equal(1);
+    } finally {
+      configure({ apiKey: API_KEY, memberToken: undefined });
+    }
   });
 });
