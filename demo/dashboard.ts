@@ -13,7 +13,12 @@ export interface DashboardChoices {
 
 export function mountDashboard(viewer: Viewer, choices: DashboardChoices): void {
   const userCard = element('qb-user-card', { 'app-id': DEMO_APP_ID, 'account-name': viewer.name });
-  const challenge = element('qb-challenge', { 'challenge-id': choices.challengeId, 'account-name': viewer.name });
+  // app-id: the quest tasks' actions (<qb-quest-task>) list the member's submissions by app.
+  const challenge = element('qb-challenge', {
+    'app-id': DEMO_APP_ID,
+    'challenge-id': choices.challengeId,
+    'account-name': viewer.name,
+  });
   const leaderboard = element('qb-leaderboard', {
     'app-id': DEMO_APP_ID,
     type: choices.leaderboardType,

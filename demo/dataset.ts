@@ -40,6 +40,7 @@ export const CHALLENGE_IDS = {
   buildInPublic: '6a1b2c3d-0002-4000-8000-00000000c002',
   mentorCircle: '6a1b2c3d-0003-4000-8000-00000000c003',
   winterHackathon: '6a1b2c3d-0004-4000-8000-00000000c004',
+  meetupQuest: '6a1b2c3d-0005-4000-8000-00000000c005',
 } as const;
 
 /** The guild's seasons: one finished (its board frozen, its winners holding its badges) and one under way. */
@@ -60,7 +61,12 @@ export const TASK_IDS = {
   answerQuestions: '7b2c3d4e-0303-4000-8000-00000000a303',
   formTeam: '7b2c3d4e-0401-4000-8000-00000000a401',
   submitDemo: '7b2c3d4e-0402-4000-8000-00000000a402',
+  meetupCode: '7b2c3d4e-0501-4000-8000-00000000a501',
+  showBuild: '7b2c3d4e-0502-4000-8000-00000000a502',
 } as const;
+
+/** The code said at the demo's meetup: the quest's code task takes it (docs/quests.md). */
+export const MEETUP_CODE = 'riverside';
 
 /** Members the presenter is likely to pick: each shows something different. */
 export const FEATURED_MEMBERS = ['alice', 'bob', 'Αθηνά', 'أحمد', '🦊 Fox', HOSTILE_NAME] as const;
@@ -74,6 +80,8 @@ export interface DatasetTask {
   points: number;
   allowretry: boolean;
   alloweditquantity: boolean;
+  /** How a member completes it themselves (docs/quests.md); left out, the site does (`backend`). */
+  verification?: { kind: 'code'; answers: string[] } | { kind: 'review' };
 }
 
 export interface DatasetChallenge {
@@ -310,7 +318,7 @@ function challenges(now: number): DatasetChallenge[] {
     operator: 0 | 1,
     metadata: Record<string, string>,
     points: number,
-    flags: { allowretry?: boolean; alloweditquantity?: boolean } = {},
+    flags: { allowretry?: boolean; alloweditquantity?: boolean; verification?: DatasetTask['verification'] } = {},
   ): DatasetTask => ({
     task_id,
     name,
@@ -320,6 +328,7 @@ function challenges(now: number): DatasetChallenge[] {
     points,
     allowretry: flags.allowretry ?? false,
     alloweditquantity: flags.alloweditquantity ?? false,
+    ...(flags.verification ? { verification: flags.verification } : {}),
   });
   return [
     {
@@ -369,6 +378,20 @@ function challenges(now: number): DatasetChallenge[] {
       tasks: [
         task(TASK_IDS.formTeam, 'Form a team', 1, 1, { action: 'team' }, 10),
         task(TASK_IDS.submitDemo, 'Submit a demo', 1, 1, { action: 'submit' }, 50),
+      ],
+    },
+    {
+      // A quest members complete themselves: no progress is generated for it, so every member can try.
+      challenge_id: CHALLENGE_IDS.meetupQuest,
+      name: 'Meetup Quest',
+      description: `Say the code from the meetup (it was "${MEETUP_CODE}") and show what you built: a reviewer approves it in the console.`,
+      start_date: isoSeconds(now - 7 * DAY_MS),
+      points: 30,
+      tasks: [
+        task(TASK_IDS.meetupCode, 'Say the meetup’s code', 1, 1, { action: 'meetup' }, 10, {
+          verification: { kind: 'code', answers: [MEETUP_CODE] },
+        }),
+        task(TASK_IDS.showBuild, 'Show what you built', 1, 1, { action: 'show' }, 20, { verification: { kind: 'review' } }),
       ],
     },
   ];

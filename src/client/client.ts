@@ -318,7 +318,13 @@ export class QuestboardClient {
     const outcome = body as { is_valid?: unknown; message?: unknown } | null;
     if (outcome?.is_valid !== true) {
       const message = typeof outcome?.message === 'string' ? outcome.message : `Request failed with status ${response.status}.`;
-      throw new QuestboardError(response.status, message, response.headers.get(ERROR_CODE_HEADER));
+      const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
+      throw new QuestboardError(
+        response.status,
+        message,
+        response.headers.get(ERROR_CODE_HEADER),
+        Number.isFinite(retryAfter) ? retryAfter : null,
+      );
     }
     if (response.headers.get('x-questboard-source') === 'cache') {
       keptAnswers.set(body as object, Date.now() - Number(response.headers.get('age') ?? 0) * 1000);

@@ -68,6 +68,8 @@ export class QuestboardError extends Error {
      * newer server may answer a code this client does not know.
      */
     readonly code: ErrorCode | (string & {}) | null = null,
+    /** The answer's Retry-After in seconds (a 429's), null where it gave none: when to try again. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
     this.kind = classify(status, code);

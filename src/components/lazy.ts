@@ -2,3 +2,4 @@
 // modules, which define them up front like the others: importing this module defines them.
 export { QbAchievements } from './qb-achievements/qb-achievements.js';
 export { QbSeasonPicker, type QbSeasonChangeDetail, type QbSeasonChangeEvent } from './qb-season-picker/qb-season-picker.js';
+export { QbQuestTask } from './qb-quest-task/qb-quest-task.js';

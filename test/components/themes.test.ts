@@ -5,6 +5,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import type { TemplateResult } from 'lit';
 import '../../src/components/index.js';
+import '../../src/components/lazy.js';
 import { configure } from '../../src/client/config.js';
 import { PALETTE } from '../../src/ui/theme.js';
 import { APP_ID, CHALLENGE_ID, POST_TASK_ID, useApi } from './support.js';
@@ -23,6 +24,11 @@ const COMPONENTS: Array<[string, TemplateResult, string]> = [
     'button',
   ],
   ['qb-connect-social', html`<qb-connect-social app-id=${APP_ID} account-name="alice"></qb-connect-social>`, 'form'],
+  [
+    'qb-quest-task',
+    html`<qb-quest-task app-id=${APP_ID} task-id=${POST_TASK_ID} kind="code" task-name="Post" account-name="alice"></qb-quest-task>`,
+    'form',
+  ],
 ];
 
 function transitionsIn(root: ShadowRoot): string[] {
@@ -90,6 +96,7 @@ const ELEMENTS: Array<[string, Record<string, string>, string]> = [
   ['qb-challenge', { 'challenge-id': CHALLENGE_ID, 'account-name': 'alice' }, '.card'],
   ['qb-endorse-button', { 'app-id': APP_ID, from: 'alice', to: 'bob', 'endorsement-id': 'helpful' }, 'button'],
   ['qb-connect-social', { 'app-id': APP_ID, 'account-name': 'alice' }, 'form'],
+  ['qb-quest-task', { 'app-id': APP_ID, 'task-id': POST_TASK_ID, kind: 'code', 'account-name': 'alice' }, 'form'],
 ];
 
 /** The computed form of a palette colour. */

@@ -10,6 +10,8 @@ import {
   DEMO_TREASURY,
   HOSTILE_NAME,
   SEASON_IDS,
+  MEETUP_CODE,
+  TASK_IDS,
   generateDataset,
   type Dataset,
   type DatasetApp,
@@ -176,5 +178,15 @@ describe('the demo dataset imported through the API', () => {
     }
     const winter = await member.getLeaderboard({ app_id: DEMO_APP_ID, season: SEASON_IDS.winter, limit: 1 });
     expect(winter.total_users).to.be.greaterThan(0);
+  });
+
+  it('has a quest the signed-in member completes: the meetup code counts, the proof waits for review', async () => {
+    const page = new QuestboardClient({ transport, apiKey: DEMO_MEMBER_KEY, memberToken: () => signMemberToken('carol') });
+    const challenge = await page.getChallenge({ challenge_id: CHALLENGE_IDS.meetupQuest });
+    expect(challenge.tasks.map((task) => task.verification?.kind)).to.deep.equal(['code', 'review']);
+    const counted = await page.submitTask({ app_id: DEMO_APP_ID, task_id: TASK_IDS.meetupCode, answer: MEETUP_CODE });
+    expect(counted).to.include({ quantity_completed: 1 });
+    const pending = await page.submitTask({ app_id: DEMO_APP_ID, task_id: TASK_IDS.showBuild, text: 'https://example.org' });
+    expect(pending).to.include({ status: 'pending' });
   });
 });

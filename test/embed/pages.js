@@ -68,6 +68,14 @@ export const PAGES = {
   // What the page's globals are without the embed, to compare with.
   baseline: embedPage({ title: 'A page without the embed', main: [BOARD, USER_CARD] }),
   'no-worker': embedPage({ title: 'Embed without a worker', scripts: [embedTag('none')], main: [BOARD, USER_CARD] }),
+  // A quest's actions, which the embed loads on demand from dist/elements/qb-quest-task.js (test/components/quest-dataset.ts).
+  quest: embedPage({
+    title: 'A quest in the embed',
+    scripts: [embedTag('none')],
+    main: [
+      `<qb-challenge app-id="guild" challenge-id="5e1f0a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b" account-name="alice"></qb-challenge>`,
+    ],
+  }),
   worker: embedPage({ title: 'Embed with its worker', scripts: [embedTag('/questboard-sw.js')], main: [BOARD, USER_CARD] }),
   'without-set-html': embedPage({
     title: 'Embed in a browser without setHTML',

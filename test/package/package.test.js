@@ -209,6 +209,7 @@ it('exports from its ES entry what sites use, and no internal hook', async () =>
     'QbConnectSocial',
     'QbEndorseButton',
     'QbLeaderboard',
+    'QbQuestTask',
     'QbSeasonPicker',
     'QbTaskProgress',
     'QbUserCard',

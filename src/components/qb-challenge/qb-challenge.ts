@@ -4,6 +4,7 @@ import type { Challenge, Task } from '../../api/responses.js';
 import { QuestboardError } from '../../client/questboard-error.js';
 import type { Translator } from '../../i18n/messages.js';
 import { defineElement } from '../shared/define-element.js';
+import { loadElement } from '../shared/lazy-elements.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
@@ -15,7 +16,9 @@ type ChallengeAnswer = { started: true; challenge: Challenge } | { started: fals
 
 /**
  * A challenge card: its name, description and tasks, each with the member's
- * <qb-task-progress> when `account-name` is set.
+ * <qb-task-progress> when `account-name` is set. With `app-id`, a task members complete
+ * themselves (a quest: its verification is not `backend`) gets a <qb-quest-task> beside it,
+ * loaded on demand, which writes as `account-name` or else the signed-in member.
  *
  * @csspart card - The card.
  * @csspart name - The challenge's name.
@@ -37,6 +40,8 @@ export class QbChallenge extends QuestboardElement {
 
   @property({ attribute: 'challenge-id' }) challengeId = '';
   @property({ attribute: 'account-name' }) accountName = '';
+  /** The challenge's app, which quest tasks need (submissions are listed by app). */
+  @property({ attribute: 'app-id' }) appId = '';
 
   private readonly query = new QueryController<ChallengeAnswer>(this, {
     args: () => (this.challengeId ? [this.challengeId, this.apiKey, this.baseUrl] : null),
@@ -84,6 +89,22 @@ export class QbChallenge extends QuestboardElement {
   }
 
   private renderTask(t: Translator, task: Task) {
+    const kind = task.verification?.kind ?? 'backend';
+    if (!this.appId || kind === 'backend') return this.renderProgress(t, task);
+    // The embed's observer does not see into this shadow root: the element is asked for here.
+    void loadElement('qb-quest-task');
+    return html`${this.renderProgress(t, task)}<qb-quest-task
+        app-id=${this.appId}
+        task-id=${task.task_id}
+        task-name=${task.name}
+        kind=${kind}
+        account-name=${this.accountName}
+        .apiKey=${this.apiKey}
+        .baseUrl=${this.baseUrl}
+      ></qb-quest-task>`;
+  }
+
+  private renderProgress(t: Translator, task: Task) {
     if (this.accountName) {
       return html`<qb-task-progress
         task-id=${task.task_id}

@@ -54,7 +54,8 @@ export type FailureId =
   | 'endorse.failed'
   | 'connectSocial.failed'
   | 'achievements.loadFailed'
-  | 'seasonPicker.loadFailed';
+  | 'seasonPicker.loadFailed'
+  | 'questTask.failed';
 
 /** The values a failure's message takes besides its reason: the member's name where it names one. */
 export interface FailureValues {

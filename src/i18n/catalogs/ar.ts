@@ -161,6 +161,21 @@ export const onDemand = {
   'seasonPicker.underWay': '{name} (جارٍ)',
   'seasonPicker.ended': '{name} (انتهى)',
   'seasonPicker.upcoming': '{name} (يبدأ لاحقًا)',
+  'questTask.signIn': 'سجّل الدخول لإكمال هذه المهمة.',
+  'questTask.code': 'الرمز',
+  'questTask.proof': 'رابط أو بضع كلمات عمّا فعلته',
+  'questTask.send': 'إرسال',
+  'questTask.check': 'تحقّق',
+  'questTask.sending': 'جارٍ الإرسال…',
+  'questTask.required': 'املأ هذا الحقل أولًا.',
+  'questTask.completed': 'اكتملت المهمة.',
+  'questTask.pending': 'بانتظار المراجعة',
+  'questTask.approved': 'مقبول',
+  'questTask.rejected': 'مرفوض',
+  'questTask.rejectedBecause': 'مرفوض: {reason}',
+  'questTask.failed': 'تعذّر الإرسال.',
+  'questTask.failedBecause': 'تعذّر الإرسال: {reason}',
+  'questTask.retryAfter': 'يمكنك المحاولة مجددًا {time}.',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -134,6 +134,21 @@ export const onDemand = {
   'seasonPicker.underWay': '{name} (läuft)',
   'seasonPicker.ended': '{name} (beendet)',
   'seasonPicker.upcoming': '{name} (beginnt später)',
+  'questTask.signIn': 'Melden Sie sich an, um diese Aufgabe zu erledigen.',
+  'questTask.code': 'Code',
+  'questTask.proof': 'Ein Link oder ein paar Worte zu dem, was Sie getan haben',
+  'questTask.send': 'Senden',
+  'questTask.check': 'Prüfen',
+  'questTask.sending': 'Wird gesendet…',
+  'questTask.required': 'Bitte zuerst ausfüllen.',
+  'questTask.completed': 'Aufgabe erledigt.',
+  'questTask.pending': 'Wartet auf Prüfung',
+  'questTask.approved': 'Angenommen',
+  'questTask.rejected': 'Abgelehnt',
+  'questTask.rejectedBecause': 'Abgelehnt: {reason}',
+  'questTask.failed': 'Das Senden ist fehlgeschlagen.',
+  'questTask.failedBecause': 'Das Senden ist fehlgeschlagen: {reason}',
+  'questTask.retryAfter': 'Sie können es {time} erneut versuchen.',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -136,6 +136,21 @@ export const onDemand = {
   'seasonPicker.underWay': '{name} (en curso)',
   'seasonPicker.ended': '{name} (terminada)',
   'seasonPicker.upcoming': '{name} (empieza más tarde)',
+  'questTask.signIn': 'Inicia sesión para completar esta tarea.',
+  'questTask.code': 'Código',
+  'questTask.proof': 'Un enlace o unas palabras sobre lo que hiciste',
+  'questTask.send': 'Enviar',
+  'questTask.check': 'Comprobar',
+  'questTask.sending': 'Enviando…',
+  'questTask.required': 'Rellena esto primero.',
+  'questTask.completed': 'Tarea completada.',
+  'questTask.pending': 'Pendiente de revisión',
+  'questTask.approved': 'Aprobada',
+  'questTask.rejected': 'Rechazada',
+  'questTask.rejectedBecause': 'Rechazada: {reason}',
+  'questTask.failed': 'No se pudo enviar.',
+  'questTask.failedBecause': 'No se pudo enviar: {reason}',
+  'questTask.retryAfter': 'Puedes volver a intentarlo {time}.',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

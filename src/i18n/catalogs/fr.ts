@@ -137,6 +137,21 @@ export const onDemand = {
   'seasonPicker.underWay': '{name} (en cours)',
   'seasonPicker.ended': '{name} (terminée)',
   'seasonPicker.upcoming': '{name} (à venir)',
+  'questTask.signIn': 'Connectez-vous pour accomplir cette tâche.',
+  'questTask.code': 'Code',
+  'questTask.proof': 'Un lien ou quelques mots sur ce que vous avez fait',
+  'questTask.send': 'Envoyer',
+  'questTask.check': 'Vérifier',
+  'questTask.sending': 'Envoi…',
+  'questTask.required': 'Remplissez d’abord ce champ.',
+  'questTask.completed': 'Tâche accomplie.',
+  'questTask.pending': 'En attente de validation',
+  'questTask.approved': 'Acceptée',
+  'questTask.rejected': 'Refusée',
+  'questTask.rejectedBecause': 'Refusée\u00a0: {reason}',
+  'questTask.failed': 'Impossible d’envoyer.',
+  'questTask.failedBecause': 'Impossible d’envoyer\u00a0: {reason}',
+  'questTask.retryAfter': 'Vous pourrez réessayer {time}.',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -125,6 +125,21 @@ export const onDemand = {
   'seasonPicker.underWay': '{name}（開催中）',
   'seasonPicker.ended': '{name}（終了）',
   'seasonPicker.upcoming': '{name}（開始前）',
+  'questTask.signIn': 'このタスクを完了するにはサインインしてください。',
+  'questTask.code': 'コード',
+  'questTask.proof': '行ったことのリンクまたは短い説明',
+  'questTask.send': '送信',
+  'questTask.check': '確認',
+  'questTask.sending': '送信中…',
+  'questTask.required': '先に入力してください。',
+  'questTask.completed': 'タスクを完了しました。',
+  'questTask.pending': '審査待ち',
+  'questTask.approved': '承認済み',
+  'questTask.rejected': '却下',
+  'questTask.rejectedBecause': '却下: {reason}',
+  'questTask.failed': '送信できませんでした。',
+  'questTask.failedBecause': '送信できませんでした: {reason}',
+  'questTask.retryAfter': '{time}に再試行できます。',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

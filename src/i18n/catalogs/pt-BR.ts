@@ -136,6 +136,21 @@ export const onDemand = {
   'seasonPicker.underWay': '{name} (em andamento)',
   'seasonPicker.ended': '{name} (encerrada)',
   'seasonPicker.upcoming': '{name} (começa depois)',
+  'questTask.signIn': 'Entre para concluir esta tarefa.',
+  'questTask.code': 'Código',
+  'questTask.proof': 'Um link ou algumas palavras sobre o que você fez',
+  'questTask.send': 'Enviar',
+  'questTask.check': 'Verificar',
+  'questTask.sending': 'Enviando…',
+  'questTask.required': 'Preencha isto primeiro.',
+  'questTask.completed': 'Tarefa concluída.',
+  'questTask.pending': 'Aguardando revisão',
+  'questTask.approved': 'Aprovada',
+  'questTask.rejected': 'Recusada',
+  'questTask.rejectedBecause': 'Recusada: {reason}',
+  'questTask.failed': 'Não foi possível enviar.',
+  'questTask.failedBecause': 'Não foi possível enviar: {reason}',
+  'questTask.retryAfter': 'Você pode tentar de novo {time}.',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

@@ -144,6 +144,21 @@ export const onDemand = {
   'seasonPicker.underWay': '{name} (идёт)',
   'seasonPicker.ended': '{name} (завершён)',
   'seasonPicker.upcoming': '{name} (начнётся позже)',
+  'questTask.signIn': 'Войдите, чтобы выполнить это задание.',
+  'questTask.code': 'Код',
+  'questTask.proof': 'Ссылка или пара слов о том, что вы сделали',
+  'questTask.send': 'Отправить',
+  'questTask.check': 'Проверить',
+  'questTask.sending': 'Отправка…',
+  'questTask.required': 'Сначала заполните это поле.',
+  'questTask.completed': 'Задание выполнено.',
+  'questTask.pending': 'Ожидает проверки',
+  'questTask.approved': 'Принято',
+  'questTask.rejected': 'Отклонено',
+  'questTask.rejectedBecause': 'Отклонено: {reason}',
+  'questTask.failed': 'Не удалось отправить.',
+  'questTask.failedBecause': 'Не удалось отправить: {reason}',
+  'questTask.retryAfter': 'Попробовать снова можно {time}.',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */

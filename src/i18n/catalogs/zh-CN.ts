@@ -125,6 +125,21 @@ export const onDemand = {
   'seasonPicker.underWay': '{name}（进行中）',
   'seasonPicker.ended': '{name}（已结束）',
   'seasonPicker.upcoming': '{name}（尚未开始）',
+  'questTask.signIn': '登录后即可完成此任务。',
+  'questTask.code': '代码',
+  'questTask.proof': '一个链接或几句话，说明你做了什么',
+  'questTask.send': '发送',
+  'questTask.check': '检查',
+  'questTask.sending': '正在发送…',
+  'questTask.required': '请先填写此项。',
+  'questTask.completed': '任务已完成。',
+  'questTask.pending': '等待审核',
+  'questTask.approved': '已通过',
+  'questTask.rejected': '已拒绝',
+  'questTask.rejectedBecause': '已拒绝：{reason}',
+  'questTask.failed': '无法发送。',
+  'questTask.failedBecause': '无法发送：{reason}',
+  'questTask.retryAfter': '你可以在{time}重试。',
 } satisfies Catalog<OnDemandMessageId>;
 
 /** Why the API refused, by its code (X-Questboard-Error): the reason the elements give. */
