@@ -121,7 +121,13 @@ for (const engine of engines) {
         const element = await page.$(selector);
         if (element) return element;
       }
-      throw new Error(`${selector} was not shown in 30 s`);
+      // What the section showed instead (an error, a form still waiting): the clue to an intermittent failure.
+      const showing = await page.evaluate(() => {
+        const main = document.querySelector('qb-console')?.shadowRoot?.querySelector('main');
+        const section = main?.querySelector(':scope > :not(h2)');
+        return (section?.shadowRoot ?? main)?.textContent?.replace(/\s+/g, ' ').trim().slice(0, 400) ?? '';
+      });
+      throw new Error(`${selector} was not shown in 30 s; the section showed: ${showing}`);
     }
 
     async function signIn(page, key) {
