@@ -301,6 +301,8 @@ for (const engine of engines) {
         await signIn(page, ADMIN_KEY);
         await shown(page, 'qb-console >>> nav');
         await page.click('qb-console >>> nav a[href="#keys"]');
+        // The key list arriving moves the form down: a click aimed while it loads can land beside the button.
+        await untilSectionSettled(page);
         await page.click('qb-console >>> qb-console-keys >>> form button[type=submit]');
         const secret = await shown(page, 'qb-console >>> qb-console-keys >>> [role=status] .secret');
         const key = await secret.evaluate((element) => element.textContent.trim());
