@@ -6,6 +6,7 @@
 import { BADGE_NOT_FOUND, INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { levelFor, levelStart } from '../api/levels.js';
+import { badgeSummary } from './catalog.js';
 import type { BadgeWall } from '../api/responses.js';
 import type { AppRecord, BadgeDefinition, BadgeRule, MemberMeasure, Transaction, UserRecord } from '../store/index.js';
 
@@ -191,10 +192,7 @@ export async function badgeWall(tx: Transaction, app: AppRecord, user: UserRecor
     const reached =
       at !== undefined ? target : rule.kind === 'manual' || rule.kind === 'challenge' ? 0 : (standing?.[rule.kind] ?? 0);
     return {
-      badge_id: badge.badge_id,
-      name: badge.name,
-      description: badge.description,
-      image_url: badge.image_url ?? null,
+      ...badgeSummary(badge),
       rule,
       earned_at: at === undefined ? null : new Date(at).toISOString(),
       progress: rule.kind === 'manual' ? null : { current: Math.min(reached, target), target },
