@@ -70,10 +70,10 @@ export interface Submission {
   checkCallback?: CheckCallback | undefined;
 }
 
-/** Asks the site's endpoint whether the member did the task (a server's; docs/quests.md). */
 /**
- * Asks the site whether the member did a callback task. Given the app (whose webhook secrets sign
- * the question): it runs inside the write's transaction, so it must not open another.
+ * Asks the site whether the member did a callback task (a server's; docs/quests.md). Given the
+ * app, whose webhook secrets sign the question. The handler asks it with no transaction open
+ * and runs the write again with the verdict.
  */
 export type CheckCallback = (
   task: TaskRecord,

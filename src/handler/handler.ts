@@ -178,6 +178,18 @@ export function createHandler({
   }
 
   async function answer(request: Request, context: RequestContext | undefined): Promise<Response> {
+    // A callback task's check (docs/quests.md) waits up to 10 s for the site, which may itself
+    // call this API meanwhile: asked inside the write, it would hold the app's locks (PGlite's
+    // one connection) all that while. So the write that needs one stops, rolled back, with the
+    // question (AskOutside); the check is asked with no transaction open, and the write runs
+    // again with its verdict, checking every other rule anew.
+    let verdict: ReturnType<CheckCallback> | undefined;
+    const checkOutside: CheckCallback | undefined =
+      checkCallback &&
+      ((task, member, app) => {
+        if (verdict) return verdict;
+        throw new AskOutside(() => checkCallback(task, member, app));
+      });
     const url = new URL(request.url);
     const name = operationOf(url);
     const operation = name !== null && Object.hasOwn(operations, name) ? operations[name]! : undefined;
@@ -218,7 +230,7 @@ export function createHandler({
           mayAddAdminKeys: adminKeysFromDatasets || bootstrapped,
           allowsPrivateWebhooks: allowPrivateWebhooks,
           databaseAnswers: () => databaseAnswers(request, context),
-          checkCallback,
+          checkCallback: checkOutside,
         };
         if (idempotencyKey === null) return operation.run(call);
         // Of the input as parsed, so a retry that spells it otherwise (its parameters in another
@@ -254,12 +266,17 @@ export function createHandler({
       if (outcome.rollBack) throw new RolledBack(outcome);
       return outcome;
     };
+    const write = (): Promise<Outcome> =>
+      store.write(inTransaction, { durability: operation.durability }).catch(async (error: unknown) => {
+        if (error instanceof RolledBack) return error.outcome;
+        if (!(error instanceof AskOutside) || verdict) throw error;
+        verdict = error.ask();
+        await verdict;
+        return write();
+      });
     const outcome =
       operation.transaction === 'write'
-        ? await store.write(inTransaction, { durability: operation.durability }).catch((error: unknown) => {
-            if (error instanceof RolledBack) return error.outcome;
-            throw error;
-          })
+        ? await write()
         : operation.transaction === 'read'
           ? await store.read(inTransaction)
           : await work(NO_TRANSACTION);
@@ -269,6 +286,11 @@ export function createHandler({
     for (const change of [outcome.changed ?? []].flat()) onChange?.({ type: 'questboard:change', ...change });
     return jsonResponse(outcome.status ?? 200, outcome.body);
   }
+}
+
+/** A question for a site, carried out of the write that needs its answer by the throw that rolls it back. */
+class AskOutside {
+  constructor(readonly ask: () => ReturnType<CheckCallback>) {}
 }
 
 /** A dry run's outcome, carried out of its transaction by the throw that rolls it back. */

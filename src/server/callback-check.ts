@@ -36,7 +36,7 @@ export class CallbackUnanswered extends Error {
 /** The longest reason passed on from a site's answer. */
 const REASON_LIMIT = 500;
 
-/** `app`: whose webhook secrets sign the check; the handler has it read already, in the write's transaction. */
+/** `app`: whose webhook secrets sign the check, as the write that asks read it; no transaction is open meanwhile. */
 export type CheckCallback = (
   task: CallbackTask,
   member: CallbackMember,

@@ -26,7 +26,7 @@ function dataset(callbackUrl) {
         api_keys: [{ key: WRITER, scopes: ['read', 'write'] }],
         // The secret a callback is signed with: the app's webhook's.
         settings: { webhooks: [{ url: callbackUrl, secret: SECRET, events: ['task.completed'] }] },
-        users: [{ account_name: 'alice' }, { account_name: 'bob' }, { account_name: 'carol' }],
+        users: ['alice', 'bob', 'carol', 'dave', 'erin'].map((account_name) => ({ account_name })),
         challenges: [
           {
             challenge_id: CHALLENGE,
@@ -62,16 +62,26 @@ async function datasetFile(callbackUrl) {
 describe('a callback task on the server', () => {
   let receiver;
   let server;
-  /** What the site answers the next check, by member. */
+  /** What the site answers the next check, by member: an answer, or what it does first and answers. */
   const verdicts = {
     alice: { status: 200, body: '{"completed":true}' },
     bob: { status: 200, body: '{"completed":false,"reason":"no pull request yet"}' },
+    // A site whose backend, asked about dave, first records erin's task through the API: on a
+    // server that asked inside the write, that write would wait for the check to end (PGlite has
+    // one connection), and the check for that write, until the 10 s timeout.
+    dave: async () => {
+      siteWrite = await call('admin/log_task', ADMIN, { task_id: TASK, account_name: 'erin', quantity: 1 });
+      return { status: 200, body: '{"completed":true}' };
+    },
   };
+  /** The answer to the write the site made while it was asked. */
+  let siteWrite;
 
   before(async () => {
     receiver = await startReceiver((request) => {
       const { data } = JSON.parse(request.body);
-      return verdicts[data.account_name] ?? 503;
+      const verdict = verdicts[data.account_name] ?? 503;
+      return typeof verdict === 'function' ? verdict() : verdict;
     });
     const data = await datasetFile(receiver.url);
     server = await startServer(['--data', data, '--allow-bootstrap', '--allow-private-webhooks']);
@@ -81,23 +91,30 @@ describe('a callback task on the server', () => {
     await receiver?.close();
   });
 
-  const submit = async (account_name) => {
-    const response = await fetch(`http://127.0.0.1:${server.port}/v1/submit_task`, {
+  const call = async (operation, key, body) => {
+    const response = await fetch(`http://127.0.0.1:${server.port}/v1/${operation}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${WRITER}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ task_id: TASK, account_name }),
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
     return { status: response.status, code: response.headers.get('x-questboard-error'), body: await response.json() };
+  };
+  const submit = (account_name) => call('submit_task', WRITER, { task_id: TASK, account_name });
+  const scoreOf = async (account_name) => {
+    const response = await fetch(
+      `http://127.0.0.1:${server.port}/v1/get_userinfo?app_id=callbacks&account_name=${account_name}`,
+      {
+        headers: { authorization: `Bearer ${WRITER}` },
+      },
+    );
+    return (await response.json()).total_score;
   };
 
   it('counts the task when the site says it is done, asking with a signed request', async () => {
     const answer = await submit('alice');
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.equal(answer.body.task_id, TASK);
-    const alice = await fetch(`http://127.0.0.1:${server.port}/v1/get_userinfo?app_id=callbacks&account_name=alice`, {
-      headers: { authorization: `Bearer ${WRITER}` },
-    });
-    assert.equal((await alice.json()).total_score, 30 + 50, 'the task and the challenge it completes');
+    assert.equal(await scoreOf('alice'), 30 + 50, 'the task and the challenge it completes');
     const check = receiver.received.find((request) => JSON.parse(request.body).data.account_name === 'alice');
     assert.ok(check, 'the site was asked');
     const body = /** @type {any} */ (new Webhook(SECRET.slice('whsec_'.length)).verify(check.body, check.headers));
@@ -110,6 +127,14 @@ describe('a callback task on the server', () => {
     assert.equal(answer.status, 422);
     assert.equal(answer.code, 'callback-not-completed');
     assert.match(answer.body.message, /no pull request yet/);
+  });
+
+  it('asks with no transaction open: the site may write to the API while it answers', async () => {
+    const answer = await submit('dave');
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(siteWrite?.status, 200, JSON.stringify(siteWrite?.body));
+    assert.equal(await scoreOf('dave'), 30 + 50);
+    assert.equal(await scoreOf('erin'), 30 + 50, 'the write the site made meanwhile');
   });
 
   it('answers 502 when the site does not answer', async () => {

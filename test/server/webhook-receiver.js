@@ -5,10 +5,11 @@ import { createServer } from 'node:http';
 import { WAIT_MS } from './reference-server.js';
 
 /** @typedef {{ headers: Record<string, string>, body: string, at: number }} Received */
+/** @typedef {number | { status: number, body: string }} Planned */
 
 /**
- * @param {number[] | ((request: Received, index: number) => number | { status: number, body: string })} script
- *   the statuses to answer in order, or a function of each request
+ * @param {number[] | ((request: Received, index: number) => Planned | Promise<Planned>)} script
+ *   the statuses to answer in order, or a function of each request (a site that does something first answers later)
  */
 export async function startReceiver(script = [204]) {
   /** @type {Received[]} */
@@ -18,14 +19,14 @@ export async function startReceiver(script = [204]) {
   const server = createServer((request, response) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
+    request.on('end', async () => {
       const entry = {
         headers: /** @type {Record<string, string>} */ (request.headers),
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
       };
       const index = received.push(entry) - 1;
-      const planned = typeof script === 'function' ? script(entry, index) : script[Math.min(index, script.length - 1)];
+      const planned = typeof script === 'function' ? await script(entry, index) : script[Math.min(index, script.length - 1)];
       const { status, body = '' } = typeof planned === 'number' ? { status: planned } : planned;
       response.writeHead(status, { 'content-type': 'application/json' }).end(body);
       for (const wait of waiting.filter((wait) => received.length >= wait.count)) wait.resolve();
