@@ -462,15 +462,14 @@ export const operations: Record<string, Operation> = {
         tx.put('apps', app);
         tx.put('users', user);
       }
+      // A pending submission is a change too: the member's other tabs show it as pending.
+      const changed: Changed = { app_id: app.app_id, scope: 'members', account_names: [user.account_name] };
       if (submitted.kind === 'pending') {
         const { submission_id, status } = submitted.submission;
-        return { status: 202, body: { ...OK, submission_id, status } };
+        return { status: 202, body: { ...OK, submission_id, status }, changed };
       }
       const progress = await tx.get('progress', [task.task_id, user.account_name]);
-      return {
-        body: taskProgressShape(task, progress),
-        changed: { app_id: app.app_id, scope: 'members', account_names: [user.account_name] },
-      };
+      return { body: taskProgressShape(task, progress), changed };
     },
   }),
 

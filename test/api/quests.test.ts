@@ -225,6 +225,7 @@ describe('quests', () => {
       api.call('GET', `/v1/admin/submissions?app_id=guild&status=${status}`, key === undefined ? {} : { key });
 
     it('202 pending, one pending per member and task, and the member sees theirs', async () => {
+      const changesBefore = api.changes.length;
       const sent = await sendForReview();
       expect(sent.status, sent.text).to.equal(202);
       expect(sent.body).to.deep.equal({
@@ -236,6 +237,12 @@ describe('quests', () => {
       const again = await sendForReview();
       expectRefused(again, 409, 'submission-pending');
       expect((await sendForReview(TASKS.review, 'bob')).status).to.equal(202);
+      expect(
+        api.changes
+          .slice(changesBefore)
+          .filter((change) => change.scope === 'members')
+          .flatMap((change) => change.account_names),
+      ).to.include.members(['alice', 'bob'], 'announced, so that the member’s other tabs show it pending');
       const mine = await api.call('GET', '/v1/get_submissions?app_id=guild&account_name=alice', { key: 'pk_read' });
       expect(mine.status, mine.text).to.equal(200);
       expect(mine.body.submissions).to.have.length(1);
