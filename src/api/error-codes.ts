@@ -118,6 +118,7 @@ export const MEMBER_TOKENS_NEED_HTTPS = refusal(
 
 // The admin API (src/handler/admin-operations.ts).
 export const KEY_NOT_FOUND = refusal('key-not-found', 404, 'The app has no API key {key_id}.');
+export const WEBHOOK_NOT_FOUND = refusal('webhook-not-found', 404, 'The app has no webhook endpoint at {url}.');
 export const MEMBER_TOKEN_KEY_NOT_FOUND = refusal(
   'member-token-key-not-found',
   404,

@@ -563,20 +563,17 @@ const webhookSecret = z.string().check(
   }, 'must be whsec_ followed by 24 to 64 bytes in base64'),
 );
 
-const MAX_WEBHOOK_ENDPOINTS = 10;
+export const MAX_WEBHOOK_ENDPOINTS = 10;
+
+/** The events an endpoint is sent. */
+const webhookEvents = z.array(z.enum(WEBHOOK_EVENT_TYPES, `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`)).check(
+  z.minLength(1, 'must name at least one event'),
+  z.refine((events) => new Set(events).size === events.length, 'must name each event once'),
+);
 
 /** The endpoints an app's events are delivered to (a server's only: src/server/webhook-delivery.ts). */
 const webhooks = z
-  .array(
-    z.strictObject({
-      url: webhookUrl,
-      secret: webhookSecret,
-      events: z.array(z.enum(WEBHOOK_EVENT_TYPES, `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`)).check(
-        z.minLength(1, 'must name at least one event'),
-        z.refine((events) => new Set(events).size === events.length, 'must name each event once'),
-      ),
-    }),
-  )
+  .array(z.strictObject({ url: webhookUrl, secret: webhookSecret, events: webhookEvents }))
   .check(z.maxLength(MAX_WEBHOOK_ENDPOINTS, `must list at most ${MAX_WEBHOOK_ENDPOINTS} endpoints`));
 export type WebhookEndpoint = z.infer<typeof webhooks>[number];
 
@@ -691,6 +688,14 @@ export const revokeKeyBody = z.object({
 });
 export const addMemberTokenKeyBody = z.object({ app_id: appId, key: memberTokenKey });
 export const removeMemberTokenKeyBody = z.object({ app_id: appId, kid: identifier(MAX_KID_LENGTH) });
+/** An endpoint's secret is made by the server and answered once: a manager never types a weak one. */
+export const saveWebhookBody = z.object({
+  app_id: appId,
+  url: webhookUrl,
+  events: webhookEvents,
+  new_secret: z.optional(z.boolean()),
+});
+export const removeWebhookBody = z.object({ app_id: appId, url: webhookUrl });
 export const membersQuery = z.object({
   app_id: appId,
   prefix: z.optional(

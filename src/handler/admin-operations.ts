@@ -10,11 +10,12 @@ import { findTask, taskProgressShape } from '../core/catalog.js';
 import { exportChallenge, importDataset } from '../core/dataset.js';
 import { findMember } from '../core/lookups.js';
 import { userInfo } from '../core/member-totals.js';
+import { removeWebhook, saveWebhook, webhookShape } from '../core/webhooks.js';
 import { logProgress } from '../core/progress.js';
 import type { TaskRecord, UserRecord } from '../store/index.js';
 import type { Operation } from './operations.js';
 import { appFor, define, OK } from './define-operation.js';
-import { refuseHttpWebhooks } from './outbound-urls.js';
+import { refuseHttp, refuseHttpWebhooks } from './outbound-urls.js';
 
 /** An installation has a handful of communities; a console lists this many at most. */
 const MAX_LISTED_APPS = 1000;
@@ -135,6 +136,50 @@ export const adminOperations: Record<string, Operation> = {
         throw new ApiError(MEMBER_TOKEN_KEY_NOT_FOUND, { kid: call.input.kid });
       call.tx.put('apps', { ...app, member_token_keys: keys.filter((key) => key.kid !== call.input.kid) });
       return { body: OK, changed: { app_id: app.app_id, scope: 'app' } };
+    },
+  }),
+
+  'admin/webhooks': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.appQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      return { body: { ...OK, webhooks: (app.webhooks ?? []).map(webhookShape) } };
+    },
+  }),
+
+  'admin/save_webhook': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    // No Idempotency-Key, as for admin/create_key: a secret made here is answered once and kept
+    // in no idempotency record. Saving the same endpoint twice leaves it as once, but for a
+    // second new secret, which the first answer's loss leaves unused.
+    schema: schemas.saveWebhookBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      if (!call.allowsPrivateWebhooks) refuseHttp('url', call.input.url);
+      const { webhooks, secret } = saveWebhook(app, call.input);
+      call.tx.put('apps', { ...app, webhooks });
+      const webhook = webhookShape(webhooks.find((endpoint) => endpoint.url === call.input.url)!);
+      return { body: { ...OK, webhook, ...(secret === null ? {} : { secret }) } };
+    },
+  }),
+
+  'admin/remove_webhook': define({
+    methods: ['POST'],
+    scope: 'admin',
+    transaction: 'write',
+    idempotent: true,
+    schema: schemas.removeWebhookBody,
+    run: async (call) => {
+      const app = await appFor(call);
+      const webhooks = removeWebhook(app, call.input.url);
+      const { webhooks: _removed, ...rest } = app;
+      call.tx.put('apps', webhooks.length > 0 ? { ...app, webhooks } : rest);
+      return { body: OK };
     },
   }),
 

@@ -10,22 +10,21 @@ import type * as schemas from '../api/schemas.js';
  * ones (for tests and intranets): an http: one is refused before anything is imported.
  */
 export function refuseHttpWebhooks(dataset: schemas.Dataset): void {
-  const refuse = (field: string, url: string) => {
-    if (new URL(url).protocol !== 'https:') {
-      throw new ApiError(INVALID_INPUT, {
-        field,
-        reason: 'must be an https: URL (or a server run with --allow-private-webhooks)',
-      });
-    }
-  };
   for (const [appIndex, app] of (dataset.apps ?? []).entries()) {
     for (const [index, { url }] of (app.settings?.webhooks ?? []).entries())
-      refuse(`apps.${appIndex}.settings.webhooks.${index}.url`, url);
+      refuseHttp(`apps.${appIndex}.settings.webhooks.${index}.url`, url);
     for (const [challengeIndex, challenge] of (app.challenges ?? []).entries()) {
       for (const [taskIndex, { verification }] of challenge.tasks.entries()) {
         const path = `apps.${appIndex}.challenges.${challengeIndex}.tasks.${taskIndex}.verification.url`;
-        if (verification?.kind === 'callback') refuse(path, verification.url);
+        if (verification?.kind === 'callback') refuseHttp(path, verification.url);
       }
     }
+  }
+}
+
+/** Refuses an http: URL, naming its field. */
+export function refuseHttp(field: string, url: string): void {
+  if (new URL(url).protocol !== 'https:') {
+    throw new ApiError(INVALID_INPUT, { field, reason: 'must be an https: URL (or a server run with --allow-private-webhooks)' });
   }
 }

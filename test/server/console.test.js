@@ -323,6 +323,51 @@ for (const engine of engines) {
       }
     });
 
+    it('adds a webhook endpoint with its secret shown once, and removes it', async () => {
+      const { page, problems, close } = await open();
+      const url = `https://hooks.example.org/console-${engine.name.toLowerCase()}`;
+      const listed = async () => (await api('GET', '/v1/admin/webhooks?app_id=riverside')).webhooks.map((hook) => hook.url);
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#webhooks"]');
+        const section = 'qb-console >>> qb-console-webhooks >>> qb-console-webhook-endpoints >>> ';
+        // The list arriving moves the form down: a click aimed while it loads can land beside its target.
+        await shown(page, `${section}#webhook-url`);
+        await page.waitForFunction(
+          () =>
+            !document
+              .querySelector('qb-console')
+              ?.shadowRoot?.querySelector('qb-console-webhooks')
+              ?.shadowRoot?.querySelector('qb-console-webhook-endpoints')
+              ?.shadowRoot?.textContent?.includes('Loading…'),
+        );
+        // An event nothing in these tests makes: the endpoint is never sent one.
+        await page.click(`${section}input[value="season.ended"]`);
+        await (await shown(page, `${section}#webhook-url`)).type(url);
+        await page.keyboard.press('Enter');
+        const secret = await (
+          await shown(page, `${section}[role=status] .secret`)
+        ).evaluate((element) => element.textContent.trim());
+        assert.match(secret, /^whsec_/);
+        assert.ok((await listed()).includes(url), 'saved through the API');
+        const exported = await api('GET', '/v1/admin/export?app_id=riverside');
+        assert.equal(
+          exported.apps[0].settings.webhooks.find((hook) => hook.url === url)?.secret,
+          secret,
+          'the secret shown is the one kept',
+        );
+
+        page.on('dialog', (dialog) => void dialog.accept());
+        await (await shown(page, `${section}button[aria-label="Remove ${url}"]`)).click();
+        await shown(page, `${section}p.success`);
+        assert.ok(!(await listed()).includes(url), 'removed');
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
     it('fits a phone’s width in every section', async () => {
       const { page, close } = await open(PHONE);
       try {

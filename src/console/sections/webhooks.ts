@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
 import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
+import './webhook-endpoints.js';
 
 const PAGE_SIZE = 50;
 
@@ -17,7 +18,10 @@ interface Delivery {
   last_error: string | null;
 }
 
-/** The webhook delivery log, newest first: each delivery's attempts, its state, its next try, a redelivery. */
+/**
+ * Webhooks: the app's endpoints (webhook-endpoints.ts), then the delivery log, newest first: each
+ * delivery's attempts, its state, its next try, a redelivery.
+ */
 export class ConsoleWebhooks extends ConsoleSection {
   private readonly deliveries = new Loader<{ deliveries: Delivery[] }>(this);
   @state() private offset = 0;
@@ -55,6 +59,7 @@ export class ConsoleWebhooks extends ConsoleSection {
   override render() {
     const { t } = this.locale;
     return html`
+      <qb-console-webhook-endpoints .admin=${this.admin} .appId=${this.appId} .locale=${this.locale}></qb-console-webhook-endpoints>
       ${this.deliveries.view(
         this.locale,
         ({ deliveries }) => html`

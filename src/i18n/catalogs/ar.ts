@@ -239,6 +239,7 @@ export const refusals = {
   'storage-not-answering': 'تخزين الخادم لا يستجيب. حاول مرة أخرى بعد قليل.',
   'not-healthy': 'الخادم غير جاهز للعمل حاليًا.',
   'key-not-found': 'لا يملك هذا التطبيق مفتاح API هذا.',
+  'webhook-not-found': 'لا يملك هذا التطبيق نقطة webhook بهذا العنوان.',
   'member-token-key-not-found': 'لا يملك هذا التطبيق مفتاح رموز الأعضاء هذا.',
   'member-token-key-taken': 'لدى هذا التطبيق مفتاح رموز أعضاء بهذا المعرّف kid بالفعل.',
   'older-version-open': 'يجري تحديث Questboard: أغلق علامات التبويب الأخرى لهذا الموقع أو أعد تحميلها.',

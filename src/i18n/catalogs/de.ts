@@ -213,6 +213,7 @@ export const refusals = {
   'storage-not-answering': 'Der Speicher des Servers antwortet nicht. Bitte gleich erneut versuchen.',
   'not-healthy': 'Der Server ist gerade nicht einsatzbereit.',
   'key-not-found': 'Diesen API-Schlüssel gibt es in dieser App nicht.',
+  'webhook-not-found': 'Diese App hat keinen Webhook-Endpunkt unter dieser Adresse.',
   'member-token-key-not-found': 'Diesen Schlüssel für Mitglieder-Token gibt es in dieser App nicht.',
   'member-token-key-taken': 'Diese App hat bereits einen Schlüssel für Mitglieder-Token mit dieser kid.',
   'older-version-open': 'Questboard wird aktualisiert: Schließen oder laden Sie andere Tabs dieser Website neu.',

@@ -214,6 +214,7 @@ export const refusals = {
   'storage-not-answering': 'El almacenamiento del servidor no responde. Inténtalo de nuevo en un momento.',
   'not-healthy': 'El servidor no está operativo en este momento.',
   'key-not-found': 'Esta aplicación no tiene esa clave de API.',
+  'webhook-not-found': 'Esta aplicación no tiene un endpoint de webhook en esa dirección.',
   'member-token-key-not-found': 'Esta aplicación no tiene esa clave de tokens de miembro.',
   'member-token-key-taken': 'Esta aplicación ya tiene una clave de tokens de miembro con ese kid.',
   'older-version-open': 'Questboard se está actualizando: cierra o recarga las otras pestañas de este sitio.',

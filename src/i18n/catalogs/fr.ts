@@ -215,6 +215,7 @@ export const refusals = {
   'storage-not-answering': 'Le stockage du serveur ne répond pas. Réessayez dans un instant.',
   'not-healthy': 'Le serveur n’est pas opérationnel pour le moment.',
   'key-not-found': 'Cette application n’a pas cette clé d’API.',
+  'webhook-not-found': 'Cette application n’a pas de point de terminaison webhook à cette adresse.',
   'member-token-key-not-found': 'Cette application n’a pas cette clé de jetons de membre.',
   'member-token-key-taken': 'Cette application a déjà une clé de jetons de membre avec ce kid.',
   'older-version-open': 'Questboard est en cours de mise à jour\u00a0: fermez ou rechargez les autres onglets de ce site.',

@@ -203,6 +203,7 @@ export const refusals = {
   'storage-not-answering': 'サーバーのストレージが応答しません。少し待ってからもう一度お試しください。',
   'not-healthy': 'サーバーは現在利用できる状態ではありません。',
   'key-not-found': 'このアプリにその API キーはありません。',
+  'webhook-not-found': 'このアプリにはそのアドレスの Webhook エンドポイントがありません。',
   'member-token-key-not-found': 'このアプリにそのメンバートークン鍵はありません。',
   'member-token-key-taken': 'このアプリにはその kid のメンバートークン鍵がすでにあります。',
   'older-version-open': 'Questboard を更新中です。このサイトの他のタブを閉じるか再読み込みしてください。',

@@ -214,6 +214,7 @@ export const refusals = {
   'storage-not-answering': 'O armazenamento do servidor não responde. Tente de novo em instantes.',
   'not-healthy': 'O servidor não está operacional no momento.',
   'key-not-found': 'Este app não tem essa chave de API.',
+  'webhook-not-found': 'Este app não tem um endpoint de webhook nesse endereço.',
   'member-token-key-not-found': 'Este app não tem essa chave de tokens de membro.',
   'member-token-key-taken': 'Este app já tem uma chave de tokens de membro com esse kid.',
   'older-version-open': 'O Questboard está sendo atualizado: feche ou recarregue as outras abas deste site.',

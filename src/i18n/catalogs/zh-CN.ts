@@ -203,6 +203,7 @@ export const refusals = {
   'storage-not-answering': '服务器的存储没有响应。请稍后重试。',
   'not-healthy': '服务器当前无法正常工作。',
   'key-not-found': '此应用没有该 API 密钥。',
+  'webhook-not-found': '此应用在该地址没有 Webhook 端点。',
   'member-token-key-not-found': '此应用没有该成员令牌密钥。',
   'member-token-key-taken': '此应用已有使用该 kid 的成员令牌密钥。',
   'older-version-open': 'Questboard 正在更新：请关闭或重新加载此网站的其他标签页。',
