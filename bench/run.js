@@ -1,5 +1,5 @@
 // npm run bench [-- --sizes=1000,10000,100000 --rounds=100 --warmup=20 --no-docs]
-//                [--first-paint-rounds=40] [--first-paint-only] [--console-rounds=20] [--note="…"]
+//                [--first-paint-rounds=40] [--first-paint-only] [--console-rounds=20] [--console-only] [--note="…"]
 //
 // Seeds apps of each size through the built service worker in headless
 // Chromium, times every operation against /v1/health in the same run, prints
@@ -7,6 +7,7 @@
 // times a returning visitor's first paint with the built embed
 // (bench/first-paint.js), which writes a section of its own; last, the console's first screen
 // after signing in, over the largest app (bench/console-first-screen.js), a section too.
+// --console-only seeds the apps and times the console alone, writing its section only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -50,12 +51,14 @@ const {
     'first-paint-rounds': { type: 'string', default: '40' },
     'first-paint-only': { type: 'boolean', default: false },
     'console-rounds': { type: 'string', default: '20' },
+    'console-only': { type: 'boolean', default: false },
     // Written under "Machine": what else ran on it, say.
     note: { type: 'string', default: '' },
   },
   usage:
     'usage: npm run bench -- [--sizes=1000,10000,100000] [--rounds=100] [--warmup=20] [--no-docs]\n' +
-    '                        [--first-paint-rounds=40] [--first-paint-only] [--console-rounds=20] [--note="what else ran"]',
+    '                        [--first-paint-rounds=40] [--first-paint-only] [--console-rounds=20] [--console-only]\n' +
+    '                        [--note="what else ran"]',
 });
 const firstPaintRounds = Number(options['first-paint-rounds']);
 const consoleRounds = Number(options['console-rounds']);
@@ -127,28 +130,31 @@ async function main() {
 
     const nowMs = Date.now();
     const date = () => new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-    console.log(`\nFirst paint of a returning visitor (${firstPaintRounds} rounds)`);
-    const firstPaint = await measureFirstPaint({
-      browser,
-      seeder: page,
-      origin: server.url,
-      appIndex: sizes.length,
-      nowMs,
-      rounds: firstPaintRounds,
-      warmup: FIRST_PAINT_WARMUP,
-    });
-    if (server.apiRequestsSeen() > 0) throw new Error('/v1 requests reached the static server: the worker did not answer them');
-    console.log(formatFirstPaint(firstPaint.rows));
-    if (!options['no-docs']) {
-      const markdown = firstPaintMarkdown({
-        ...firstPaint,
+    const consoleOnly = options['console-only'];
+    if (!consoleOnly) {
+      console.log(`\nFirst paint of a returning visitor (${firstPaintRounds} rounds)`);
+      const firstPaint = await measureFirstPaint({
+        browser,
+        seeder: page,
+        origin: server.url,
+        appIndex: sizes.length,
+        nowMs,
+        rounds: firstPaintRounds,
         warmup: FIRST_PAINT_WARMUP,
-        machine,
-        note: options.note,
-        date: date(),
       });
-      writeSection(docsFile, 'bench:first-paint', markdown);
-      console.log(`Wrote its section of ${docsFile} (target: first rows within ${FIRST_PAINT_TARGET_MS} ms).`);
+      if (server.apiRequestsSeen() > 0) throw new Error('/v1 requests reached the static server: the worker did not answer them');
+      console.log(formatFirstPaint(firstPaint.rows));
+      if (!options['no-docs']) {
+        const markdown = firstPaintMarkdown({
+          ...firstPaint,
+          warmup: FIRST_PAINT_WARMUP,
+          machine,
+          note: options.note,
+          date: date(),
+        });
+        writeSection(docsFile, 'bench:first-paint', markdown);
+        console.log(`Wrote its section of ${docsFile} (target: first rows within ${FIRST_PAINT_TARGET_MS} ms).`);
+      }
     }
     if (options['first-paint-only']) return;
 
@@ -156,6 +162,7 @@ async function main() {
     for (const [appIndex, size] of sizes.entries()) {
       console.log(`\n${size.toLocaleString('en-US')} members`);
       const seeded = await seed(page, { size, appIndex, nowMs });
+      if (consoleOnly) continue;
       const timings = await page.evaluate((args) => window.bench.measure(args), { size, appIndex, ...settings });
       const rows = summarize(timings);
       if (server.apiRequestsSeen() > 0) throw new Error('/v1 requests reached the static server: the worker did not answer them');
@@ -187,6 +194,7 @@ async function main() {
       );
     }
 
+    if (consoleOnly) return;
     const minutes = (performance.now() - started) / 60_000;
     console.log(`\nBenchmark took ${minutes.toFixed(1)} min.`);
     if (!options['no-docs']) {
