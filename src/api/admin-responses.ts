@@ -30,3 +30,85 @@ export interface DryRun extends Acknowledged {
     progress: number;
   }[];
 }
+
+/** A webhook endpoint as GET /v1/admin/webhooks lists it: never its secret, which only signs. */
+export interface WebhookEndpointSummary {
+  url: string;
+  events: string[];
+}
+
+/**
+ * One event on its way to one webhook endpoint, as GET /v1/admin/webhook_deliveries lists it (a
+ * server's SQL store keeps them: src/store/sql/webhook-outbox.ts). `delivery_id` is the
+ * webhook-id every attempt sends.
+ */
+export interface WebhookDelivery {
+  delivery_id: string;
+  app_id: string;
+  type: string;
+  url: string;
+  /** 'pending' until an attempt is answered 2xx ('delivered') or the attempts run out ('failed'). */
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts made since it was recorded or last redelivered. */
+  attempts: number;
+  /** Times as ISO 8601 text. */
+  created_at: string;
+  /** When the next attempt is due; null once it is no longer pending. */
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  /** The last attempt's HTTP status; null when it had no answer. */
+  last_status: number | null;
+  /** Why the last attempt failed, when it did. */
+  last_error: string | null;
+  delivered_at: string | null;
+}
+
+/** An admin action, as GET /v1/admin/audit lists it (and the store keeps it): who, what, when, from where. */
+export interface AuditEntry {
+  app_id: string;
+  /** Epoch ms. */
+  at: number;
+  /** The request's own id, so two actions in one millisecond are two entries. */
+  id: string;
+  /** The operation's name, as its path says it (admin/adjust). */
+  operation: string;
+  /** The first 12 hex digits of the key's SHA-256: enough to tell keys apart, too few to stand for one. */
+  key_prefix: string;
+  /** The client's address where the host knows it (the Node server); null in a browser's own store. */
+  client_address: string | null;
+  /** What was asked, never a secret (keys and answers left out), cut to a few hundred characters. */
+  summary: string;
+}
+
+/**
+ * A member's submission for review, as get_submissions and GET /v1/admin/submissions list it. A
+ * type, not an interface: a webhook event's data (a plain record) may be one.
+ */
+export type SubmissionAnswer = {
+  submission_id: string;
+  task_id: string;
+  account_name: string;
+  text: string;
+  status: 'pending' | 'approved' | 'rejected';
+  reason: string | null;
+  create_date: string;
+  review_date: string | null;
+};
+
+/** A season's rank reward: the badge the members ranked from_rank to to_rank are given when it ends. */
+export interface SeasonReward {
+  from_rank: number;
+  to_rank: number;
+  badge_id: string;
+}
+
+/** A season as GET and POST /v1/admin/seasons answer it. */
+export interface SeasonAnswer {
+  season_id: string;
+  name: string;
+  starts_at: string;
+  ends_at: string;
+  rewards: SeasonReward[];
+  /** Whether it has ended and its board is kept as it stood. */
+  frozen: boolean;
+}

@@ -12,6 +12,7 @@ import {
   TOO_MANY_WRONG_ANSWERS,
   WRONG_ANSWER,
 } from '../api/error-codes.js';
+import type { SubmissionAnswer } from '../api/admin-responses.js';
 import { ApiError } from '../api/errors.js';
 import { newGuid } from '../api/formats.js';
 import type { Verification } from '../api/schemas.js';
@@ -202,7 +203,7 @@ async function attemptsOf(tx: Transaction, task: TaskRecord, user: UserRecord): 
 }
 
 /** A submission as the API answers it, and as its webhook events tell of it. */
-export function submissionShape(submission: SubmissionRecord) {
+export function submissionShape(submission: SubmissionRecord): SubmissionAnswer {
   return {
     submission_id: submission.submission_id,
     task_id: submission.task_id,

@@ -2,6 +2,7 @@
 // frozen and kept once the window has closed. The seasons are kept on the app (AppRecord.seasons),
 // each member's points in one a record of its own (season_points), which the store keeps in board
 // order: a log writes one small record, a page reads its members, and ranks are counted.
+import type { SeasonAnswer } from '../api/admin-responses.js';
 import { SEASON_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { Leaderboard, LeaderboardEntry } from '../api/responses.js';
@@ -26,7 +27,7 @@ export function putSeason(tx: Transaction, app: AppRecord, season: Omit<Season, 
   return kept;
 }
 
-export const seasonShape = (season: Season) => ({
+export const seasonShape = (season: Season): SeasonAnswer => ({
   season_id: season.season_id,
   name: season.name,
   starts_at: new Date(season.starts_at).toISOString(),

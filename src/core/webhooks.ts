@@ -1,13 +1,14 @@
 // An app's webhook endpoints as the admin API edits them, one at a time (an import sets them all):
 // listed without their secrets, saved by URL, removed. Delivery is a server's
 // (src/server/webhook-delivery.ts); a browser's store keeps them as data only.
+import type { WebhookEndpointSummary } from '../api/admin-responses.js';
 import { INVALID_INPUT, WEBHOOK_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpoint } from '../api/schemas.js';
 import type { AppRecord } from '../store/index.js';
 
 /** What may be shown of an endpoint: never its secret, which only signs. */
-export const webhookShape = ({ url, events }: WebhookEndpoint) => ({ url, events });
+export const webhookShape = ({ url, events }: WebhookEndpoint): WebhookEndpointSummary => ({ url, events });
 
 /** A new secret: 32 random bytes, as Standard Webhooks writes one. */
 function newWebhookSecret(): string {

@@ -1,5 +1,6 @@
 // The records every store keeps, whatever holds them. Totals are maintained on
 // write so that every read is a keyed get or a range, never a scan.
+import type { AuditEntry, WebhookDelivery } from '../api/admin-responses.js';
 import type {
   BadgeRule,
   LeaderboardType,
@@ -226,22 +227,8 @@ export interface EndorsementRecord {
   at: number;
 }
 
-/** An admin action, kept with the write it made: who (a key's hash, cut short), what, when, from where. */
-export interface AuditRecord {
-  app_id: string;
-  /** Epoch ms. */
-  at: number;
-  /** The request's own id, so two actions in one millisecond are two entries. */
-  id: string;
-  /** The operation's name, as its path says it (admin/adjust). */
-  operation: string;
-  /** The first 12 hex digits of the key's SHA-256: enough to tell keys apart, too few to stand for one. */
-  key_prefix: string;
-  /** The client's address where the host knows it (the Node server); null in a browser's own store. */
-  client_address: string | null;
-  /** What was asked, never a secret (keys and answers left out), cut to a few hundred characters. */
-  summary: string;
-}
+/** An admin action, kept with the write it made, as the audit log lists it. */
+export type AuditRecord = AuditEntry;
 
 /** Every logged quantity, in order: the export replays them. */
 export interface LogRecord {
@@ -283,27 +270,5 @@ export interface BoardRow {
   month: string;
 }
 
-/**
- * One event on its way to one webhook endpoint (a server's SQL store keeps them:
- * sql/webhook-outbox.ts). `delivery_id` is the webhook-id every attempt sends.
- */
-export interface WebhookDeliveryRecord {
-  delivery_id: string;
-  app_id: string;
-  type: string;
-  url: string;
-  /** 'pending' until an attempt is answered 2xx ('delivered') or the attempts run out ('failed'). */
-  status: 'pending' | 'delivered' | 'failed';
-  /** Attempts made since it was recorded or last redelivered. */
-  attempts: number;
-  /** Times as ISO 8601 text, as the API lists them. */
-  created_at: string;
-  /** When the next attempt is due; null once it is no longer pending. */
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  /** The last attempt's HTTP status; null when it had no answer. */
-  last_status: number | null;
-  /** Why the last attempt failed, when it did. */
-  last_error: string | null;
-  delivered_at: string | null;
-}
+/** One event on its way to one webhook endpoint (a server's SQL store keeps them), as the API lists it. */
+export type WebhookDeliveryRecord = WebhookDelivery;

@@ -1,17 +1,10 @@
 import { html } from 'lit';
+import type { AuditEntry } from '../../api/admin-responses.js';
 import { state } from 'lit/decorators.js';
 import { Loader } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
-
-interface AuditEntry {
-  at: number;
-  operation: string;
-  key_prefix: string;
-  client_address: string | null;
-  summary?: string;
-}
 
 /** Every admin action, newest first: which key (its hash's prefix), what, when, from where. */
 export class ConsoleAudit extends ConsoleSection {

@@ -1,19 +1,11 @@
 import { css, html } from 'lit';
+import type { SubmissionAnswer as Submission } from '../../api/admin-responses.js';
 import { consoleStyles } from '../console-styles.js';
 import { state } from 'lit/decorators.js';
 import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
-
-interface Submission {
-  submission_id: string;
-  task_id: string;
-  account_name: string;
-  text: string;
-  create_date: string;
-  status: string;
-}
 
 interface Queue {
   submissions: Submission[];

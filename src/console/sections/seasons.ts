@@ -1,4 +1,6 @@
 import { css, html, nothing } from 'lit';
+import type { SeasonAnswer as Season, SeasonReward as Reward } from '../../api/admin-responses.js';
+import type { Leaderboard as Board } from '../../api/responses.js';
 import { consoleStyles } from '../console-styles.js';
 import { state } from 'lit/decorators.js';
 import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
@@ -14,25 +16,6 @@ const RULE_FIELDS = {
   manual: null,
 } as const;
 type RuleKind = keyof typeof RULE_FIELDS;
-
-interface Reward {
-  from_rank: number;
-  to_rank: number;
-  badge_id: string;
-}
-
-interface Season {
-  season_id: string;
-  name: string;
-  starts_at: string;
-  ends_at: string;
-  rewards: Reward[];
-  frozen: boolean;
-}
-
-interface Board {
-  leaderboard_users: { rank: number; external_user: { username: string }; score: number }[];
-}
 
 /** An instant as a datetime-local field shows it (local time, to the minute), and back. */
 const toField = (instant: string) => {

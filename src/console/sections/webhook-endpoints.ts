@@ -1,13 +1,9 @@
 import { html, nothing } from 'lit';
+import type { WebhookEndpointSummary as Endpoint } from '../../api/admin-responses.js';
 import { state } from 'lit/decorators.js';
 import { WEBHOOK_EVENT_TYPES } from '../../api/webhook-events.js';
 import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
-
-interface Endpoint {
-  url: string;
-  events: string[];
-}
 
 /**
  * The app's webhook endpoints: listed (never their secrets), added with a secret the server makes

@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import type { WebhookDelivery } from '../../api/admin-responses.js';
 import { state } from 'lit/decorators.js';
 import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
@@ -6,24 +7,12 @@ import './webhook-endpoints.js';
 
 const PAGE_SIZE = 50;
 
-interface Delivery {
-  delivery_id: string;
-  type: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  created_at: string;
-  next_attempt_at: string | null;
-  last_status: number | null;
-  last_error: string | null;
-}
-
 /**
  * Webhooks: the app's endpoints (webhook-endpoints.ts), then the delivery log, newest first: each
  * delivery's attempts, its state, its next try, a redelivery.
  */
 export class ConsoleWebhooks extends ConsoleSection {
-  private readonly deliveries = new Loader<{ deliveries: Delivery[] }>(this);
+  private readonly deliveries = new Loader<{ deliveries: WebhookDelivery[] }>(this);
   @state() private offset = 0;
   @state() private outcome: Outcome = null;
 
