@@ -10,9 +10,8 @@
 // messages on its IPC channel, and it stops as on SIGTERM but stays, then starts again in the
 // same process from a copy of the database its first start made and migrated (--template),
 // the dataset loaded afresh, with a new store, change feed and test hooks: nothing of the run
-// before is kept, as in a new process. A new process at each start, even from the template,
-// took a median 28 s at a load of 18–24 on 2 cores, beyond the 20 s a browser waits for a
-// command's answer.
+// before is kept, as in a new process. A new process at each start took longer, at a load of 20
+// on 2 cores, than the 20 s a browser waits for a command's answer (numbers in CONTRIBUTING.md).
 //
 // The URL stays the same across restarts without asking for a port again
 // (another process may have taken it meanwhile): this plugin keeps one

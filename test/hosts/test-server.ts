@@ -9,8 +9,8 @@
 //   --restart-on-message   (with --template, spawned with an IPC channel) the parent's 'stop' stops
 //                          the server as SIGTERM would, but the process stays; its 'start' starts it
 //                          again, on a new port, from a new copy of the template with the dataset
-//                          loaded afresh: a start then skips Node's and PGlite's own start, 28 s
-//                          of a new process's at a load of 20. Each start answers
+//                          loaded afresh, skipping the start of Node and PGlite that made a
+//                          new process's too slow for the browser tests. Each start answers
 //                          { listening: url }, each stop { stopped: true }.
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
