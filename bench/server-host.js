@@ -78,4 +78,4 @@ const running = await start(options, logger, {
 });
 // Said whatever the log level: bench/server-run.js waits for this line.
 console.log(`Questboard bench server listening on ${running.host.url}`);
-stopOnSignals(running, logger);
+stopOnSignals(() => running, logger);

@@ -2,12 +2,16 @@
 // a port of its own, so browser tests reach a real remote cross-origin.
 // Tests drive it with executeServerCommand('remote-server', { action }):
 //   'url'    → the server's base URL, the same for the whole run
-//   'stop'   → stops it (SIGTERM), so calls fail with a network error
+//   'stop'   → stops it, so calls fail with a network error
 //   'start'  → starts it again, same URL, with the dataset loaded afresh
 // The server is the tests' (test/hosts/test-server.ts, by --test-hooks), in memory: tests count
-// received requests and inject 5xx answers through its /_test endpoints. Each start copies the
-// database the first one made and migrated (--template): PostgreSQL's initdb made a start take
-// 40 s or more at a load of 15 on 2 cores, beyond the 20 s a browser waits for a command's answer.
+// received requests and inject 5xx answers through its /_test endpoints.
+// One server process serves the whole run (--restart-on-message): 'stop' and 'start' are
+// messages on its IPC channel, and it stops as on SIGTERM but stays, then starts again in the
+// same process from a copy of the database its first start made and migrated (--template),
+// the dataset loaded afresh, with a new store, change feed and test hooks: nothing of the run
+// before is kept, as in a new process. A new process at each start took longer, at a load of 20
+// on 2 cores, than the 20 s a browser waits for a command's answer (numbers in CONTRIBUTING.md).
 //
 // The URL stays the same across restarts without asking for a port again
 // (another process may have taken it meanwhile): this plugin keeps one
@@ -20,20 +24,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bundleServerSource } from './server-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const EXIT_WITH_PARENT = new URL('wtr-exit-with-parent.js', import.meta.url).href;
-/** In the server's JSON log line, which ends the URL with a quote. */
-const READY = /listening on (http:\/\/[^\s"]+)/;
 
 /** @param {{ dataset: string }} options path of the dataset (import shape), relative to the project root */
 export function remoteServerPlugin({ dataset }) {
-  /** The server now running, and where it listens; null while stopped. */
+  /** The server process, from its first start to the end of the run (null before, or once it exited). */
   /** @type {import('node:child_process').ChildProcess | null} */
   let child = null;
+  /** Where the server listens while started; null while stopped. */
   /** @type {{ host: string, port: number } | null} */
   let target = null;
   /** The listening socket tests connect to, and the URL it gives them. */
@@ -46,15 +48,10 @@ export function remoteServerPlugin({ dataset }) {
   // A server that cannot start fails the tests that use it, not the whole run.
   /** @type {Error | null} */
   let startError = null;
-  /**
-   * The server's source bundled once for the run (QUESTBOARD_SERVER_BUNDLE): tests stop and
-   * start it again and again, and bundling at each start made a start slow on a busy machine.
-   */
+  /** The server's source bundled once for the run (QUESTBOARD_SERVER_BUNDLE), and its database template. */
   const bundleDirectory = mkdtempSync(join(tmpdir(), 'questboard-remote-server-'));
   const bundle = join(bundleDirectory, 'serve.mjs');
   const template = join(bundleDirectory, 'database.tar');
-  /** @type {Promise<void> | null} */
-  let bundled = null;
 
   function relay(socket) {
     if (target === null) {
@@ -73,6 +70,13 @@ export function remoteServerPlugin({ dataset }) {
     socket.pipe(upstream).pipe(socket);
   }
 
+  function endRelayed() {
+    for (const [socket, upstream] of relayed) {
+      socket.destroy();
+      upstream.destroy();
+    }
+  }
+
   async function listenFront(hostname) {
     front = createServer(relay);
     front.listen(0, hostname);
@@ -80,10 +84,9 @@ export function remoteServerPlugin({ dataset }) {
     return /** @type {import('node:net').AddressInfo} */ (front.address()).port;
   }
 
-  async function start() {
-    if (child) return;
-    bundled ??= bundleServerSource(bundle, { testServer: true });
-    await bundled;
+  /** The server process, started; it answers { listening: url } once ready. */
+  async function spawnServer() {
+    await bundleServerSource(bundle, { testServer: true });
     const server = spawn(
       process.execPath,
       [
@@ -102,22 +105,45 @@ export function remoteServerPlugin({ dataset }) {
         '--test-hooks',
         '--template',
         template,
+        '--restart-on-message',
       ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, QUESTBOARD_SERVER_BUNDLE: bundle } },
+      { cwd: root, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: { ...process.env, QUESTBOARD_SERVER_BUNDLE: bundle } },
     );
-    const exited = once(server, 'exit').then(([code]) => {
-      throw new Error(`the reference server exited with ${code} before it was ready`);
+    server.once('exit', () => {
+      if (child !== server) return;
+      child = null;
+      target = null;
     });
-    const ready = new Promise((resolve) => {
-      createInterface({ input: /** @type {import('node:stream').Readable} */ (server.stdout) }).on('line', (line) => {
-        const match = READY.exec(line);
-        if (match) resolve(match[1]);
-      });
+    return server;
+  }
+
+  /** The server's answer to what it was asked; rejects if it exits instead. */
+  function answerOf(server) {
+    return new Promise((resolve, reject) => {
+      const answered = (message) => {
+        server.off('exit', exited);
+        resolve(message);
+      };
+      const exited = (code) => {
+        server.off('message', answered);
+        reject(new Error(`the reference server exited with ${code} before it answered`));
+      };
+      server.once('message', answered).once('exit', exited);
     });
-    const serverUrl = new URL(await Promise.race([ready, exited]));
-    exited.catch(() => {});
+  }
+
+  async function start() {
+    if (target) return;
+    let answer;
+    if (child === null) {
+      child = await spawnServer();
+      answer = answerOf(child);
+    } else {
+      answer = answerOf(child);
+      child.send('start');
+    }
+    const serverUrl = new URL((await answer).listening);
     target = { host: serverUrl.hostname, port: Number(serverUrl.port) };
-    child = server;
     if (url === null) {
       serverUrl.port = String(await listenFront(serverUrl.hostname));
       url = serverUrl.origin;
@@ -125,17 +151,12 @@ export function remoteServerPlugin({ dataset }) {
   }
 
   async function stop() {
-    if (!child) return;
-    const server = child;
-    child = null;
+    if (!target || !child) return;
     target = null;
-    const exited = once(server, 'exit');
-    server.kill('SIGTERM');
-    await exited;
-    for (const [socket, upstream] of relayed) {
-      socket.destroy();
-      upstream.destroy();
-    }
+    const answer = answerOf(child);
+    child.send('stop');
+    await answer;
+    endRelayed();
   }
 
   return {
@@ -147,7 +168,13 @@ export function remoteServerPlugin({ dataset }) {
       });
     },
     async serverStop() {
-      await stop();
+      target = null;
+      if (child) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }
+      endRelayed();
       front?.close();
       rmSync(bundleDirectory, { recursive: true, force: true });
     },

@@ -33,29 +33,37 @@ export async function main(
   env: Record<string, string | undefined> = process.env,
   extensions?: Extensions,
 ): Promise<void> {
-  let options: ServeOptions;
-  try {
-    options = parseServeOptions(argv, env);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`questboard-server: ${error.message}\n${USAGE}\n`);
-    process.exit(2);
-  }
+  const options = optionsOrExit(argv, env);
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   const logger = createLogger(options.logLevel);
-  let running: Running;
+  const running = await startOrExit(options, logger, extensions);
+  stopOnSignals(() => running, logger);
+}
+
+/** The options of a command line, or the process exits with 2 and the usage. */
+export function optionsOrExit(argv: string[], env: Record<string, string | undefined>): ServeOptions {
   try {
-    running = await start(options, logger, extensions);
+    return parseServeOptions(argv, env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`questboard-server: ${error.message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+/** Starts the server, or the process exits with 1 and one line on stderr saying why. */
+export async function startOrExit(options: ServeOptions, logger: Logger, extensions?: Extensions): Promise<Running> {
+  try {
+    return await start(options, logger, extensions);
   } catch (error) {
     // What could not start and why, never a stack: anything but a StartupError is at least said as such.
     const line = error instanceof StartupError ? error.message : `could not start: ${reasonOf(error)}`;
     process.stderr.write(`questboard-server: ${line}\n`);
     process.exit(1);
   }
-  stopOnSignals(running, logger);
 }
 
 export interface Running {
@@ -171,11 +179,22 @@ async function openStore(storage: ServeOptions['storage'], logger: Logger): Prom
 const secondsSince = (began: number) => `${((performance.now() - began) / 1000).toFixed(1)} s`;
 
 /**
- * The first signal stops the server gracefully: no new connections, the
- * requests under way finish (within the host's grace), then the change feed's
- * connection and the store close. A second signal ends the process at once.
+ * Stops a server gracefully: no new connections, the requests under way finish
+ * (within the host's grace), then the webhook delivery, the change feed's
+ * connection and the store close.
  */
-export function stopOnSignals({ host, store, sharedChanges, webhooks }: Running, logger: Logger): void {
+export async function stopRunning({ host, store, sharedChanges, webhooks }: Running): Promise<void> {
+  await host.close();
+  await webhooks?.stop();
+  await sharedChanges?.close();
+  await store.close();
+}
+
+/**
+ * The first signal stops the server running now (`current`; none while the tests' server is
+ * stopped between its restarts) and ends the process. A second signal ends it at once.
+ */
+export function stopOnSignals(current: () => Running | null, logger: Logger): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -184,13 +203,11 @@ export function stopOnSignals({ host, store, sharedChanges, webhooks }: Running,
     }
     stopping = true;
     logger.info({ signal }, 'stopping: no new connections, finishing the requests under way');
-    await host.close();
+    const running = current();
     try {
-      await webhooks?.stop();
-      await sharedChanges?.close();
-      await store.close();
+      if (running !== null) await stopRunning(running);
     } catch (error) {
-      logger.error({ err: error }, 'the store did not close cleanly');
+      logger.error({ err: error }, 'the server did not stop cleanly');
       process.exit(1);
     }
     logger.info('stopped');
