@@ -56,6 +56,7 @@ export function remoteServerPlugin({ dataset }) {
   /** @type {Promise<void> | null} */
   let bundled = null;
 
+  /** @param {import('node:net').Socket} socket */
   function relay(socket) {
     if (target === null) {
       socket.resetAndDestroy();
@@ -73,6 +74,7 @@ export function remoteServerPlugin({ dataset }) {
     socket.pipe(upstream).pipe(socket);
   }
 
+  /** @param {string} hostname */
   async function listenFront(hostname) {
     front = createServer(relay);
     front.listen(0, hostname);
@@ -151,6 +153,7 @@ export function remoteServerPlugin({ dataset }) {
       front?.close();
       rmSync(bundleDirectory, { recursive: true, force: true });
     },
+    /** @param {{ command: string, payload?: { action?: string } }} message */
     async executeCommand({ command, payload }) {
       if (command !== 'remote-server') return undefined;
       switch (payload?.action) {

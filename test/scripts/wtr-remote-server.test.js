@@ -12,9 +12,17 @@ const DATASET = 'test/remote/remote-dataset.json';
 /** A server start takes long on a busy machine; only a hang should reach this. */
 const TIMEOUT = 600_000;
 
+/**
+ * @param {ReturnType<typeof remoteServerPlugin>} plugin
+ * @param {string} action
+ */
 const command = (plugin, action) => plugin.executeCommand({ command: 'remote-server', payload: { action } });
 
-/** Listens on `port` if it is free; null when another socket holds it. */
+/**
+ * Listens on `port` if it is free; null when another socket holds it.
+ * @param {string} hostname
+ * @param {number} port
+ */
 async function takePort(hostname, port) {
   const server = createServer();
   server.listen(port, hostname);
@@ -29,7 +37,8 @@ it(
     const plugin = remoteServerPlugin({ dataset: DATASET });
     after(() => plugin.serverStop());
     await plugin.serverStart();
-    const url = await command(plugin, 'url');
+    // The 'url' action answers with the URL (the others with true).
+    const url = /** @type {string} */ (await command(plugin, 'url'));
     assert.equal((await fetch(`${url}/_test/subscriptions`)).status, 200);
 
     await command(plugin, 'stop');
