@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 /** Clock ticks per second in /proc/<pid>/stat (USER_HZ): 100 on the Linux machines this runs on. */
 const TICKS = 100;
 
+/** @param {number | string} pid a process id, or 'self' */
 function stat(pid) {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -20,9 +21,13 @@ function stat(pid) {
   }
 }
 
-/** CPU seconds so far of the server process, of this process and of each process named postgres (by pid). */
+/**
+ * CPU seconds so far of the server process, of this process and of each process named postgres (by pid).
+ * @param {number} serverPid
+ */
 export function cpuSeconds(serverPid) {
   if (!existsSync('/proc/self/stat')) return null;
+  /** @type {Map<string, number>} */
   const postgres = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -36,6 +41,9 @@ export function cpuSeconds(serverPid) {
  * Each one's share of one core between two readings. A postgres process that
  * ended in between is left out (its last ticks are lost), one that started
  * counts from zero.
+ * @param {ReturnType<typeof cpuSeconds>} before
+ * @param {ReturnType<typeof cpuSeconds>} after
+ * @param {number} seconds
  */
 export function cpuShares(before, after, seconds) {
   if (before === null || after === null) return null;

@@ -11,6 +11,7 @@ import { cpuSeconds, cpuShares } from './cpu.js';
 /** The tables that take a row or more a member, in the order an import's flush sends them; logs in the order appended. */
 const MEMBER_TABLES = ['users', 'progress', 'member_challenges', 'logs'];
 
+/** @param {string} table */
 const copyOf = (table) => `floor_copy_${table}`;
 
 /**
@@ -29,6 +30,7 @@ export async function databaseFloor({ databaseUrl, appIds, chunk }) {
     // Empty tables, maintained, and nothing of the copies left to write back: the floor starts as the seeding did.
     await sql.unsafe(`VACUUM (ANALYZE) ${MEMBER_TABLES.join(', ')}`);
     await sql.unsafe('CHECKPOINT');
+    /** @type {Map<string, { seconds: number, postgresCpuSeconds: number | null, members: number }>} */
     const floors = new Map();
     for (const appId of appIds) floors.set(appId, await insertAgain(sql, appId, chunk, columns));
     return floors;
@@ -38,7 +40,10 @@ export async function databaseFloor({ databaseUrl, appIds, chunk }) {
   }
 }
 
-/** Each table's columns that an insert names: not the log's sequence, which the database numbers. */
+/**
+ * Each table's columns that an insert names: not the log's sequence, which the database numbers.
+ * @param {import('postgres').Sql} sql
+ */
 async function insertedColumns(sql) {
   const rows = await sql`
     SELECT table_name, column_name FROM information_schema.columns
@@ -54,6 +59,7 @@ async function insertedColumns(sql) {
 /**
  * A copy of each table, every row with its member's number in name order within the app
  * (`member_index`, from 1), the order an import's chunks take them in.
+ * @param {import('postgres').Sql} sql
  */
 async function keepCopies(sql) {
   // The logs keep their sequence, which orders them as they go back (insertAgain): the copy needs no order of its own.
@@ -68,10 +74,16 @@ async function keepCopies(sql) {
   await sql.unsafe(`ANALYZE ${MEMBER_TABLES.map(copyOf).join(', ')}`);
 }
 
+/**
+ * @param {import('postgres').Sql} sql
+ * @param {string} appId
+ * @param {number} chunk
+ * @param {Map<string, string[]>} columns
+ */
 async function insertAgain(sql, appId, chunk, columns) {
   const [{ members }] = await sql`SELECT count(*)::integer AS members FROM ${sql(copyOf('users'))} WHERE app_id = ${appId}`;
   const statements = MEMBER_TABLES.map((table) => {
-    const names = columns.get(table).join(', ');
+    const names = /** @type {string[]} */ (columns.get(table)).join(', ');
     const order = table === 'logs' ? ' ORDER BY seq' : '';
     return `INSERT INTO ${table} (${names}) SELECT ${names} FROM ${copyOf(table)}
       WHERE app_id = $1 AND member_index > $2 AND member_index <= $3${order}`;

@@ -5,17 +5,24 @@
 
 import { seededRandom } from './seeded-random.js';
 
+/** @typedef {ReturnType<typeof appFor>} BenchApp */
+
 export const ADMIN_KEY = 'sk_bench_admin';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HISTORY_DAYS = 45;
 const MAX_LOGS_PER_MEMBER = 4;
 const UNREACHED = { writes: 1_000_000, window_seconds: 60 };
 
-/** A fixed GUID per (app, n): tasks and challenges are keyed by id across apps. */
+/**
+ * A fixed GUID per (app, n): tasks and challenges are keyed by id across apps.
+ * @param {number} appIndex
+ * @param {number} n
+ */
 export function benchGuid(appIndex, n) {
   return `b0000000-0000-4000-8000-${(appIndex * 256 + n).toString(16).padStart(12, '0')}`;
 }
 
+/** @param {number} index */
 export function memberName(index) {
   return `member-${String(index).padStart(6, '0')}`;
 }
@@ -23,6 +30,9 @@ export function memberName(index) {
 /**
  * The app of this size. Its twin (`whole`) has the same members and progress
  * under other ids, to time one import of them all against the chunked seeding.
+ * @param {number} size
+ * @param {number} appIndex
+ * @param {{ whole?: boolean }} [options]
  */
 export function appFor(size, appIndex, { whole = false } = {}) {
   const suffix = whole ? '-whole' : '';
@@ -39,7 +49,11 @@ export function appFor(size, appIndex, { whole = false } = {}) {
   };
 }
 
-/** The app of the first-paint measurement (bench/first-paint.js), named as bench/first-paint.html asks for it. */
+/**
+ * The app of the first-paint measurement (bench/first-paint.js), named as bench/first-paint.html asks for it.
+ * @param {number} size
+ * @param {number} appIndex
+ */
 export function firstPaintApp(size, appIndex) {
   return { ...appFor(size, appIndex), appId: 'first-paint', apiKey: 'pk_first_paint' };
 }
@@ -48,8 +62,13 @@ export function firstPaintApp(size, appIndex) {
  * The app's badges: a rule of each kind, so that get_achievements reads what a real app's does
  * and the seeding's logs award them as they cross their rules. In the first chunk only: defined
  * before any member, they award nobody retroactively.
+ * @param {BenchApp} app
  */
 function badgesOf(app) {
+  /**
+   * @param {string} badge_id
+   * @param {import('../src/api/schemas.js').BadgeRule} rule
+   */
   const badge = (badge_id, rule) => ({ badge_id, name: badge_id, description: `The ${badge_id} badge.`, rule });
   return [
     badge('first-task', { kind: 'tasks_completed', at_least: 1 }),
@@ -62,7 +81,10 @@ function badgesOf(app) {
   ];
 }
 
-/** The app itself: keys, treasury, one challenge of three tasks and its badges; no members. */
+/**
+ * The app itself: keys, treasury, one challenge of three tasks and its badges; no members.
+ * @param {BenchApp} app
+ */
 export function appDefinition(app) {
   return {
     app_id: app.appId,
@@ -115,6 +137,9 @@ export function appDefinition(app) {
 /**
  * The app's season, open from before the history to a year on, with the chunk's members on its
  * board: every member has points in it, so its board is as long as the score board.
+ * @param {BenchApp} app
+ * @param {Array<{ account_name: string, points: number, at: string }>} board
+ * @param {number} nowMs
  */
 function seasonOf(app, board, nowMs) {
   return {
@@ -126,7 +151,13 @@ function seasonOf(app, board, nowMs) {
   };
 }
 
-/** Members [start, end) with their progress and season points, as one merge import's app entry. */
+/**
+ * Members [start, end) with their progress and season points, as one merge import's app entry.
+ * @param {BenchApp} app
+ * @param {number} start
+ * @param {number} end
+ * @param {number} nowMs
+ */
 export function memberChunk(app, start, end, nowMs) {
   const users = [];
   const progress = [];
@@ -154,6 +185,10 @@ export function memberChunk(app, start, end, nowMs) {
 /**
  * The body of the merge import of members [start, end): the first chunk also
  * brings the admin key (which bootstraps an empty store) and the app itself.
+ * @param {BenchApp} app
+ * @param {number} start
+ * @param {number} end
+ * @param {number} nowMs
  */
 export function importBody(app, start, end, nowMs) {
   const members = memberChunk(app, start, end, nowMs);

@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /**
  * One module with the exports of every entry given (paths relative to the
  * project root). Returns the bundle's path and a function that removes it.
+ * @param {...string} entries
  */
 export async function bundleForNode(...entries) {
   const cache = join(root, 'node_modules', '.cache');

@@ -38,8 +38,13 @@ const ENGINES = [
   ['Safari', 'safari'],
 ];
 
+/**
+ * @param {string} path
+ * @param {string} browser
+ */
 function since(path, browser) {
-  const compat = path.split('.').reduce((node, key) => node?.[key], bcd)?.__compat;
+  // Any: a walk down browser-compat-data's tree by a dotted path, of any depth.
+  const compat = path.split('.').reduce((/** @type {any} */ node, key) => node?.[key], bcd)?.__compat;
   if (!compat) throw new Error(`browser-compat-data has no ${path}`);
   const support = [compat.support[browser]].flat()[0];
   const added = support?.version_added;

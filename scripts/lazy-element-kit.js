@@ -36,7 +36,13 @@ export const { ${kitNames().join(', ')} } = kit;
 `;
 }
 
-/** What `specifier`, imported by `importer`, is for a lazy element whose entry is `entry`. */
+/**
+ * What `specifier`, imported by `importer`, is for a lazy element whose entry is `entry`.
+ * @param {string} specifier
+ * @param {string | undefined} importer
+ * @param {string} entry
+ * @returns {'own' | 'kit'}
+ */
 function classify(specifier, importer, entry) {
   // The entry itself, and the helpers the compiler adds (decorators).
   if (!importer || specifier.startsWith('\0') || specifier.startsWith('@oxc-project/runtime/')) return 'own';
@@ -49,7 +55,11 @@ function classify(specifier, importer, entry) {
   );
 }
 
-/** For Vite's (rolldown's) build of one lazy element. */
+/**
+ * For Vite's (rolldown's) build of one lazy element.
+ * @param {string} entry
+ * @returns {import('vite').Plugin}
+ */
 export function lazyElementKit(entry) {
   return {
     name: 'questboard:lazy-element-kit',
@@ -63,7 +73,11 @@ export function lazyElementKit(entry) {
   };
 }
 
-/** The same for esbuild (the demo's dev server). */
+/**
+ * The same for esbuild (the demo's dev server).
+ * @param {string} entry
+ * @returns {import('esbuild').Plugin}
+ */
 export function lazyElementKitForEsbuild(entry) {
   return {
     name: 'questboard:lazy-element-kit',

@@ -38,6 +38,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * A bundle written outside the project, where a bare import would find no
  * node_modules: each runtime dependency is imported by its file URL in this
  * checkout instead.
+ * @type {import('esbuild').Plugin}
  */
 const dependenciesOfThisCheckout = {
   name: 'dependencies-of-this-checkout',
@@ -55,6 +56,8 @@ export const TEST_SERVER_ENTRY = 'test/hosts/test-server.ts';
 /**
  * Bundles the server of this checkout's source into `outfile` (anywhere), as `npm run serve` runs
  * it; `testServer`: the tests' server instead (TEST_SERVER_ENTRY).
+ * @param {string} outfile
+ * @param {{ testServer?: boolean }} [options]
  */
 export async function bundleServerSource(outfile, { testServer = false } = {}) {
   await build({

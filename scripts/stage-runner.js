@@ -22,11 +22,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** How long a stage's processes get to end after a signal before they are killed. */
 const GRACE_MS = 10_000;
 
-/** Process groups of the stages running now (one at a time, but kept general). */
+/**
+ * Process groups of the stages running now (one at a time, but kept general).
+ * @type {Set<number>}
+ */
 const groups = new Set();
 /** @type {string | null} */
 let interrupted = null;
 
+/**
+ * @param {number} pid
+ * @param {NodeJS.Signals | 0} signal
+ */
 function signalGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
@@ -40,6 +47,7 @@ function signalGroup(pid, signal) {
  * The processes of group `pgid` still running, as "pid command" lines: zombies,
  * already ended but not yet reaped by whoever inherited them, are not counted.
  * Where there is no /proc, any process of the group, unnamed.
+ * @param {number} pgid
  */
 function liveMembers(pgid) {
   if (!existsSync('/proc/self/stat')) return signalGroup(pgid, 0) ? [`(group ${pgid})`] : [];
@@ -59,16 +67,21 @@ function liveMembers(pgid) {
   return members;
 }
 
+/** @param {number} pid */
 const groupAlive = (pid) => liveMembers(pid).length > 0;
 
-/** Stops every process of the group: `signal` first, SIGKILL after the grace period. */
+/**
+ * Stops every process of the group: `signal` first, SIGKILL after the grace period.
+ * @param {number} pid
+ * @param {NodeJS.Signals} [signal]
+ */
 async function stopGroup(pid, signal = 'SIGTERM') {
   if (!signalGroup(pid, signal)) return;
   for (let waited = 0; waited < GRACE_MS && groupAlive(pid); waited += 100) await sleep(100);
   signalGroup(pid, 'SIGKILL');
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
   process.on(signal, () => {
     if (interrupted) {
       // A second Ctrl-C: no more waiting.
@@ -97,18 +110,21 @@ async function runCommand({ command, args, env }) {
   );
   const exited = once(child, 'exit');
   if (!(await spawned)) return 127;
-  groups.add(child.pid);
+  // Set once the process spawned.
+  const pid = /** @type {number} */ (child.pid);
+  groups.add(pid);
   const [code, signal] = await exited;
   // Whatever the stage left running (a server a test did not stop) goes with it.
-  const left = liveMembers(child.pid);
+  const left = liveMembers(pid);
   if (left.length > 0) {
     console.error(`\n${command} ${args.join(' ')} left processes running; stopping them:\n${left.join('\n')}`);
-    await stopGroup(child.pid);
+    await stopGroup(pid);
   }
-  groups.delete(child.pid);
+  groups.delete(pid);
   return code ?? 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGINT' ? 2 : 15);
 }
 
+/** @param {number} ms */
 const minutes = (ms) => {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
@@ -121,6 +137,7 @@ const minutes = (ms) => {
  *   needs?: string[], skip?: string, count?: (code: number) => { passed: number, failed: number } }>} stages
  */
 export async function runStages(stages) {
+  /** @type {Map<string, { ok: boolean, passed: number, failed: number, note: string, ms: number }>} */
   const results = new Map();
   const started = Date.now();
   const present = new Set(stages.map((stage) => stage.name));
@@ -128,6 +145,7 @@ export async function runStages(stages) {
     const begin = Date.now();
     // A stage left out of this run (QB_STAGES) is taken as done: its output is already there.
     const missing = (stage.needs ?? []).filter((name) => present.has(name) && results.get(name)?.ok !== true);
+    /** @type {{ ok: boolean, passed: number, failed: number, note: string }} */
     let result;
     if (interrupted) {
       result = { ok: false, passed: 0, failed: 1, note: `not run (${interrupted})` };
@@ -146,8 +164,7 @@ export async function runStages(stages) {
       if (code !== 0 && counted.failed === 0) counted.failed = 1;
       result = { ok: code === 0 && counted.failed === 0, ...counted, note: code === 0 ? '' : `exit ${code}` };
     }
-    result.ms = Date.now() - begin;
-    results.set(stage.name, result);
+    results.set(stage.name, { ...result, ms: Date.now() - begin });
   }
 
   let passed = 0;

@@ -53,6 +53,7 @@ export function remoteServerPlugin({ dataset }) {
   const bundle = join(bundleDirectory, 'serve.mjs');
   const template = join(bundleDirectory, 'database.tar');
 
+  /** @param {import('node:net').Socket} socket */
   function relay(socket) {
     if (target === null) {
       socket.resetAndDestroy();
@@ -77,6 +78,7 @@ export function remoteServerPlugin({ dataset }) {
     }
   }
 
+  /** @param {string} hostname */
   async function listenFront(hostname) {
     front = createServer(relay);
     front.listen(0, hostname);
@@ -117,13 +119,18 @@ export function remoteServerPlugin({ dataset }) {
     return server;
   }
 
-  /** The server's answer to what it was asked; rejects if it exits instead. */
+  /**
+   * The server's answer to what it was asked; rejects if it exits instead.
+   * @param {import('node:child_process').ChildProcess} server
+   */
   function answerOf(server) {
     return new Promise((resolve, reject) => {
+      /** @param {unknown} message */
       const answered = (message) => {
         server.off('exit', exited);
         resolve(message);
       };
+      /** @param {number | null} code */
       const exited = (code) => {
         server.off('message', answered);
         reject(new Error(`the reference server exited with ${code} before it answered`));
@@ -178,6 +185,7 @@ export function remoteServerPlugin({ dataset }) {
       front?.close();
       rmSync(bundleDirectory, { recursive: true, force: true });
     },
+    /** @param {{ command: string, payload?: { action?: string } }} message */
     async executeCommand({ command, payload }) {
       if (command !== 'remote-server') return undefined;
       switch (payload?.action) {

@@ -24,6 +24,7 @@ export const LAYERS = [
 ];
 const rank = new Map(LAYERS.flatMap((names, index) => names.map((name) => [name, index])));
 
+/** @param {string} directory */
 async function sourceFiles(directory) {
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
   return entries
@@ -31,7 +32,10 @@ async function sourceFiles(directory) {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** The part of src/ a path belongs to: its first folder, or the file itself at the top. */
+/**
+ * The part of src/ a path belongs to: its first folder, or the file itself at the top.
+ * @param {string} path
+ */
 const layerOf = (path) => relative(src, path).split('/')[0];
 
 it('every import in src/ points down the layers', async () => {

@@ -19,13 +19,17 @@ const IMPORTED = 100;
 const CHUNK = 70;
 
 const database = sharedDatabase('questboard_floor');
+/** @type {typeof import('../../src/handler/handler.js') & typeof import('../../src/store/sql/index.js')} */
 let source;
 before(async () => {
   source = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts');
 });
 after(() => database.drop());
 
-/** Every row of the member tables, without the log's sequence: each member's logs in their order. */
+/**
+ * Every row of the member tables, without the log's sequence: each member's logs in their order.
+ * @param {string} url
+ */
 async function memberRows(url) {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {

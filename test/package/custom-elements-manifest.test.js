@@ -8,26 +8,39 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MANIFEST = 'dist/custom-elements.json';
+/** A custom element of the manifest: a declaration with its tag. */
+/** @typedef {import('custom-elements-manifest/schema').CustomElement & { tagName: string }} CustomElement */
+
+/** @param {string} path */
 const source = (path) => readFileSync(`${root}${path}`, 'utf8');
 
 before(() => {
   assert.ok(existsSync(`${root}${MANIFEST}`), `${MANIFEST} is missing: run npm run build first`);
 });
 
+/** @returns {import('custom-elements-manifest/schema').Package} */
 const manifest = () => JSON.parse(source(MANIFEST));
+/** The declarations with a tag: the elements. */
 const elements = () =>
-  manifest().modules.flatMap((module) => (module.declarations ?? []).filter((declaration) => declaration.tagName));
+  manifest().modules.flatMap((module) =>
+    /** @type {CustomElement[]} */ (module.declarations ?? []).filter((declaration) => declaration.tagName),
+  );
+/** @param {Array<{ name: string }> | undefined} entries */
 const names = (entries) => new Set((entries ?? []).map((entry) => entry.name));
+/** @param {Iterable<string>} values */
 const sorted = (values) => [...values].sort((a, b) => a.localeCompare(b));
 
 /**
  * Every `--qb-*` custom property (not the private `--_qb-*` ones) a file reads with var(), but
  * for names a template completes (`var(--qb-color-${name}`: the palette, counted on its own).
  */
-const propertiesRead = (text) =>
+const propertiesRead = (/** @type {string} */ text) =>
   new Set([...text.matchAll(/var\((--qb-[\w-]+)(.)/g)].filter((match) => match[2] !== '$').map((match) => match[1]));
 
-/** The files that make an element's look and markup: its folder's, and the shared ones it imports. */
+/**
+ * The files that make an element's look and markup: its folder's, and the shared ones it imports.
+ * @param {string} tag
+ */
 function filesOf(tag) {
   const own = readdirSync(`${root}src/components/${tag}`).map((file) => `src/components/${tag}/${file}`);
   const text = own.map(source).join('\n');
@@ -45,8 +58,12 @@ function filesOf(tag) {
 /** Set on the bar by the element itself (its fill fraction): not a property a page sets. */
 const INTERNAL_PROPERTIES = new Set(['--qb-fill']);
 
-/** Part names in `part="a b"` attributes and in string literals of `part=${…}` expressions. */
+/**
+ * Part names in `part="a b"` attributes and in string literals of `part=${…}` expressions.
+ * @param {string} text
+ */
 function partsRendered(text) {
+  /** @type {Set<string>} */
   const parts = new Set();
   for (const [, value] of text.matchAll(/\bpart="([^"]+)"/g)) value.split(/\s+/).forEach((part) => parts.add(part));
   for (const [, expression] of text.matchAll(/\bpart=\$\{([^}]+)\}/g)) {
@@ -127,7 +144,9 @@ it('lists exactly the parts each element renders', () => {
     if (/\bthis\.\w+\.render\(t\b/.test(text)) for (const part of sharedStates) rendered.add(part);
     else if (text.includes('renderEmpty(')) rendered.add('empty');
     assert.deepEqual(sorted(names(element.cssParts)), sorted(rendered), element.tagName);
-    for (const part of element.cssParts) assert.ok(part.description, `${element.tagName}::part(${part.name}) has no description`);
+    // Listed: compared just above.
+    for (const part of /** @type {import('custom-elements-manifest/schema').CssPart[]} */ (element.cssParts))
+      assert.ok(part.description, `${element.tagName}::part(${part.name}) has no description`);
   }
 });
 

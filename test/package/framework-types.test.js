@@ -9,15 +9,31 @@ import { before, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** @param {string} path */
 const fixture = (path) => `${root}test/frameworks/${path}`;
+/** @type {import('custom-elements-manifest/schema').Package} */
 const manifest = JSON.parse(readFileSync(`${root}dist/custom-elements.json`, 'utf8'));
-const elements = manifest.modules.flatMap((module) => (module.declarations ?? []).filter((declaration) => declaration.tagName));
+/**
+ * An element as the analyzer lists it: the schema's, with its tag and members, its fields marked
+ * `readonly` where they are (the analyzer's addition to the schema).
+ * @typedef {Omit<import('custom-elements-manifest/schema').CustomElement, 'members'> & { tagName: string,
+ *   members: Array<(import('custom-elements-manifest/schema').ClassField & { readonly?: boolean }) |
+ *   import('custom-elements-manifest/schema').ClassMethod> }} Element
+ */
+/** The declarations with a tag: the elements. */
+const elements = manifest.modules.flatMap((module) =>
+  /** @type {Element[]} */ (module.declarations ?? []).filter((declaration) => declaration.tagName),
+);
 
 before(() => {
   for (const file of ['dist/react.d.ts', 'dist/vue.d.ts'])
     assert.ok(existsSync(`${root}${file}`), `${file} is missing: run npm run build first`);
 });
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function check(command, args) {
   const { status, stdout, stderr } = spawnSync(command, args, { cwd: root, encoding: 'utf8' });
   return { status, output: `${stdout}${stderr}`.trim() };
@@ -57,11 +73,12 @@ it('uses every element in both, and types every property and event the manifest 
     const settable = element.members.filter(
       (member) => member.kind === 'field' && !member.privacy && !member.readonly && !member.static,
     );
+    /** @param {string} types */
     const declaration = (types) => types.split('\n').find((line) => line.trimStart().startsWith(`'${element.tagName}':`)) ?? '';
-    for (const [types, events] of [
+    for (const [types, events] of /** @type {Array<[string, string[]]>} */ ([
       [react, element.events?.map((event) => `'on${event.name}'?: (event: ${event.type.text})`) ?? []],
       [vue, element.events?.map((event) => `'${event.name}': ${event.type.text}`) ?? []],
-    ]) {
+    ])) {
       const line = declaration(types);
       assert.ok(line, `${element.tagName} is not declared`);
       for (const field of settable) assert.match(line, new RegExp(`'${field.name}'`), `${element.tagName}.${field.name}`);

@@ -30,7 +30,11 @@ it('names bin/questboard-server.js and bin/questboard-token.js as its commands, 
   for (const folder of ['bin', 'dist']) assert.ok(packageJson.files.includes(folder), `package.json "files" lacks ${folder}`);
 });
 
-/** Runs a command as npx does: its bin file, through the shebang of an executable file, from elsewhere. */
+/**
+ * Runs a command as npx does: its bin file, through the shebang of an executable file, from elsewhere.
+ * @param {string} name
+ * @param {string[]} args
+ */
 function runCommand(name, args) {
   const launcher = `${root}${packageJson.bin[name]}`;
   assert.match(readFileSync(launcher, 'utf8'), /^#!\/usr\/bin\/env node\n/);
@@ -76,6 +80,7 @@ it('imports only node: modules and the packages in "dependencies"', () => {
   ].map((match) => match[1] ?? match[2] ?? match[3]);
   assert.ok(specifiers.includes('pino'), 'the server imports pino');
   assert.ok(specifiers.includes('jose/jwt/sign'), 'the token command imports jose');
+  /** @param {string} specifier */
   const packageOf = (specifier) =>
     specifier
       .split('/')
@@ -98,7 +103,7 @@ function packedFiles() {
   });
   assert.equal(status, 0, stderr);
   const [pack] = JSON.parse(stdout);
-  return new Set(pack.files.map((file) => file.path));
+  return new Set(pack.files.map((/** @type {{ path: string }} */ file) => file.path));
 }
 
 it('is publishable under the MIT license, with its LICENSE file', () => {
@@ -160,6 +165,12 @@ it('packs every built file, the types, manifest and themes, README, LICENSE and 
 
 it('packs every file its entry points name', () => {
   const packed = packedFiles();
+  /**
+   * The files of an "exports" entry: a path, or conditions each giving one.
+   * @typedef {string | { [condition: string]: ExportTarget }} ExportTarget
+   * @param {ExportTarget} value
+   * @returns {string[]}
+   */
   const targets = (value) => (typeof value === 'string' ? [value] : Object.values(value).flatMap(targets));
   const named = [
     packageJson.main,

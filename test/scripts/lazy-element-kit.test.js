@@ -7,9 +7,13 @@ import { lazyElementKitForEsbuild } from '../../scripts/lazy-element-kit.js';
 import { readFileSync } from 'node:fs';
 
 const { version: VERSION } = JSON.parse(readFileSync('package.json', 'utf8'));
+/** @param {string} name */
 const fixture = (name) => `test/scripts/fixtures/lazy-element/${name}.ts`;
 
-/** Bundles a fixture as the demo's dev server bundles a lazy element; resolves to its code. */
+/**
+ * Bundles a fixture as the demo's dev server bundles a lazy element; resolves to its code.
+ * @param {string} name
+ */
 async function bundle(name) {
   const result = await build({
     entryPoints: [fixture(name)],

@@ -9,7 +9,10 @@ import assert from 'node:assert/strict';
 
 const CLOSING_LINE = /^(\d+) passed, (\d+) failed$/;
 
-/** Runs `script` (scripts/test.js) with `env`; resolves to its exit code and the lines it printed. */
+/**
+ * Runs `script` (scripts/test.js) with `env`; resolves to its exit code and the lines it printed.
+ * @param {Record<string, string>} env
+ */
 function runTests(env, script = 'scripts/test.js') {
   // Without the variable that makes a node --test inside a test report to its parent instead.
   const { NODE_TEST_CONTEXT: _, ...ours } = process.env;

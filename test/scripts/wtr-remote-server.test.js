@@ -15,14 +15,23 @@ const TIMEOUT = 600_000;
 
 const AUTHORIZATION = { Authorization: 'Bearer pk_guild' };
 
+/**
+ * @param {ReturnType<typeof remoteServerPlugin>} plugin
+ * @param {string} action
+ */
 const command = (plugin, action) => plugin.executeCommand({ command: 'remote-server', payload: { action } });
 
+/** @param {string} url */
 async function aliceXp(url) {
   const answer = await fetch(`${url}/v1/get_userinfo?app_id=guild&account_name=alice`, { headers: AUTHORIZATION });
   return (await answer.json()).current_xp;
 }
 
-/** Listens on `port` if it is free; null when another socket holds it. */
+/**
+ * Listens on `port` if it is free; null when another socket holds it.
+ * @param {string} hostname
+ * @param {number} port
+ */
 async function takePort(hostname, port) {
   const server = createServer();
   server.listen(port, hostname);
@@ -39,7 +48,8 @@ describe('the reference server of a run', () => {
     'answers at the same URL after a restart, though another process tried to take its port meanwhile',
     { timeout: TIMEOUT },
     async () => {
-      const url = await command(plugin, 'url');
+      // The 'url' action answers with the URL (the others with true).
+      const url = /** @type {string} */ (await command(plugin, 'url'));
       assert.equal((await fetch(`${url}/_test/subscriptions`)).status, 200);
 
       await command(plugin, 'stop');
@@ -55,7 +65,7 @@ describe('the reference server of a run', () => {
   );
 
   it('starts again with its dataset afresh, keeping nothing of the run before', { timeout: TIMEOUT }, async () => {
-    const url = await command(plugin, 'url');
+    const url = /** @type {string} */ (await command(plugin, 'url'));
     const endorsed = await fetch(`${url}/v1/endorse_account`, {
       method: 'POST',
       headers: { ...AUTHORIZATION, 'Content-Type': 'application/json' },
@@ -70,7 +80,7 @@ describe('the reference server of a run', () => {
     assert.equal(await aliceXp(url), 5, 'the dataset as it was, without the endorsement');
     const { requests } = await (await fetch(`${url}/_test/requests`)).json();
     assert.deepEqual(
-      requests.map((request) => request.path),
+      requests.map((/** @type {{ path: string }} */ request) => request.path),
       ['/v1/get_userinfo'],
       'only the requests since the start',
     );

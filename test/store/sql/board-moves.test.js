@@ -10,10 +10,15 @@ import { recordingStore } from './recording-store.js';
 import { userRecord } from './user-record.js';
 
 const APP = 'moves';
+/** @type {import('../../../src/store/index.js').BoardRef} */
 const SCORE = { app_id: APP, type: 'score', period: null };
+/** @type {typeof import('../../../src/store/sql/index.js')} */
 let source;
+/** @type {import('../../../src/store/sql/index.js').SqlStore} */
 let store;
+/** @type {string[]} */
 let sent;
+/** @type {import('../../../src/store/sql/sql.js').SqlDriver} */
 let driver;
 
 before(async () => {
@@ -24,17 +29,31 @@ beforeEach(async () => {
 });
 afterEach(() => store?.close());
 
+/** @param {number} i */
 const nameOf = (i) => `m${String(i).padStart(4, '0')}`;
+/**
+ * @param {number} i
+ * @param {number} total_score
+ */
 const member = (i, total_score) => userRecord({ app_id: APP, account_name: nameOf(i), total_score, score_at: i });
 
-/** Members `from`..`to` (excluded) joining in one write, at the score each is given. */
+/**
+ * Members `from`..`to` (excluded) joining in one write, at the score each is given.
+ * @param {number} from
+ * @param {number} to
+ * @param {(i: number) => number} scoreOf
+ */
 async function join(from, to, scoreOf) {
   await store.write(async (tx) => {
     for (let i = from; i < to; i++) tx.put('users', member(i, scoreOf(i)));
   });
 }
 
-/** The counts (and blocks) of a board's rows in `table`, in board order. */
+/**
+ * The counts (and blocks) of a board's rows in `table`, in board order.
+ * @param {'board_blocks' | 'board_sections'} table
+ * @param {string} board
+ */
 async function countsOf(table, board) {
   const blocks = table === 'board_sections' ? ', blocks' : '';
   return driver.transaction('read', (session) =>
@@ -93,7 +112,8 @@ it('moves members by statements alone where no block or section passes its split
   await join(0, 10, () => 0);
   sent.length = 0;
   await store.write(async (tx) => {
-    const moved = await tx.get('users', [APP, nameOf(3)]);
+    // Joined above.
+    const moved = /** @type {import('../../../src/store/index.js').UserRecord} */ (await tx.get('users', [APP, nameOf(3)]));
     tx.put('users', { ...moved, total_score: 7, score_at: 50 });
   });
   assert.deepEqual(sent, ['SELECT users', 'WITH board_sections', 'WITH board_blocks', 'INSERT users', 'COMMIT']);

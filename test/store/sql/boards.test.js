@@ -12,7 +12,9 @@ const MEMBERS = 2600;
 const ADMIN = 'sk_blocks_admin_key';
 const TASK = '31111111-1111-4111-8111-111111111111';
 const CHALLENGE = '32222222-2222-4222-8222-222222222222';
+/** @type {(method: string, path: string, body?: unknown) => ReturnType<typeof callHandler>} */
 let call;
+/** @type {import('../../../src/store/sql/sql.js').SqlDriver} */
 let driver;
 
 before(async () => {
@@ -65,7 +67,12 @@ before(async () => {
   }
 });
 
+/**
+ * @param {number} pageSize
+ * @param {string} [type]
+ */
 async function wholeBoard(pageSize, type = 'xp') {
+  /** @type {Array<{ name: string, rank: number, xp: number, score: number }>} */
   const members = [];
   for (let offset = 0; offset < MEMBERS; offset += pageSize) {
     const page = await call(
@@ -74,7 +81,7 @@ async function wholeBoard(pageSize, type = 'xp') {
     );
     assert.equal(page.status, 200);
     members.push(
-      ...page.body.leaderboard_users.map((entry) => ({
+      .../** @type {import('../../../src/api/responses.js').Leaderboard} */ (page.body).leaderboard_users.map((entry) => ({
         name: entry.external_user.username,
         rank: entry.rank,
         xp: entry.total_xp,
@@ -85,12 +92,19 @@ async function wholeBoard(pageSize, type = 'xp') {
   return members;
 }
 
-/** The window of three `around` each member at `indexes` is the one the pages put them in. */
+/**
+ * The window of three `around` each member at `indexes` is the one the pages put them in.
+ * @param {string} type
+ * @param {Awaited<ReturnType<typeof wholeBoard>>} board
+ * @param {number[]} indexes
+ */
 async function assertAround(type, board, indexes) {
   for (const index of indexes) {
     const { name } = board[index];
     const around = await call('GET', `/v1/get_leaderboard?app_id=blocks&leaderboard_type=${type}&limit=3&around=${name}`);
-    const names = around.body.leaderboard_users.map((entry) => entry.external_user.username);
+    const names = /** @type {import('../../../src/api/responses.js').Leaderboard} */ (around.body).leaderboard_users.map(
+      (entry) => entry.external_user.username,
+    );
     const start = Math.max(0, Math.min(index - 1, MEMBERS - 3));
     assert.deepEqual(
       names,
@@ -163,6 +177,11 @@ it('lists the tail past stretches of names all ranked this week, with no name le
 
 it('reads the same whatever the sections: with every block a section of its own', async () => {
   const boards = { xp: await wholeBoard(37), weekly: await wholeBoard(37, 'weekly') };
+  /**
+   * Rows of SQL written here, any columns it names.
+   * @param {string} text
+   * @returns {Promise<Record<string, any>[]>}
+   */
   const run = (text) => driver.transaction('write', (session) => session.query({ text, values: [] }));
   await run(`DELETE FROM board_sections WHERE app_id = 'blocks'`);
   await run(`INSERT INTO board_sections (app_id, board, period, negated_value, start_at, start_name, count, blocks)
@@ -185,6 +204,11 @@ it('reads the same whatever the sections: with every block a section of its own'
 
 it('reads the same with sections that start before their first block', async () => {
   const boards = { xp: await wholeBoard(37), weekly: await wholeBoard(100, 'weekly') };
+  /**
+   * Rows of SQL written here, any columns it names.
+   * @param {string} text
+   * @returns {Promise<Record<string, any>[]>}
+   */
   const run = (text) => driver.transaction('write', (session) => session.query({ text, values: [] }));
   // Every section (each one block, as the test before left them) but a board's first moves its
   // start back to just past the start of the block before its own: the members of that block

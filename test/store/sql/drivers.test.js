@@ -9,11 +9,17 @@ import { socketOf } from '../../../scripts/postgres.js';
 import { sharedDatabase } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 
+/** @typedef {import('../../../src/store/sql/sql.js').SqlSession} SqlSession */
+/** @typedef {import('../../../src/store/sql/sql.js').SqlDriver} SqlDriver */
+/** @typedef {import('../../../src/store/sql/transaction.js').SqlTransaction} SqlTransaction */
+
+/** @type {typeof import('../../../src/store/sql/postgres-driver.js') & typeof import('../../../src/store/sql/pglite-driver.js')} */
 let sql;
 before(async () => {
   sql = await importSource('src/store/sql/postgres-driver.ts', 'src/store/sql/pglite-driver.ts');
 });
 
+/** @param {SqlSession} session */
 const settings = async (session) => {
   const [row] = await session.query({
     text: `SELECT current_setting('transaction_isolation') AS isolation, current_setting('transaction_read_only') AS read_only,
@@ -26,7 +32,11 @@ const settings = async (session) => {
 const READ = { isolation: 'repeatable read', read_only: 'on', synchronous_commit: 'on' };
 const WRITE = { isolation: 'read committed', read_only: 'off', synchronous_commit: 'on' };
 
-/** `relaxedCommit`: what a relaxed write's synchronous_commit is ('on' where every write is strict). */
+/**
+ * `relaxedCommit`: what a relaxed write's synchronous_commit is ('on' where every write is strict).
+ * @param {SqlDriver} driver
+ * @param {string} relaxedCommit
+ */
 async function checkModes(driver, relaxedCommit) {
   assert.deepEqual(await driver.transaction('read', settings), READ);
   assert.deepEqual(await driver.transaction('write', settings), WRITE, 'strict unless asked');
@@ -53,7 +63,10 @@ describe('transaction modes', () => {
   describe('on PostgreSQL', () => {
     const shared = sharedDatabase('questboard_drivers');
     after(() => shared.drop());
-    /** A driver of one connection on the test's database, or null where PostgreSQL does not answer (never in CI). */
+    /**
+     * A driver of one connection on the test's database, or null where PostgreSQL does not answer (never in CI).
+     * @param {import('node:test').TestContext} t
+     */
     async function driverOrSkip(t) {
       const database = await shared.orSkip(t);
       return database && sql.postgresDriver({ url: database.url, max: 1 });
@@ -73,6 +86,7 @@ describe('transaction modes', () => {
     it('with the first statement inside the transaction, and a read ended before the next begins', async (t) => {
       const driver = await driverOrSkip(t);
       if (!driver) return;
+      /** @param {string} text */
       const statement = (text) => ({ text, values: [] });
       try {
         await driver.transaction('write', (session) => session.query(statement('CREATE TABLE kept (id integer)')));
@@ -83,6 +97,7 @@ describe('transaction modes', () => {
           }),
           /no_such_column/,
         );
+        /** @param {SqlSession} session */
         const count = async (session) => (await session.query(statement('SELECT count(*)::integer AS n FROM kept')))[0].n;
         assert.equal(await driver.transaction('read', count), 0, 'the rolled back insert is gone');
         // One connection: each transaction queues behind the last one's COMMIT, and has its own modes.
@@ -102,7 +117,9 @@ describe('transaction modes', () => {
     it("with a write's first turn sent with BEGIN, inside the transaction", async (t) => {
       const driver = await driverOrSkip(t);
       if (!driver) return;
+      /** @param {string} text */
       const statement = (text) => ({ text, values: [] });
+      /** @param {SqlSession} session */
       const transactionOf = (session) =>
         session.query(statement('SELECT pg_current_xact_id()::text AS id')).then(([row]) => row.id);
       try {
@@ -122,6 +139,7 @@ describe('transaction modes', () => {
           }),
           /no_such_column/,
         );
+        /** @param {SqlSession} session */
         const count = async (session) => (await session.query(statement('SELECT count(*)::integer AS n FROM turned')))[0].n;
         assert.equal(await driver.transaction('read', count), 0, 'rolled back with the rest');
       } finally {
@@ -133,6 +151,7 @@ describe('transaction modes', () => {
     it('with a COMMIT sent behind the last statements: kept when they succeed, rolled back when one fails', async (t) => {
       const driver = await driverOrSkip(t);
       if (!driver) return;
+      /** @param {string} text */
       const statement = (text) => ({ text, values: [] });
       const ids = async () =>
         (await driver.transaction('read', (session) => session.query(statement('SELECT id FROM sent ORDER BY id')))).map(
@@ -140,9 +159,10 @@ describe('transaction modes', () => {
         );
       try {
         await driver.transaction('write', (session) => session.query(statement('CREATE TABLE sent (id integer PRIMARY KEY)')));
+        // PostgreSQL's sessions have commit, optional in SqlSession only.
         await driver.transaction('write', async (session) => {
           const inserted = session.query(statement('INSERT INTO sent VALUES (1)'));
-          session.commit();
+          /** @type {() => void} */ (session.commit)();
           await inserted;
           await assert.rejects(session.query(statement('INSERT INTO sent VALUES (2)')), /after its transaction ended/);
         });
@@ -151,7 +171,7 @@ describe('transaction modes', () => {
           driver.transaction('write', async (session) => {
             const first = session.query(statement('INSERT INTO sent VALUES (3)'));
             const duplicate = session.query(statement('INSERT INTO sent VALUES (1)'));
-            session.commit();
+            /** @type {() => void} */ (session.commit)();
             await Promise.all([first, duplicate]);
           }),
           /duplicate key/,
@@ -161,7 +181,7 @@ describe('transaction modes', () => {
             void session.query(statement('INSERT INTO sent VALUES (4)'));
             // Failed and not awaited: the COMMIT, answered ROLLBACK, fails the write all the same.
             session.query(statement('INSERT INTO sent VALUES (1)')).catch(() => undefined);
-            session.commit();
+            /** @type {() => void} */ (session.commit)();
           }),
           /rolled back/,
         );
@@ -177,9 +197,12 @@ describe('transaction modes', () => {
       if (!driver) return;
       try {
         let maintained = false;
-        const maintaining = driver.maintain(['SELECT pg_sleep(3)']).then(() => {
-          maintained = true;
-        });
+        // PostgreSQL's driver has it (SqlDriver.maintain).
+        const maintaining = /** @type {NonNullable<SqlDriver['maintain']>} */ (driver.maintain)(['SELECT pg_sleep(3)']).then(
+          () => {
+            maintained = true;
+          },
+        );
         // The pool's one connection asks after maintenance until it sleeps: it was never taken.
         const asleep = async () => {
           const [row] = await driver.transaction('read', (session) =>
@@ -188,7 +211,8 @@ describe('transaction modes', () => {
               values: [],
             }),
           );
-          return row.n;
+          // count(*)::integer
+          return /** @type {number} */ (row.n);
         };
         let sleeping = 0;
         for (let look = 0; sleeping === 0 && look < 100; look++) {
@@ -214,6 +238,7 @@ describe('transaction modes', () => {
         `postgresql://${username}@localhost${pathname}?host=${encodeURIComponent(directory)}&port=${port}`,
         `postgres://${username}@${encodeURIComponent(directory)}:${port}${pathname}`,
       ];
+      /** @param {SqlSession} session */
       const where = (session) =>
         session.query({ text: 'SELECT current_database() AS database, inet_server_addr() AS address', values: [] });
       for (const url of [database.url, ...urls]) {
@@ -233,22 +258,32 @@ describe('transaction modes', () => {
 
 describe('statements after their transaction', () => {
   it('are refused, so none runs on its own after a ROLLBACK or COMMIT', async () => {
-    const { openSqlStore } = await importSource('src/store/sql/open-store.ts');
+    const { openSqlStore } = /** @type {typeof import('../../../src/store/sql/open-store.js')} */ (
+      await importSource('src/store/sql/open-store.ts')
+    );
     const store = await openSqlStore({ memory: true });
     try {
+      /** @type {SqlTransaction | undefined} */
       let kept;
       await store.write(async (tx) => {
-        kept = tx;
+        // The SQL store's transactions are SqlTransactions.
+        kept = /** @type {SqlTransaction} */ (tx);
       });
-      await assert.rejects(kept.session.query({ text: 'SELECT 1', values: [] }), /after its transaction ended/);
+      await assert.rejects(
+        /** @type {SqlTransaction} */ (kept).session.query({ text: 'SELECT 1', values: [] }),
+        /after its transaction ended/,
+      );
       await assert.rejects(
         store.write(async (tx) => {
-          kept = tx;
+          kept = /** @type {SqlTransaction} */ (tx);
           throw new Error('the work failed');
         }),
         /the work failed/,
       );
-      await assert.rejects(kept.session.query({ text: 'SELECT 1', values: [] }), /after its transaction ended/);
+      await assert.rejects(
+        /** @type {SqlTransaction} */ (kept).session.query({ text: 'SELECT 1', values: [] }),
+        /after its transaction ended/,
+      );
     } finally {
       await store.close();
     }
@@ -257,8 +292,11 @@ describe('statements after their transaction', () => {
 
 describe('durability', () => {
   it("asks the driver for relaxed writes, strict where the write says so (the ledger's)", async () => {
-    const { openSqlStore } = await importSource('src/store/sql/open-store.ts');
+    const { openSqlStore } = /** @type {typeof import('../../../src/store/sql/open-store.js')} */ (
+      await importSource('src/store/sql/open-store.ts')
+    );
     const driver = await sql.pgliteDriver();
+    /** @type {Array<[string, string | undefined]>} */
     const asked = [];
     const store = await openSqlStore({
       driver: {

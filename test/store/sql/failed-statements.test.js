@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { sharedDatabase } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 
+/** @type {typeof import('../../../src/store/sql/index.js') & typeof import('../../../src/api/errors.js')} */
 let source;
 before(async () => {
   source = await importSource('src/store/sql/index.ts', 'src/api/errors.ts');
@@ -17,13 +18,23 @@ before(async () => {
 const database = sharedDatabase('questboard_failed_statements');
 after(() => database.drop());
 
-/** A write whose first statement fails as a block due to be cut does, heard of after the refusal behind it. */
+/**
+ * A write whose first statement fails as a block due to be cut does, heard of after the refusal behind it.
+ * @param {import('../../../src/store/sql/index.js').SqlStore} store
+ */
 async function checkFirstFailureJudged(store) {
   let attempts = 0;
   const refused = store.write(async (tx) => {
     attempts += 1;
-    const cut = tx.session.query({ text: 'SELECT questboard_split_due()', values: [] });
-    const behind = tx.session.query({ text: 'SELECT 1 AS one', values: [] });
+    // The SQL store's transactions are SqlTransactions, with their session.
+    const cut = /** @type {import('../../../src/store/sql/transaction.js').SqlTransaction} */ (tx).session.query({
+      text: 'SELECT questboard_split_due()',
+      values: [],
+    });
+    const behind = /** @type {import('../../../src/store/sql/transaction.js').SqlTransaction} */ (tx).session.query({
+      text: 'SELECT 1 AS one',
+      values: [],
+    });
     const heardLate = cut.catch(async (error) => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       throw error;

@@ -9,13 +9,20 @@ import { importSource } from '../../source-module.js';
 import { recordingStore } from './recording-store.js';
 import { userRecord } from './user-record.js';
 
+/** @typedef {import('../../../src/store/index.js').UserRecord} UserRecord */
+/** @typedef {import('../../../src/store/index.js').Transaction} Transaction */
+/** @typedef {import('../../../src/store/sql/index.js').SqlStore} SqlStore */
+
+/** @type {typeof import('../../../src/store/sql/index.js')} */
 let source;
 before(async () => {
   source = await importSource('src/store/sql/index.ts');
 });
 
 describe("a write's flush", () => {
+  /** @type {SqlStore} */
   let store;
+  /** @type {string[]} */
   let sent;
   before(async () => {
     ({ store, sent } = await recordingStore(source, { announceChanges: true }));
@@ -25,7 +32,10 @@ describe("a write's flush", () => {
   });
   after(() => store?.close());
 
-  /** The statements of one write, COMMIT included. */
+  /**
+   * The statements of one write, COMMIT included.
+   * @param {(tx: Transaction) => Promise<void>} work
+   */
   async function statementsOf(work) {
     sent.length = 0;
     await store.write(work);
@@ -34,7 +44,7 @@ describe("a write's flush", () => {
 
   it("sends a request's moves with its records, reading nothing of the boards first, and COMMIT last", async () => {
     const sent = await statementsOf(async (tx) => {
-      const ann = await tx.get('users', ['guild', 'ann']);
+      const ann = /** @type {UserRecord} */ (await tx.get('users', ['guild', 'ann'])); // joined in before()
       tx.put('users', { ...ann, total_score: 20, score_at: 2 });
     });
     assert.deepEqual(sent, ['SELECT users', 'WITH board_sections', 'WITH board_blocks', 'INSERT users', 'COMMIT']);
@@ -47,6 +57,7 @@ describe("a write's flush", () => {
         tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i, score_at: 1 }));
       }
     });
+    /** @param {string} label */
     const at = (label) => sent.indexOf(label);
     for (const read of ['SELECT board_blocks', 'SELECT board_sections']) {
       assert.ok(at(read) >= 0 && at(read) < at('INSERT users'), `${read} before the records: ${JSON.stringify(sent)}`);
@@ -57,19 +68,24 @@ describe("a write's flush", () => {
 
   it('asks for COMMIT after the records where no one moves on a board', async () => {
     const sent = await statementsOf(async (tx) => {
-      const ann = await tx.get('users', ['guild', 'ann']);
+      const ann = /** @type {UserRecord} */ (await tx.get('users', ['guild', 'ann'])); // joined in before()
       tx.put('users', { ...ann, twitter_name: 'ann_on_x' });
     });
     assert.deepEqual(sent, ['SELECT users', 'INSERT users', 'COMMIT']);
     const kept = await store.read((tx) => tx.get('users', ['guild', 'ann']));
-    assert.equal(kept.twitter_name, 'ann_on_x');
+    assert.equal(/** @type {UserRecord} */ (kept).twitter_name, 'ann_on_x');
   });
 
   it('sends the change notices announced with COMMIT, after the board counts', async () => {
     const sent = await statementsOf(async (tx) => {
-      const ann = await tx.get('users', ['guild', 'ann']);
+      const ann = /** @type {UserRecord} */ (await tx.get('users', ['guild', 'ann'])); // joined in before()
       tx.put('users', { ...ann, total_score: 30, score_at: 3 });
-      tx.announce({ app_id: 'guild', scope: 'members', account_names: ['ann'] });
+      // A store opened with announceChanges has it.
+      /** @type {NonNullable<Transaction['announce']>} */ (tx.announce)({
+        app_id: 'guild',
+        scope: 'members',
+        account_names: ['ann'],
+      });
     });
     assert.deepEqual(sent.slice(-2), ['SELECT pg_notify', 'COMMIT'], JSON.stringify(sent));
     assert.ok(sent.includes('WITH board_blocks'), JSON.stringify(sent));
@@ -78,15 +94,20 @@ describe("a write's flush", () => {
 
   it('sends them after the records where no one moves on a board', async () => {
     const sent = await statementsOf(async (tx) => {
-      const ann = await tx.get('users', ['guild', 'ann']);
+      const ann = /** @type {UserRecord} */ (await tx.get('users', ['guild', 'ann'])); // joined in before()
       tx.put('users', { ...ann, twitter_name: 'ann_elsewhere' });
-      tx.announce({ app_id: 'guild', scope: 'members', account_names: ['ann'] });
+      /** @type {NonNullable<Transaction['announce']>} */ (tx.announce)({
+        app_id: 'guild',
+        scope: 'members',
+        account_names: ['ann'],
+      });
     });
     assert.deepEqual(sent, ['SELECT users', 'INSERT users', 'SELECT pg_notify', 'COMMIT']);
   });
 });
 
 describe('records written together', () => {
+  /** @type {SqlStore} */
   let store;
   before(async () => {
     ({ store } = await recordingStore(source));

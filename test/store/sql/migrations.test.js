@@ -13,14 +13,30 @@ import { postgresOrSkip } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 import { userRecord } from './user-record.js';
 
+/** @typedef {import('../../../src/store/sql/sql.js').SqlDriver} SqlDriver */
+/** @typedef {import('../../../src/store/sql/index.js').SqlStoreOptions} SqlStoreOptions */
+/** @typedef {import('../../../src/api/responses.js').Leaderboard} Leaderboard */
+
+/**
+ * @type {typeof import('../../../src/handler/handler.js') & typeof import('../../../src/store/sql/index.js') &
+ *   typeof import('../../../src/core/periods.js') & typeof import('../../../src/api/key-hash.js')}
+ */
 let sql;
 before(async () => {
   sql = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts', 'src/core/periods.ts', 'src/api/key-hash.ts');
 });
 
+/**
+ * @param {string} name
+ * @param {number} total_score
+ * @param {number} at
+ */
 const member = (name, total_score, at) => userRecord({ app_id: 'guild', account_name: name, total_score, score_at: at });
 
-/** Writes an app, its key and members as version 1 kept them. */
+/**
+ * Writes an app, its key and members as version 1 kept them.
+ * @param {SqlDriver} driver
+ */
 async function writeVersion1(driver) {
   const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 4, treasury: null };
   const members = [member('ann', 30, 1), member('bob', 50, 2), member('cat', 30, 3), member('dan', 10, 4)];
@@ -34,6 +50,7 @@ async function writeVersion1(driver) {
     challenges_completed: 1,
   });
   await driver.transaction('write', async (session) => {
+    /** @param {string} text @param {unknown[]} values */
     const run = (text, values) => session.query({ text, values });
     await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['guild', JSON.stringify(app)]);
     await run('INSERT INTO api_keys (key, app_id, record) VALUES ($1, $2, $3)', [
@@ -60,6 +77,10 @@ async function writeVersion1(driver) {
   });
 }
 
+/**
+ * @param {() => SqlDriver | Promise<SqlDriver>} openDriver
+ * @param {SqlStoreOptions} storeOptions
+ */
 async function upgradeAndRead(openDriver, storeOptions) {
   const driver = await openDriver();
   assert.equal(await sql.migrate(driver, 1), 0, 'a new database starts empty');
@@ -69,6 +90,10 @@ async function upgradeAndRead(openDriver, storeOptions) {
   const store = await sql.openSqlStore(storeOptions);
   try {
     const handle = sql.createHandler({ store });
+    /**
+     * @param {string} query
+     * @param {string} [type]
+     */
     const entries = async (query, type = 'score') => {
       const response = await handle(
         new Request(`http://questboard.test/v1/get_leaderboard?app_id=guild&leaderboard_type=${type}&${query}`, {
@@ -76,10 +101,15 @@ async function upgradeAndRead(openDriver, storeOptions) {
         }),
       );
       assert.equal(response.status, 200);
-      return (await response.json()).leaderboard_users;
+      return /** @type {Leaderboard} */ (await response.json()).leaderboard_users;
     };
+    /**
+     * @param {string} query
+     * @param {string} [type]
+     */
     const board = async (query, type) =>
       (await entries(query, type)).map((entry) => `${entry.rank} ${entry.external_user.username}`);
+    /** @param {import('../../../src/api/responses.js').LeaderboardEntry} entry */
     const counts = ({ external_user, task_count, challenge_count }) =>
       `${external_user.username} ${task_count} ${challenge_count}`;
     assert.deepEqual((await entries('limit=2')).map(counts), ['bob 3 1', 'ann 0 0']);
@@ -122,11 +152,14 @@ const beforeHashedKeys = () => sql.MIGRATIONS.findIndex((migration) => migration
 /**
  * An app key in clear as the versions before hashed keys kept it, with idempotency records under
  * it, under the installation admin key's hash (kept so already) and under a key no longer there.
+ * @param {SqlDriver} driver
+ * @param {number} now
  */
 async function writeClearKeys(driver, now) {
   const input = '{"account_name":"alice","app_id":"guild","twitter_name":"alice_x"}';
   const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null };
   await driver.transaction('write', async (session) => {
+    /** @param {string} text @param {unknown[]} values */
     const run = (text, values) => session.query({ text, values });
     await run('INSERT INTO meta (key, value) VALUES ($1, $2)', [
       'admin_keys',
@@ -162,6 +195,10 @@ async function writeClearKeys(driver, now) {
   });
 }
 
+/**
+ * @param {() => SqlDriver | Promise<SqlDriver>} openDriver
+ * @param {SqlStoreOptions} storeOptions
+ */
 async function upgradeClearKeys(openDriver, storeOptions) {
   const now = Date.now();
   const driver = await openDriver();
@@ -172,6 +209,10 @@ async function upgradeClearKeys(openDriver, storeOptions) {
   const store = await sql.openSqlStore(storeOptions);
   try {
     const handle = sql.createHandler({ store, now: () => new Date(now) });
+    /**
+     * @param {string} key
+     * @param {string} idempotencyKey
+     */
     const connect = async (key, idempotencyKey) => {
       const response = await handle(
         new Request('http://questboard.test/v1/connect_social', {
@@ -192,7 +233,9 @@ async function upgradeClearKeys(openDriver, storeOptions) {
   const reader = await openDriver();
   try {
     const rows = await reader.transaction('read', async (session) => ({
-      keys: await session.query({ text: 'SELECT row_to_json(api_keys)::text AS row FROM api_keys', values: [] }),
+      keys: /** @type {{ row: string }[]} */ (
+        await session.query({ text: 'SELECT row_to_json(api_keys)::text AS row FROM api_keys', values: [] })
+      ),
       idempotency: await session.query({
         text: 'SELECT api_key, idempotency_key FROM idempotency ORDER BY idempotency_key',
         values: [],
@@ -252,11 +295,16 @@ const SEASON = {
   frozen_at: null,
 };
 
+/**
+ * @param {() => SqlDriver | Promise<SqlDriver>} openDriver
+ * @param {SqlStoreOptions} storeOptions
+ */
 async function upgradeSeasons(openDriver, storeOptions) {
   const driver = await openDriver();
   await sql.migrate(driver, beforeSeasonsOnApp());
   const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 1, treasury: null };
   await driver.transaction('write', async (session) => {
+    /** @param {string} text @param {unknown[]} values */
     const run = (text, values) => session.query({ text, values });
     await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['guild', JSON.stringify(app)]);
     // An app without seasons is left as it was.
@@ -283,7 +331,7 @@ async function upgradeSeasons(openDriver, storeOptions) {
       }),
     );
     assert.equal(response.status, 200);
-    const board = await response.json();
+    const board = /** @type {Leaderboard} */ (await response.json());
     assert.deepEqual(
       board.leaderboard_users.map((entry) => [entry.external_user.username, entry.score]),
       [['alice', 40]],
@@ -295,9 +343,11 @@ async function upgradeSeasons(openDriver, storeOptions) {
   const reader = await openDriver();
   try {
     const rows = await reader.transaction('read', async (session) => ({
-      apps: await session.query({ text: 'SELECT app_id, record FROM apps ORDER BY app_id', values: [] }),
+      apps: /** @type {{ record: string }[]} */ (
+        await session.query({ text: 'SELECT app_id, record FROM apps ORDER BY app_id', values: [] })
+      ),
       meta: await session.query({ text: `SELECT key FROM meta WHERE starts_with(key, 'season')`, values: [] }),
-      points: await session.query({ text: 'SELECT record FROM season_points', values: [] }),
+      points: /** @type {{ record: string }[]} */ (await session.query({ text: 'SELECT record FROM season_points', values: [] })),
     }));
     assert.deepEqual(
       [...rows.apps].map(({ record }) => JSON.parse(record)),

@@ -7,7 +7,9 @@ import { after, before, it } from 'node:test';
 import fc from 'fast-check';
 import { importSource } from '../../source-module.js';
 
+/** @type {typeof import('../../../src/store/sql/pglite-driver.js') & typeof import('../../../src/store/sql/board-order.js')} */
 let source;
+/** @type {import('../../../src/store/sql/sql.js').SqlDriver} */
 let driver;
 before(async () => {
   source = await importSource('src/store/sql/pglite-driver.ts', 'src/store/sql/board-order.ts');
@@ -15,7 +17,10 @@ before(async () => {
 });
 after(() => driver?.close());
 
-/** The names as the database orders them. */
+/**
+ * The names as the database orders them.
+ * @param {string[]} names
+ */
 const databaseOrder = (names) =>
   driver.transaction('read', async (session) =>
     (

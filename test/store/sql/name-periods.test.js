@@ -14,10 +14,24 @@ import { userRecord } from './user-record.js';
 const APP = 'periods';
 const WEEKS = ['2026-11-02', '2026-11-09', '2026-11-16'];
 const MONTHS = ['2026-10', '2026-11'];
+/** @typedef {import('../../../src/store/index.js').BoardRef} BoardRef */
+/** A row of SQL written here: the columns it names. */
+/** @typedef {Record<string, any>} Row */
+/** A place on a board: negated value, time reached, name. */
+/** @typedef {[number, number, string]} Place */
+
+/** @type {BoardRef} */
 const WEEKLY = { app_id: APP, type: 'weekly', period: WEEKS[2] };
+/** @type {BoardRef} */
 const MONTHLY = { app_id: APP, type: 'monthly', period: MONTHS[1] };
+/**
+ * @type {typeof import('../../../src/store/sql/pglite-driver.js') & typeof import('../../../src/store/sql/index.js') &
+ *   typeof import('../../../src/store/sql/board-order.js')}
+ */
 let source;
+/** @type {import('../../../src/store/sql/sql.js').SqlDriver} */
 let driver;
+/** @type {import('../../../src/store/sql/index.js').SqlStore} */
 let store;
 let statements = 0;
 
@@ -25,6 +39,7 @@ before(async () => {
   source = await importSource('src/store/sql/pglite-driver.ts', 'src/store/sql/index.ts', 'src/store/sql/board-order.ts');
   driver = await source.pgliteDriver();
   // Counting the statements the store sends, to tell a tail read ahead from one read when asked for.
+  /** @type {import('../../../src/store/sql/sql.js').SqlDriver} */
   const counting = {
     ...driver,
     transaction: (mode, work, durability) =>
@@ -35,12 +50,19 @@ before(async () => {
 after(() => store?.close());
 
 // Spread over the name list, so that members join every block as the list grows.
+/** @param {number} i */
 const nameOf = (i) => `m${String((i * 7919) % 10007).padStart(5, '0')}`;
 
-/** The model: each member's latest week and month ('' for none). */
+/**
+ * The model: each member's latest week and month ('' for none).
+ * @type {Map<string, { week: string, month: string }>}
+ */
 const periods = new Map();
 
-/** Gives each member `[i, week, month]` (indexes into WEEKS and MONTHS, -1 for none), one transaction. */
+/**
+ * Gives each member `[i, week, month]` (indexes into WEEKS and MONTHS, -1 for none), one transaction.
+ * @param {Array<[number, number, number]>} changes
+ */
 async function setPeriods(changes) {
   await store.write(async (tx) => {
     await tx.getMany(
@@ -58,8 +80,20 @@ async function setPeriods(changes) {
   });
 }
 
+/**
+ * @param {string} text
+ * @returns {Promise<Row[]>}
+ */
 const query = (text) => driver.transaction('read', (session) => session.query({ text, values: [] }));
+/**
+ * @param {Row} row
+ * @returns {Place}
+ */
 const place = (row) => [row.negated_value, row.start_at, row.start_name];
+/**
+ * @param {Place} a
+ * @param {Place} b
+ */
 function comparePlaces(a, b) {
   for (let i = 0; i < 2; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   return source.compareNames(a[2], b[2]);
@@ -71,20 +105,31 @@ async function assertCountsAgree() {
     WHERE app_id = '${APP}' AND board = 'names' ORDER BY negated_value, start_at, start_name`);
   const sections = await query(`SELECT negated_value, start_at, start_name FROM board_sections
     WHERE app_id = '${APP}' AND board = 'names' ORDER BY negated_value, start_at, start_name`);
+  /** @type {Map<string, number>} */
   const expected = new Map();
+  /**
+   * @param {string} level
+   * @param {Row} start
+   * @param {string} board
+   * @param {string} period
+   */
   const add = (level, start, board, period) => {
     if (period === '') return;
     const key = JSON.stringify([level, ...place(start), board, period]);
     expected.set(key, (expected.get(key) ?? 0) + 1);
   };
+  /**
+   * @param {Row[]} starts
+   * @param {Place} at
+   */
   const last = (starts, at) => starts.filter((start) => comparePlaces(place(start), at) <= 0).at(-1);
   for (const [name, { week, month }] of periods) {
     const block = last(blocks, [0, 0, name]) ?? blocks[0];
     const section = last(sections, place(block));
-    for (const [level, start] of [
+    for (const [level, start] of /** @type {Array<[string, Row]>} */ ([
       ['block', block],
       ['section', section],
-    ]) {
+    ])) {
       add(level, start, 'weekly', week);
       add(level, start, 'monthly', month);
     }
@@ -99,7 +144,7 @@ async function assertCountsAgree() {
 
 /** Pages of each period board's unranked tail against the members without points in its period. */
 async function assertTailsAgree() {
-  for (const [board, field] of /** @type {[typeof WEEKLY, string][]} */ ([
+  for (const [board, field] of /** @type {[BoardRef, 'week' | 'month'][]} */ ([
     [WEEKLY, 'week'],
     [MONTHLY, 'month'],
   ])) {
@@ -143,6 +188,7 @@ async function assertTailsAgree() {
   }
 }
 
+/** @param {number} members */
 const someBatch = (members) =>
   fc.array(fc.tuple(fc.integer({ min: 0, max: members - 1 }), fc.integer({ min: -1, max: 2 }), fc.integer({ min: -1, max: 1 })), {
     minLength: 1,
@@ -178,8 +224,11 @@ it('counts the members of each period in every block and section of all names', 
 it('lays the counts out on upgrade (version 6), and counts sections of all names cut again from their blocks', async () => {
   // The names in blocks of 18 members, all in one section of more blocks than a section may hold,
   // and their counts by period laid out as the upgrade to version 6 lays them out.
-  const upgrade = source.MIGRATIONS.find((migration) => migration.version === 6);
+  const upgrade = /** @type {(typeof source.MIGRATIONS)[number]} */ (
+    source.MIGRATIONS.find((migration) => migration.version === 6)
+  );
   await driver.transaction('write', async (session) => {
+    /** @param {string} text */
     const run = (text) => session.query({ text, values: [] });
     await run(`DELETE FROM board_blocks WHERE app_id = '${APP}' AND board = 'names'`);
     await run(`INSERT INTO board_blocks (app_id, board, period, value, start_at, start_name, count)

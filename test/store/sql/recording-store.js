@@ -6,7 +6,10 @@
 const TABLE = /\b(users|board_blocks|board_sections|name_periods|logs|endorsements|apps|api_keys|pg_notify)\b/;
 const UPDATED = /\bUPDATE (\w+)/;
 
-/** A statement as the tests name it: `SELECT board_blocks`, `INSERT users`, `WITH board_sections`… */
+/**
+ * A statement as the tests name it: `SELECT board_blocks`, `INSERT users`, `WITH board_sections`…
+ * @param {string} text
+ */
 export function labelOf(text) {
   const verb = text.trim().split(/\s+/)[0];
   return `${verb} ${(verb === 'WITH' ? UPDATED.exec(text) : TABLE.exec(text))?.[1] ?? '?'}`;
@@ -15,9 +18,12 @@ export function labelOf(text) {
 /**
  * `source` has pgliteDriver and openSqlStore (src/store/sql/index.ts); `options` go to
  * openSqlStore. Returns the store, and `sent`, the labels and COMMITs so far (clear it at will).
+ * @param {Pick<typeof import('../../../src/store/sql/index.js'), 'pgliteDriver' | 'openSqlStore'>} source
+ * @param {{ schema?: string, announceChanges?: boolean }} [options]
  */
 export async function recordingStore(source, options = {}) {
   const driver = await source.pgliteDriver();
+  /** @type {string[]} */
   const sent = [];
   const store = await source.openSqlStore({
     ...options,

@@ -12,9 +12,16 @@ import { userRecord } from './user-record.js';
 
 const APP = 'sections';
 const MEMBERS = 300;
+/** @type {import('../../../src/store/index.js').BoardRef} */
 const SCORE = { app_id: APP, type: 'score', period: null };
+/**
+ * @type {typeof import('../../../src/store/sql/pglite-driver.js') & typeof import('../../../src/store/sql/index.js') &
+ *   typeof import('../../../src/store/sql/board-order.js') & typeof import('../../../src/store/sql/migrations.js')}
+ */
 let source;
+/** @type {import('../../../src/store/sql/sql.js').SqlDriver} */
 let driver;
+/** @type {import('../../../src/store/sql/index.js').SqlStore} */
 let store;
 
 before(async () => {
@@ -29,13 +36,23 @@ before(async () => {
 });
 after(() => store?.close());
 
+/** @param {number} i */
 const nameOf = (i) => `m${String(i).padStart(3, '0')}`;
+/**
+ * @param {number} i
+ * @param {number} total_score
+ * @param {number} score_at
+ */
 const member = (i, total_score, score_at) => userRecord({ app_id: APP, account_name: nameOf(i), total_score, score_at });
 
-/** The model: every member's score and when they reached it. */
+/**
+ * The model: every member's score and when they reached it.
+ * @type {Map<string, { score: number, at: number }>}
+ */
 const scores = new Map();
 let clock = 1;
 
+/** @param {Array<[number, number]>} changes member index and score */
 async function setScores(changes) {
   await store.write(async (tx) => {
     await tx.getMany(
@@ -89,7 +106,8 @@ async function sectionCount() {
       values: [APP],
     }),
   );
-  return row.n;
+  // count(*)::integer
+  return /** @type {number} */ (row.n);
 }
 
 async function assertBoardAgrees() {
@@ -158,8 +176,12 @@ it('counts every section right as members move between values', async () => {
 it('lays the sections of blocks already there out on upgrade (version 5)', async () => {
   // As a database of version 4 had them: blocks, no sections.
   await setScores(Array.from({ length: MEMBERS }, (_, i) => [i, (i * 7) % 200]));
-  const sections = source.MIGRATIONS.find((migration) => migration.version === 5);
-  const layOut = sections.statements.find((statement) => statement.includes('INSERT INTO board_sections'));
+  const sections = /** @type {(typeof source.MIGRATIONS)[number]} */ (
+    source.MIGRATIONS.find((migration) => migration.version === 5)
+  );
+  const layOut = /** @type {string} */ (
+    sections.statements.find((statement) => statement.includes('INSERT INTO board_sections'))
+  );
   await driver.transaction('write', async (session) => {
     await session.query({ text: 'DELETE FROM board_sections', values: [] });
     await session.query({ text: layOut, values: [] });

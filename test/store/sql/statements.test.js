@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importSource } from '../../source-module.js';
 
+/** @type {typeof import('../../../src/store/sql/sql.js') & typeof import('../../../src/store/sql/pglite-driver.js')} */
 let source;
+/** @type {import('../../../src/store/sql/sql.js').SqlDriver} */
 let driver;
 before(async () => {
   source = await importSource('src/store/sql/sql.ts', 'src/store/sql/pglite-driver.ts');

@@ -14,6 +14,7 @@ import { postgresOrSkip, sharedDatabase } from '../../postgres-or-skip.js';
 import { importSource } from '../../source-module.js';
 import { userRecord } from './user-record.js';
 
+/** @type {typeof import('../../../src/store/sql/index.js')} */
 let sql;
 before(async () => {
   sql = await importSource('src/store/sql/index.ts');
@@ -64,6 +65,7 @@ describe('statistics kept on PostgreSQL', () => {
     const database = await shared.orSkip(t);
     if (!database) return;
     const driver = sql.postgresDriver({ url: database.url, max: 1 });
+    /** @param {import('../../../src/store/sql/sql.js').SqlSession} session */
     const mode = async (session) =>
       (await session.query({ text: "SELECT current_setting('plan_cache_mode') AS mode", values: [] }))[0].mode;
     try {
@@ -80,6 +82,8 @@ describe('statistics kept on PostgreSQL', () => {
    * members `from`…`from + count - 1`, and the members table's rows as ANALYZE last counted them
    * (-1 until then), looked for until they reach `count` (the maintenance runs beside the
    * requests, none waiting for it).
+   * @param {{ url: string }} database
+   * @param {string} [schema]
    */
   async function storeOf(database, schema) {
     const store = await sql.openSqlStore({ databaseUrl: database.url, schema });
@@ -91,11 +95,16 @@ describe('statistics kept on PostgreSQL', () => {
       users,
       observer,
       analyzedRows,
+      /** @param {number} count */
       async rowsReach(count) {
         const deadline = Date.now() + 30_000;
         while ((await analyzedRows()) < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
         return analyzedRows();
       },
+      /**
+       * @param {number} from
+       * @param {number} count
+       */
       writeMembers: (from, count) =>
         store.write(async (tx) => {
           for (let i = from; i < from + count; i++) {

@@ -1,7 +1,11 @@
 // A member's record as the SQL store keeps it (src/store/records.ts UserRecord),
 // for tests that write members below the API: points on the score board only.
 
-/** A member of `app_id` with `total_score` points, reached at `score_at`. */
+/**
+ * A member of `app_id` with `total_score` points, reached at `score_at`.
+ * @param {{ app_id: string, account_name: string, total_score: number, score_at: number }} member
+ * @returns {import('../../../src/store/index.js').UserRecord}
+ */
 export const userRecord = ({ app_id, account_name, total_score, score_at }) => ({
   app_id,
   account_name,
