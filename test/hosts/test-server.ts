@@ -12,7 +12,7 @@ import { main as serverMain } from '../../src/server/serve.js';
 import type { Store } from '../../src/store/index.js';
 import { openSqlStore } from '../../src/store/sql/index.js';
 import { pgliteDriverOf } from '../../src/store/sql/pglite-driver.js';
-import { withTestHooks } from './test-hooks.js';
+import { testClock, withTestHooks } from './test-hooks.js';
 
 export async function main(argv: string[]): Promise<void> {
   const at = argv.indexOf('--template');
@@ -22,7 +22,12 @@ export async function main(argv: string[]): Promise<void> {
   }
   const rest = at === -1 ? argv : [...argv.slice(0, at), ...argv.slice(at + 2)];
   const store = template === undefined ? undefined : await storeFrom(template);
-  await serverMain(rest, process.env, { store, wrapHandle: withTestHooks });
+  const clock = testClock();
+  await serverMain(rest, process.env, {
+    store,
+    now: clock.now,
+    wrapHandle: (handle, changes) => withTestHooks(handle, changes, clock),
+  });
 }
 
 /** A store in memory: a copy of the template's database, or a new one then kept as the template. */
