@@ -38,7 +38,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const KEPT_FOR_MS = 30 * 24 * 3_600_000;
 
 /** The last_error of a delivery whose endpoint was removed from its app before it was sent. */
-export const ENDPOINT_REMOVED = 'the endpoint was removed';
+const ENDPOINT_REMOVED = 'the endpoint was removed';
 
 /** A row of the outbox as a write inserts it. */
 interface OutboxRow {
