@@ -15,6 +15,7 @@ import { applyProgress, logProgress } from './progress.js';
 import { freezeSeason, listSeasons, putSeason, putSeasonPoints, seasonMembers, type Season } from './seasons.js';
 import { forgetStreak } from './streaks.js';
 import { keptVerification } from './quests.js';
+import { rotatedWebhooks } from './webhook-secrets.js';
 
 const DEFAULT_TASK_POINTS = 10;
 const DEFAULT_CHALLENGE_POINTS = 50;
@@ -44,8 +45,10 @@ export async function importDataset(
     if (seen.has(app.app_id))
       throw new ApiError(INVALID_INPUT, { field: `${path}.app_id`, reason: `'${app.app_id}' appears twice` });
     seen.add(app.app_id);
+    // A replaced app's endpoints still count for its secrets' rotation (rotatedWebhooks).
+    const replaced = mode === 'replace' ? await tx.get('apps', app.app_id) : undefined;
     if (mode === 'replace') await tx.deleteAppData(app.app_id);
-    await importApp(tx, app, path, adminKeys, now, importer);
+    await importApp(tx, app, path, adminKeys, now, importer, replaced?.webhooks);
   }
   return [...seen];
 }
@@ -58,6 +61,7 @@ async function importApp(
   adminKeys: Set<string>,
   now: number,
   importer: string | null,
+  replacedWebhooks: AppRecord['webhooks'],
 ): Promise<void> {
   const existing = await tx.get('apps', data.app_id);
   const app: AppRecord = {
@@ -86,7 +90,11 @@ async function importApp(
   if (freezes !== undefined) app.streak_freezes_per_month = freezes;
   if (existing?.badges) app.badges = existing.badges;
   if (existing?.seasons) app.seasons = existing.seasons;
-  const webhooks = replacedSetting(data.settings?.webhooks, existing?.webhooks);
+  const givenWebhooks = data.settings?.webhooks;
+  const webhooks = replacedSetting(
+    givenWebhooks && rotatedWebhooks(givenWebhooks, existing?.webhooks ?? replacedWebhooks, now),
+    existing?.webhooks,
+  );
   if (webhooks?.length) app.webhooks = webhooks;
 
   for (const [index, apiKey] of (data.api_keys ?? []).entries()) {
@@ -423,7 +431,8 @@ export async function exportApp(tx: Transaction, app: AppRecord): Promise<Datase
       ...(app.member_token_keys?.length ? { member_token_keys: app.member_token_keys } : {}),
       ...(app.rate_limits ? { rate_limits: app.rate_limits } : {}),
       ...(app.allowed_origins ? { allowed_origins: app.allowed_origins } : {}),
-      ...(app.webhooks ? { webhooks: app.webhooks } : {}),
+      // As given: the secrets an endpoint replaced (previous_secrets) are never exported.
+      ...(app.webhooks ? { webhooks: app.webhooks.map(({ previous_secrets: _, ...endpoint }) => endpoint) } : {}),
     },
     users: data.users.map((user) => ({
       account_name: user.account_name,

@@ -5,7 +5,8 @@ import type { WebhookEndpointSummary } from '../api/admin-responses.js';
 import { INVALID_INPUT, WEBHOOK_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpoint } from '../api/schemas.js';
-import type { AppRecord } from '../store/index.js';
+import type { AppRecord, WebhookEndpointRecord } from '../store/index.js';
+import { rotatedWebhooks } from './webhook-secrets.js';
 
 /** What may be shown of an endpoint: never its secret, which only signs. */
 export const webhookShape = ({ url, events }: WebhookEndpoint): WebhookEndpointSummary => ({ url, events });
@@ -16,18 +17,20 @@ function newWebhookSecret(): string {
 }
 
 export interface SavedWebhook {
-  webhooks: WebhookEndpoint[];
+  webhooks: WebhookEndpointRecord[];
   /** The secret made for it, answered this once; null when the endpoint keeps its own. */
   secret: string | null;
 }
 
 /**
  * The app's endpoints with the one at `url` added or changed. A new endpoint, or one asked for
- * `new_secret`, gets a secret made here; any other keeps its own.
+ * `new_secret`, gets a secret made here; any other keeps its own. A secret replaced at `now`
+ * still signs for a day, as when an import changes it (webhook-secrets.ts).
  */
 export function saveWebhook(
   app: AppRecord,
   { url, events, new_secret = false }: { url: string; events: WebhookEndpoint['events']; new_secret?: boolean | undefined },
+  now: number,
 ): SavedWebhook {
   const webhooks = app.webhooks ?? [];
   const existing = webhooks.find((endpoint) => endpoint.url === url);
@@ -37,14 +40,12 @@ export function saveWebhook(
   }
   const secret = existing && !new_secret ? null : newWebhookSecret();
   const saved = { url, secret: secret ?? existing!.secret, events };
-  return {
-    webhooks: existing ? webhooks.map((endpoint) => (endpoint === existing ? saved : endpoint)) : [...webhooks, saved],
-    secret,
-  };
+  const saving = existing ? webhooks.map((endpoint) => (endpoint === existing ? saved : endpoint)) : [...webhooks, saved];
+  return { webhooks: rotatedWebhooks(saving, app.webhooks, now), secret };
 }
 
 /** The app's endpoints without the one at `url`; a 404 when it has none there. */
-export function removeWebhook(app: AppRecord, url: string): WebhookEndpoint[] {
+export function removeWebhook(app: AppRecord, url: string): WebhookEndpointRecord[] {
   const webhooks = app.webhooks ?? [];
   if (!webhooks.some((endpoint) => endpoint.url === url)) throw new ApiError(WEBHOOK_NOT_FOUND, { url });
   return webhooks.filter((endpoint) => endpoint.url !== url);

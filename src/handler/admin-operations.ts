@@ -161,7 +161,7 @@ export const adminOperations: Record<string, Operation> = {
     run: async (call) => {
       const app = await appFor(call);
       if (!call.allowsPrivateWebhooks) refuseHttp('url', call.input.url);
-      const { webhooks, secret } = saveWebhook(app, call.input);
+      const { webhooks, secret } = saveWebhook(app, call.input, call.now);
       call.tx.put('apps', { ...app, webhooks });
       const webhook = webhookShape(webhooks.find((endpoint) => endpoint.url === call.input.url)!);
       return { body: { ...OK, webhook, ...(secret === null ? {} : { secret }) } };

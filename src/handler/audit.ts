@@ -9,7 +9,17 @@ import type { ApiKeyRecord, Transaction } from '../store/index.js';
 const KEY_PREFIX_LENGTH = 12;
 const SUMMARY_LENGTH = 300;
 /** Fields never written to the log: keys, secrets and code answers, at any depth. */
-const SECRET_FIELDS = new Set(['key', 'key_sha256', 'api_keys', 'admin_keys', 'secret', 'answers', 'webhooks', 'd']);
+const SECRET_FIELDS = new Set([
+  'key',
+  'key_sha256',
+  'api_keys',
+  'admin_keys',
+  'secret',
+  'answers',
+  'webhooks',
+  'previous_secrets',
+  'd',
+]);
 
 export interface AdminAction {
   operation: string;

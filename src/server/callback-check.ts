@@ -1,11 +1,13 @@
 // The server's side of a callback task (docs/quests.md): Questboard asks the site's endpoint
 // whether the member did what the task asks, by a POST signed as a webhook delivery is
-// (webhook-signature.ts), with the secrets of the app's webhooks, and to a public address only
+// (webhook-signature.ts), with the secrets every endpoint of the app's webhooks signs with
+// (core/webhook-secrets.ts: a secret changed within a day signs too), and to a public address only
 // (public-address.ts). The handler is given it (HandlerOptions.checkCallback); the service worker
 // and the in-page handler have none.
 import { CALLBACK_UNANSWERED } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { CheckCallback as HandlersCheck } from '../core/quests.js';
+import { signingSecrets } from '../core/webhook-secrets.js';
 import type { AppRecord } from '../store/index.js';
 import { postSigned } from './outbound-post.js';
 import type { AddressRules } from './public-address.js';
@@ -46,11 +48,12 @@ export type CheckCallback = (
 /**
  * The check the Node server gives its handler. `200 {"completed":true}` completes the task; any
  * other answer is a reason not to, the site's own where it gives one (`{"completed":false,
- * "reason":"…"}`); no answer, or a 5xx, throws CallbackUnanswered.
+ * "reason":"…"}`); no answer, or a 5xx, throws CallbackUnanswered. `now`: the clock the
+ * secrets' rotation is told by.
  */
-export function createCallbackCheck(rules: AddressRules): CheckCallback {
+export function createCallbackCheck(rules: AddressRules, now: () => number = Date.now): CheckCallback {
   return async (task, member, app) => {
-    const secrets = (app.webhooks ?? []).map((endpoint) => endpoint.secret);
+    const secrets = (app.webhooks ?? []).flatMap((endpoint) => signingSecrets(endpoint, now()));
     if (secrets.length === 0) {
       return { completed: false, reason: 'the app has no webhook secret to sign the check with (settings.webhooks)' };
     }

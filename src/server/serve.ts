@@ -84,10 +84,13 @@ export interface Extensions {
   store?: Store;
   /** Wraps what the host serves, given the change feed (the benchmark adds its statement report, the tests their /_test/ routes). */
   wrapHandle?: (handle: Handle, changes: InProcessChangeFeed) => Handle;
+  /** The clock of the handler, the webhooks and the callback checks (the tests move it a day on); absent: Date.now. */
+  now?: () => number;
 }
 
 /** Starts the server as configured: its store, admin keys, dataset, change feed, limits and host. */
 export async function start(options: ServeOptions, logger: Logger, extensions: Extensions = {}): Promise<Running> {
+  const { now = Date.now } = extensions;
   const installationKeys = await readInstallationKeys(options);
   // Said before the minutes a new database and a dataset may take, not after them.
   await checkCanListen(options.host, options.port);
@@ -137,7 +140,8 @@ export async function start(options: ServeOptions, logger: Logger, extensions: E
         allowBootstrap: options.allowBootstrap,
         adminKeysFromDatasets: false,
         allowPrivateWebhooks: options.allowPrivateWebhooks,
-        checkCallback: handlersCallbackCheck(createCallbackCheck({ allowPrivate: options.allowPrivateWebhooks })),
+        checkCallback: handlersCallbackCheck(createCallbackCheck({ allowPrivate: options.allowPrivateWebhooks }, now)),
+        now: () => new Date(now()),
         onUnexpectedError,
       }),
     );
@@ -155,6 +159,7 @@ export async function start(options: ServeOptions, logger: Logger, extensions: E
           logger,
           allowPrivate: options.allowPrivateWebhooks,
           alone: !sharesChanges(options.storage),
+          now,
         })
       : null;
     return { host, store, sharedChanges, webhooks };

@@ -29,7 +29,7 @@ export interface DeliveryOptions extends AddressRules {
    * a killed process's, and its delivery is due at once, not when the lease runs out.
    */
   alone: boolean;
-  /** The clock; tests leave it. */
+  /** The clock, which tells a secret's rotation run out; tests move it (test/hosts/test-server.ts). */
   now?: () => number;
 }
 
@@ -52,7 +52,7 @@ export function startWebhookDelivery(outbox: WebhookOutbox, options: DeliveryOpt
     let outcome;
     try {
       const answer = await postSigned(
-        { url: delivery.url, id: delivery.id, body: delivery.body, secrets: [delivery.secret] },
+        { url: delivery.url, id: delivery.id, body: delivery.body, secrets: delivery.secrets },
         options,
       );
       outcome = {

@@ -14,6 +14,15 @@ import type {
 
 export type { BadgeRule };
 
+/** An endpoint as its app keeps it: as the setting gave it, and the secrets it replaced lately. */
+export interface WebhookEndpointRecord extends WebhookEndpoint {
+  /**
+   * Secrets this endpoint had, each still signed with until `until` (epoch ms; core/webhook-secrets.ts);
+   * absent: none. Never exported nor answered: the setting is exported as it was given.
+   */
+  previous_secrets?: { secret: string; until: number }[];
+}
+
 export interface AppRecord {
   app_id: string;
   name: string;
@@ -38,7 +47,7 @@ export interface AppRecord {
    */
   badges?: BadgeDefinition[];
   /** Where a server delivers the app's events (docs/quests.md, Webhooks); absent: nowhere. */
-  webhooks?: WebhookEndpoint[];
+  webhooks?: WebhookEndpointRecord[];
   /**
    * The app's seasons (core/seasons.ts), in the order they were defined, kept on the app: every log
    * reads the app anyway, so an app without seasons reads nothing more to count into none.

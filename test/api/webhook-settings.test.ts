@@ -30,6 +30,23 @@ describe('settings.webhooks', () => {
     expect((await call('GET', '/v1/admin/export?app_id=hooked')).body.apps[0].settings).not.to.have.property('webhooks');
   });
 
+  it('exports a secret changed, by a merge or a replace, as given: never the one it replaced', async () => {
+    const rotated = [{ ...WEBHOOKS[0], secret: `whsec_${btoa('the secret it was changed to....')}` }];
+    expect((await importApp({ webhooks: WEBHOOKS })).status).to.equal(200);
+    const merged = await call('POST', '/v1/admin/import', {
+      body: { apps: [{ app_id: 'hooked', settings: { webhooks: rotated } }] },
+    });
+    expect(merged.status, merged.text).to.equal(200);
+    const exported = await call('GET', '/v1/admin/export?app_id=hooked');
+    expect(exported.body.apps[0].settings.webhooks).to.deep.equal(rotated);
+    expect(exported.text).not.to.contain(SECRET);
+    // Changed back by a replace: the secret it replaced is not exported either.
+    expect((await importApp({ webhooks: WEBHOOKS })).status).to.equal(200);
+    const replaced = await call('GET', '/v1/admin/export?app_id=hooked');
+    expect(replaced.body.apps[0].settings.webhooks).to.deep.equal(WEBHOOKS);
+    expect(replaced.text).not.to.contain(rotated[0].secret);
+  });
+
   it('refuses an http: URL, a secret without whsec_ or too short, an unknown event', async () => {
     for (const [endpoint, field] of [
       [{ ...WEBHOOKS[0], url: 'http://hooks.example.org/' }, 'url'],

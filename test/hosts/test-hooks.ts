@@ -24,9 +24,10 @@ export interface ReceivedRequest {
  *   POST /_test/delay           {"ms": 2000} makes /v1 answer that much later (0 ends it)
  *   POST /_test/end-streams     ends every open event stream
  *   POST /_test/reset           clears the log and ends the fault and the delay
+ *   POST /_test/clock           {"advance_ms": 86400000} moves the server's clock (`clock`) that far on
  * (GET and POST only, which the CORS preflight allows.)
  */
-export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Handle {
+export function withTestHooks(handle: Handle, changes: InProcessChangeFeed, clock: TestClock): Handle {
   let received: ReceivedRequest[] = [];
   let fault: Fault | null = null;
   let delayMs = 0;
@@ -57,6 +58,13 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
       openStreams = new Set();
       return jsonResponse(200, { ended });
     }
+    if (pathname === '/_test/clock' && request.method === 'POST') {
+      const ms = await readNumber(request, 'advance_ms');
+      if (ms === null || ms < 0)
+        return jsonResponse(400, { is_valid: false, message: 'POST /_test/clock needs {"advance_ms": <ms>}' });
+      clock.advance(ms);
+      return jsonResponse(200, { now: new Date(clock.now()).toISOString() });
+    }
     if (pathname === '/_test/delay' && request.method === 'POST') {
       const ms = await readDelay(request);
       if (ms === null) {
@@ -84,6 +92,22 @@ export function withTestHooks(handle: Handle, changes: InProcessChangeFeed): Han
       return handle(new Request(request, { signal: stream.signal }), context);
     }
     return handle(request, context);
+  };
+}
+
+/** The server's clock, real time moved on by what the tests asked (a day, not waited for). */
+export interface TestClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export function testClock(): TestClock {
+  let advancedMs = 0;
+  return {
+    now: () => Date.now() + advancedMs,
+    advance: (ms) => {
+      advancedMs += ms;
+    },
   };
 }
 

@@ -27,7 +27,7 @@ import {
 import type { Store } from '../../src/store/index.js';
 import { openSqlStore } from '../../src/store/sql/index.js';
 import { pgliteDriverOf } from '../../src/store/sql/pglite-driver.js';
-import { withTestHooks } from './test-hooks.js';
+import { testClock, withTestHooks } from './test-hooks.js';
 
 export async function main(argv: string[]): Promise<void> {
   const at = argv.indexOf('--template');
@@ -39,7 +39,12 @@ export async function main(argv: string[]): Promise<void> {
   const rest = (at === -1 ? argv : [...argv.slice(0, at), ...argv.slice(at + 2)]).filter((arg) => arg !== '--restart-on-message');
   if (!restartOnMessage) {
     const store = template === undefined ? undefined : await storeFrom(template);
-    await serverMain(rest, process.env, { store, wrapHandle: withTestHooks });
+    const clock = testClock();
+    await serverMain(rest, process.env, {
+      store,
+      now: clock.now,
+      wrapHandle: (handle, changes) => withTestHooks(handle, changes, clock),
+    });
     return;
   }
   const send = process.send?.bind(process);
@@ -48,7 +53,15 @@ export async function main(argv: string[]): Promise<void> {
   }
   const options = optionsOrExit(rest, process.env);
   const logger = createLogger(options.logLevel);
-  const startAfresh = async () => startOrExit(options, logger, { store: await storeFrom(template), wrapHandle: withTestHooks });
+  // A clock of its own at each start, as a new process would have: nothing of the run before is kept.
+  const startAfresh = async () => {
+    const clock = testClock();
+    return startOrExit(options, logger, {
+      store: await storeFrom(template),
+      now: clock.now,
+      wrapHandle: (handle, changes) => withTestHooks(handle, changes, clock),
+    });
+  };
   let running: Running | null = await startAfresh();
   stopOnSignals(() => running, logger);
   // While stopped nothing else keeps the process alive until the next 'start'; the channel

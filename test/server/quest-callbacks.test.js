@@ -14,6 +14,7 @@ import { startReceiver } from './webhook-receiver.js';
 const ADMIN = 'sk_callbacks_admin';
 const WRITER = 'pk_callbacks_write';
 const SECRET = `whsec_${Buffer.from('a callback secret of 32 bytes...').toString('base64')}`;
+const ROTATED_SECRET = `whsec_${Buffer.from('the callback secret rotated to..').toString('base64')}`;
 const CHALLENGE = '61111111-1111-4111-8111-111111111111';
 const TASK = '62111111-1111-4111-8111-111111111111';
 
@@ -84,7 +85,8 @@ describe('a callback task on the server', () => {
       return typeof verdict === 'function' ? verdict() : verdict;
     });
     const data = await datasetFile(receiver.url);
-    server = await startServer(['--data', data, '--allow-bootstrap', '--allow-private-webhooks']);
+    // --test-hooks: the server's clock moved a day on (POST /_test/clock).
+    server = await startServer(['--data', data, '--allow-bootstrap', '--allow-private-webhooks', '--test-hooks']);
   });
   after(async () => {
     await server?.stop();
@@ -142,6 +144,33 @@ describe('a callback task on the server', () => {
     assert.equal(answer.status, 502);
     assert.equal(answer.code, 'callback-unanswered');
     assert.equal(answer.body.is_valid, false);
+  });
+
+  it('signs with a secret changed and, for a day, with the one it replaced', async () => {
+    const admin = (path, body) =>
+      fetch(`http://127.0.0.1:${server.port}/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const webhooks = [{ url: receiver.url, secret: ROTATED_SECRET, events: ['task.completed'] }];
+    assert.equal((await admin('v1/admin/import', { apps: [{ app_id: 'callbacks', settings: { webhooks } }] })).status, 200);
+    /** The secrets the next check verifies with, of the previous and the rotated one. */
+    const nextCheckVerifiesWith = async () => {
+      assert.equal((await submit('bob')).status, 422);
+      const check = receiver.received.at(-1);
+      return [SECRET, ROTATED_SECRET].filter((secret) => {
+        try {
+          new Webhook(secret.slice('whsec_'.length)).verify(check.body, check.headers);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    };
+    assert.deepEqual(await nextCheckVerifiesWith(), [SECRET, ROTATED_SECRET]);
+    assert.equal((await admin('_test/clock', { advance_ms: 24 * 3_600_000 + 1_000 })).status, 200);
+    assert.deepEqual(await nextCheckVerifiesWith(), [ROTATED_SECRET]);
   });
 });
 

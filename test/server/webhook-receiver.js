@@ -1,14 +1,15 @@
 // A site's webhook endpoint for the tests: an HTTP server on 127.0.0.1 that keeps every request
-// it receives and answers each with the next status of a script (the last one thereafter).
+// it receives and answers each with the next status of a script (the last one thereafter), or
+// with what a function of the request gives, once given (a promise holds the answer back).
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { WAIT_MS } from './reference-server.js';
 
 /** @typedef {{ headers: Record<string, string>, body: string, at: number }} Received */
-/** @typedef {number | { status: number, body: string }} Planned */
+/** @typedef {number | { status: number, body: string }} Answer */
 
 /**
- * @param {number[] | ((request: Received, index: number) => Planned | Promise<Planned>)} script
+ * @param {number[] | ((request: Received, index: number) => Answer | Promise<Answer>)} script
  *   the statuses to answer in order, or a function of each request (a site that does something first answers later)
  */
 export async function startReceiver(script = [204]) {
@@ -26,10 +27,12 @@ export async function startReceiver(script = [204]) {
         at: Date.now(),
       };
       const index = received.push(entry) - 1;
-      const planned = typeof script === 'function' ? await script(entry, index) : script[Math.min(index, script.length - 1)];
-      const { status, body = '' } = typeof planned === 'number' ? { status: planned } : planned;
-      response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+      const planned = typeof script === 'function' ? script(entry, index) : script[Math.min(index, script.length - 1)];
       for (const wait of waiting.filter((wait) => received.length >= wait.count)) wait.resolve();
+      void Promise.resolve(planned).then((answer) => {
+        const { status, body = '' } = typeof answer === 'number' ? { status: answer } : answer;
+        response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+      });
     });
   });
   server.listen(0, '127.0.0.1');

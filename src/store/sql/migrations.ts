@@ -299,8 +299,8 @@ export const MIGRATIONS: Migration[] = [
     name: 'webhook deliveries',
     statements: [
       // The outbox of webhook deliveries (webhook-outbox.ts): a row per event and endpoint,
-      // inserted in the write's transaction. The secret and the body are kept as the event was
-      // recorded, so every attempt sends the same bytes under the same webhook-id (id).
+      // inserted in the write's transaction. The body is kept as the event was recorded, so every
+      // attempt sends the same bytes under the same webhook-id (id). (The secret too, until version 17.)
       `CREATE TABLE webhook_deliveries (
         id text COLLATE "C" PRIMARY KEY, app_id text COLLATE "C" NOT NULL,
         url text NOT NULL, secret text NOT NULL, type text COLLATE "C" NOT NULL, body text NOT NULL,
@@ -355,6 +355,16 @@ export const MIGRATIONS: Migration[] = [
         FROM (SELECT substring(key from '^season (.*) [^ ]*$') AS app_id, substring(key from ' ([^ ]*)$') AS season_id,
             value FROM meta WHERE starts_with(key, 'season ')) AS season, json_each(season.value::json) AS member`,
       `DELETE FROM meta WHERE starts_with(key, 'season ')`,
+    ],
+  },
+  {
+    version: 17,
+    name: 'webhook secrets at send time',
+    statements: [
+      // A delivery kept its endpoint's secret, in clear for 30 days, and signed every retry with
+      // it after the site had changed it. A claim now reads the app's secrets (webhook-outbox.ts):
+      // the deliveries left pending sign with them too.
+      `ALTER TABLE webhook_deliveries DROP COLUMN secret`,
     ],
   },
 ];

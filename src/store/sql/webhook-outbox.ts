@@ -8,7 +8,12 @@
 // SKIP LOCKED and leases them (lease_until) before any is sent, so no two processes send one
 // delivery at once. A process killed mid-attempt leaves its lease to run out; the row is then
 // due again, with the same webhook-id (at least once).
+//
+// A row keeps no secret: a claim reads the app's endpoints and signs each attempt with the
+// secrets its endpoint has then (core/webhook-secrets.ts), so a secret changed since the event
+// signs its retries, and a delivery to an endpoint removed since fails unsent.
 import type { WebhookEvent } from '../../api/webhook-events.js';
+import { signingSecrets } from '../../core/webhook-secrets.js';
 import type { AppRecord, WebhookDeliveryRecord } from '../records.js';
 import { sql, type SqlDriver, type SqlSession } from './sql.js';
 
@@ -32,12 +37,14 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** Delivered and failed rows are kept this long for GET /v1/admin/webhook_deliveries, then deleted. */
 export const KEPT_FOR_MS = 30 * 24 * 3_600_000;
 
+/** The last_error of a delivery whose endpoint was removed from its app before it was sent. */
+const ENDPOINT_REMOVED = 'the endpoint was removed';
+
 /** A row of the outbox as a write inserts it. */
 interface OutboxRow {
   id: string;
   app_id: string;
   url: string;
-  secret: string;
   type: string;
   body: string;
   created_at: number;
@@ -49,11 +56,10 @@ export function outboxRows(event: WebhookEvent, app: AppRecord): OutboxRow[] {
   if (endpoints.length === 0) return [];
   // The body every attempt sends, made once: its signature covers these very bytes.
   const body = JSON.stringify({ type: event.type, timestamp: new Date(event.at).toISOString(), data: event.data });
-  return endpoints.map(({ url, secret }) => ({
+  return endpoints.map(({ url }) => ({
     id: `msg_${crypto.randomUUID().replaceAll('-', '')}`,
     app_id: event.app_id,
     url,
-    secret,
     type: event.type,
     body,
     created_at: event.at,
@@ -64,11 +70,11 @@ export function outboxRows(event: WebhookEvent, app: AppRecord): OutboxRow[] {
 export async function insertOutboxRows(session: SqlSession, rows: OutboxRow[]): Promise<void> {
   const column = <K extends keyof OutboxRow>(name: K) => rows.map((row) => row[name]);
   await session.query(sql`
-    INSERT INTO webhook_deliveries (id, app_id, url, secret, type, body, created_at, next_at)
-    SELECT id, app_id, url, secret, type, body, created_at, created_at
-    FROM unnest(${column('id')}::text[], ${column('app_id')}::text[], ${column('url')}::text[], ${column('secret')}::text[],
+    INSERT INTO webhook_deliveries (id, app_id, url, type, body, created_at, next_at)
+    SELECT id, app_id, url, type, body, created_at, created_at
+    FROM unnest(${column('id')}::text[], ${column('app_id')}::text[], ${column('url')}::text[],
       ${column('type')}::text[], ${column('body')}::text[], ${column('created_at')}::float8[])
-      AS row(id, app_id, url, secret, type, body, created_at)`);
+      AS row(id, app_id, url, type, body, created_at)`);
 }
 
 interface DeliveryRow {
@@ -130,7 +136,8 @@ export interface ClaimedDelivery {
   id: string;
   app_id: string;
   url: string;
-  secret: string;
+  /** What this attempt is signed with: the endpoint's secrets when it was claimed (signingSecrets). */
+  secrets: string[];
   body: string;
   /** This attempt's number, from 1. */
   attempt: number;
@@ -143,7 +150,10 @@ export type AttemptOutcome = { status: number; error?: string } | { status: null
 
 /** The outbox as the server's delivery sees it. */
 export interface WebhookOutbox {
-  /** Leases up to `limit` deliveries due at `now` for `leaseMs`, each counted as an attempt. */
+  /**
+   * Leases up to `limit` deliveries due at `now` for `leaseMs`, each counted as an attempt; those
+   * whose endpoint its app no longer has fail instead, unsent (ENDPOINT_REMOVED), and are not returned.
+   */
   claim(now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome: delivered on a 2xx; otherwise due again after its delay, or failed after the last. */
   finish(delivery: ClaimedDelivery, outcome: AttemptOutcome, now: number): Promise<void>;
@@ -168,14 +178,38 @@ export function webhookOutbox(driver: SqlDriver, transform: (session: SqlSession
   const outbox: WebhookOutbox = {
     claim: (now, limit, leaseMs) =>
       write(async (session) => {
-        const rows = await session.query<Omit<ClaimedDelivery, 'attempt'> & { attempts: number }>(sql`
+        const rows = await session.query<Omit<ClaimedDelivery, 'attempt' | 'secrets'> & { attempts: number }>(sql`
           UPDATE webhook_deliveries SET lease_until = ${now + leaseMs}::float8, attempts = attempts + 1
           WHERE id IN (
             SELECT id FROM webhook_deliveries
             WHERE status = 'pending' AND next_at <= ${now}::float8 AND lease_until <= ${now}::float8
             ORDER BY next_at LIMIT ${limit}::integer FOR UPDATE SKIP LOCKED)
-          RETURNING id, app_id, url, secret, body, attempts, lease_until`);
-        return rows.map(({ attempts, ...row }) => ({ ...row, attempt: attempts }));
+          RETURNING id, app_id, url, body, attempts, lease_until`);
+        if (rows.length === 0) return [];
+        // The endpoints of every app in the batch, in one read.
+        const apps = await session.query<{ record: string }>(
+          sql`SELECT record FROM apps WHERE app_id = ANY(${[...new Set(rows.map((row) => row.app_id))]}::text[])`,
+        );
+        const endpoints = new Map(
+          apps.flatMap(({ record }) => {
+            const app = JSON.parse(record) as AppRecord;
+            return (app.webhooks ?? []).map((endpoint) => [`${app.app_id} ${endpoint.url}`, endpoint] as const);
+          }),
+        );
+        const claimed: ClaimedDelivery[] = [];
+        const removed: string[] = [];
+        for (const { attempts, ...row } of rows) {
+          const endpoint = endpoints.get(`${row.app_id} ${row.url}`);
+          if (endpoint === undefined) removed.push(row.id);
+          else claimed.push({ ...row, secrets: signingSecrets(endpoint, now), attempt: attempts });
+        }
+        if (removed.length > 0) {
+          await session.query(sql`
+            UPDATE webhook_deliveries SET status = 'failed', lease_until = 0, attempts = attempts - 1, next_at = ${now}::float8,
+              last_error = ${ENDPOINT_REMOVED}::text
+            WHERE id = ANY(${removed}::text[])`);
+        }
+        return claimed;
       }),
     finish: (delivery, outcome, now) =>
       write(async (session) => {

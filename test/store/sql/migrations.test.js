@@ -386,3 +386,97 @@ describe('seasons kept in meta move onto their app, their points into rows', () 
     }
   });
 });
+
+/** The migration that takes the secrets out of the webhook outbox, by name: its number may change as others land before it. */
+const beforeSecretsAtSendTime = () => sql.MIGRATIONS.findIndex((migration) => migration.name === 'webhook secrets at send time');
+
+const SECRET_KEPT = `whsec_${Buffer.from('the secret the outbox once kept.').toString('base64')}`;
+const SECRET_NOW = `whsec_${Buffer.from('the secret the app has now......').toString('base64')}`;
+
+/**
+ * Deliveries left pending by the versions that kept each one's secret: after the upgrade the
+ * outbox has no secret column, and a claim signs with the app's secret now, or fails a delivery
+ * to an endpoint the app no longer has.
+ * @param {() => SqlDriver | Promise<SqlDriver>} openDriver
+ * @param {SqlStoreOptions} storeOptions
+ */
+async function upgradeOutbox(openDriver, storeOptions) {
+  const driver = await openDriver();
+  await sql.migrate(driver, beforeSecretsAtSendTime());
+  const url = 'https://hooks.example.org/questboard';
+  const app = {
+    app_id: 'guild',
+    name: 'Guild',
+    endorsement_xp: 5,
+    rank_policy: 'olympic',
+    member_count: 0,
+    treasury: null,
+    webhooks: [{ url, secret: SECRET_NOW, events: ['task.completed'] }],
+  };
+  await driver.transaction('write', async (session) => {
+    /** @param {string} text @param {unknown[]} values */
+    const run = (text, values) => session.query({ text, values });
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['guild', JSON.stringify(app)]);
+    for (const [id, to] of [
+      ['msg_kept', url],
+      ['msg_removed', 'https://gone.example.org/hooks'],
+    ]) {
+      await run(
+        `INSERT INTO webhook_deliveries (id, app_id, url, secret, type, body, created_at, next_at)
+          VALUES ($1, 'guild', $2, $3, 'task.completed', '{}', 1, 1)`,
+        [id, to, SECRET_KEPT],
+      );
+    }
+  });
+  await driver.close();
+
+  const store = await sql.openSqlStore(storeOptions);
+  try {
+    const claimed = await store.webhookOutbox.claim(Date.now(), 10, 60_000);
+    assert.deepEqual(
+      claimed.map(({ id, secrets, attempt }) => ({ id, secrets, attempt })),
+      [{ id: 'msg_kept', secrets: [SECRET_NOW], attempt: 1 }],
+    );
+  } finally {
+    await store.close();
+  }
+
+  const reader = await openDriver();
+  try {
+    /** @type {{ id: string, status: string, attempts: number, last_error: string | null }[]} */
+    const rows = await reader.transaction('read', (session) =>
+      session.query({ text: 'SELECT * FROM webhook_deliveries ORDER BY id', values: [] }),
+    );
+    assert.equal(JSON.stringify(rows).includes(SECRET_KEPT.slice('whsec_'.length)), false, 'no secret left in the outbox');
+    assert.deepEqual(
+      rows.map(({ id, status, attempts, last_error }) => ({ id, status, attempts, last_error })),
+      [
+        { id: 'msg_kept', status: 'pending', attempts: 1, last_error: null },
+        { id: 'msg_removed', status: 'failed', attempts: 0, last_error: 'the endpoint was removed' },
+      ],
+    );
+  } finally {
+    await reader.close();
+  }
+}
+
+describe('webhook deliveries kept with their secret lose it, and sign with the secrets of their app', () => {
+  it('on PGlite in a directory', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'questboard-migration-'));
+    try {
+      await upgradeOutbox(() => sql.pgliteDriver(dataDir), { dataDir });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('on PostgreSQL', async (t) => {
+    if (!(await postgresOrSkip(t))) return;
+    const database = await createDatabase('questboard_outbox_secrets');
+    try {
+      await upgradeOutbox(() => sql.postgresDriver({ url: database.url }), { databaseUrl: database.url });
+    } finally {
+      await database.drop();
+    }
+  });
+});
