@@ -16,7 +16,7 @@ import { SHA256_HEX } from './key-hash.js';
 import { JsonNumber } from './json-text.js';
 import { isTimeZone } from './time-zones.js';
 import { SCOPES } from './scopes.js';
-import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
+import { algorithmOfCurve, MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES } from './member-tokens.js';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
 
 export { SCOPES, type Scope } from './scopes.js';
@@ -478,9 +478,7 @@ const memberTokenKey = z
   })
   .check(
     z.superRefine((key, ctx) => {
-      const alg = (Object.keys(MEMBER_TOKEN_KEY_TYPES) as MemberTokenAlgorithm[]).find(
-        (name) => MEMBER_TOKEN_KEY_TYPES[name].crv === key.crv,
-      )!;
+      const alg = algorithmOfCurve(key.crv)!;
       const { kty } = MEMBER_TOKEN_KEY_TYPES[alg];
       const fault = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, input: key });
       if (key.kty !== kty) fault('kty', `must be ${kty} for crv ${key.crv}`);

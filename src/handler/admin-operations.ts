@@ -5,6 +5,7 @@ import { INVALID_INPUT, KEY_NOT_FOUND, MEMBER_TOKEN_KEY_NOT_FOUND, MEMBER_TOKEN_
 import { ApiError } from '../api/errors.js';
 import { toQuantityE4 } from '../api/formats.js';
 import { sha256Hex } from '../api/key-hash.js';
+import { algorithmOfCurve } from '../api/member-tokens.js';
 import * as schemas from '../api/schemas.js';
 import { findTask, taskProgressShape } from '../core/catalog.js';
 import { exportChallenge, importDataset } from '../core/dataset.js';
@@ -99,6 +100,19 @@ export const adminOperations: Record<string, Operation> = {
       // Kept, marked: the audit log still names it, and nobody can take its place by chance.
       if (key.revoked_at === undefined) call.tx.put('api_keys', { ...key, revoked_at: call.now });
       return { body: OK };
+    },
+  }),
+
+  'admin/member_token_keys': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.appQuery,
+    // What tells the keys apart and what they verify: never the key material (public as it is).
+    run: async (call) => {
+      const app = await appFor(call);
+      const keys = (app.member_token_keys ?? []).map(({ kid, kty, crv }) => ({ kid, alg: algorithmOfCurve(crv), kty, crv }));
+      return { body: { ...OK, keys } };
     },
   }),
 

@@ -66,10 +66,23 @@ describe('the admin API', () => {
     expect(missing.headers.get('x-questboard-error')).to.equal('key-not-found');
   });
 
-  it('adds and removes member-token keys by kid', async () => {
+  it('adds, lists and removes member-token keys by kid', async () => {
     const { publicJwk } = await siteKey('console-key');
+    const none = await api.call('GET', '/v1/admin/member_token_keys?app_id=guild');
+    expect(none.status, none.text).to.equal(200);
+    expect(none.body.keys).to.deep.equal([]);
     const added = await api.call('POST', '/v1/admin/add_member_token_key', { body: { app_id: 'guild', key: publicJwk } });
     expect(added.status, added.text).to.equal(200);
+    const listed = await api.call('GET', '/v1/admin/member_token_keys?app_id=guild');
+    expect(listed.body.keys).to.deep.equal([{ kid: 'console-key', alg: 'ES256', kty: 'EC', crv: 'P-256' }]);
+    expect(listed.text, 'no key material').not.to.include(publicJwk.x);
+    const { alg: _alg, ...withoutAlg } = (await siteKey('no-alg')).publicJwk;
+    await api.call('POST', '/v1/admin/add_member_token_key', { body: { app_id: 'guild', key: withoutAlg } });
+    const named = await api.call('GET', '/v1/admin/member_token_keys?app_id=guild');
+    expect(named.body.keys[1], 'its algorithm read from its curve').to.deep.include({ kid: 'no-alg', alg: 'ES256' });
+    const unnamed = await api.call('GET', '/v1/admin/member_token_keys');
+    expect(unnamed.status).to.equal(400);
+    expect(unnamed.body.is_valid).to.equal(false);
     const twice = await api.call('POST', '/v1/admin/add_member_token_key', { body: { app_id: 'guild', key: publicJwk } });
     expect(twice.status).to.equal(409);
     const exported = await api.call('GET', '/v1/admin/export?app_id=guild');
@@ -143,6 +156,7 @@ describe('the admin API', () => {
         ['POST', '/v1/admin/adjust', { app_id: 'guild', account_name: 'bob', task_id: GUIDS.checkIn, quantity: 1, reason: 'x' }],
         ['GET', '/v1/admin/audit?app_id=guild'],
         ['GET', '/v1/admin/challenges?app_id=guild'],
+        ['GET', '/v1/admin/member_token_keys?app_id=guild'],
       ];
       for (const [method, path, body] of calls) {
         const answer = await api.call(method, path, { key, ...(body ? { body } : {}) });

@@ -3,7 +3,7 @@
 // right admin key, every section axe-clean and without horizontal scroll at a phone's width.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
@@ -318,6 +318,50 @@ for (const engine of engines) {
         await shown(page, 'qb-console >>> qb-console-keys >>> p.success');
         assert.equal((await asKey()).status, 401);
         assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('adds a member-token key from a pasted JWK, says why one is refused, and removes it', async () => {
+      const { page, problems, close } = await open();
+      const kid = `site-${engine.name.toLowerCase()}`;
+      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const privateJwk = { ...privateKey.export({ format: 'jwk' }), kid };
+      const { d: _private, ...publicJwk } = privateJwk;
+      const section = 'qb-console >>> qb-console-keys >>> ';
+      const kids = async () => (await api('GET', '/v1/admin/member_token_keys?app_id=riverside')).keys.map((key) => key.kid);
+      /** Pastes the JSON into the key's field and adds it. */
+      const paste = async (jwk) => {
+        await (await shown(page, `${section}#jwk`)).evaluate((field, json) => (field.value = json), JSON.stringify(jwk));
+        await page.click(`${section}#add-token-key button[type=submit]`);
+      };
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#keys"]');
+        await untilSectionSettled(page);
+        await paste(privateJwk);
+        const refusal = await shown(page, `${section}#add-token-key + [role=alert]`);
+        assert.match(await refusal.evaluate((element) => element.textContent), /key\.d: is the private key/);
+        assert.equal(await page.$eval(`${section}#jwk`, (field) => field.getAttribute('aria-invalid')), 'true');
+        assert.ok(!(await kids()).includes(kid), 'the private key was not kept');
+
+        await paste(publicJwk);
+        await shown(page, `${section}[role=status] ::-p-text(Added ${kid}.)`);
+        const row = await shown(page, `${section}tr ::-p-text(${kid})`);
+        assert.match(await row.evaluate((cell) => cell.closest('tr')?.textContent ?? ''), /ES256/);
+        assert.ok((await kids()).includes(kid), 'the API lists the key');
+        assert.deepEqual(await axeViolations(page), []);
+
+        page.on('dialog', (dialog) => void dialog.accept());
+        await page.click(`${section}button[aria-label="Remove ${kid}"]`);
+        await shown(page, `${section}[role=status] ::-p-text(Removed ${kid}.)`);
+        assert.ok(!(await kids()).includes(kid), 'the API no longer lists the key');
+        assert.deepEqual(
+          problems.filter((problem) => !/400/.test(problem)),
+          [],
+        );
       } finally {
         await close();
       }
