@@ -20,6 +20,15 @@ export interface MemberTokenKeys extends Acknowledged {
   keys: { kid: string; alg: MemberTokenAlgorithm; kty: 'EC' | 'OKP'; crv: 'P-256' | 'Ed25519' }[];
 }
 
+/** GET /v1/admin/ledger: the treasury's balance, and a page of its transfers, newest first. */
+export interface Ledger extends Acknowledged {
+  /** null for an app without a treasury. */
+  treasury: { account_id: string; balance: string } | null;
+  offset: number;
+  limit: number;
+  transfers: { at: number; tx_id: string; from_account: string; to_address: string; amount: string; balance: string }[];
+}
+
 /** POST /v1/admin/import?dry_run=true: what the import would change in each app it names. */
 export interface DryRun extends Acknowledged {
   app_ids: string[];

@@ -707,4 +707,9 @@ export const auditQuery = z.object({
   before: pagingNumber(0, Number.MAX_SAFE_INTEGER),
   limit: pagingNumber(1, 200),
 });
+export const ledgerQuery = z.object({
+  app_id: appId,
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 200),
+});
 export const upsertChallengeBody = z.object({ app_id: appId, challenge: datasetChallenge });

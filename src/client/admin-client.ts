@@ -1,4 +1,4 @@
-import type { AdminApps, DryRun, MemberTokenKeys } from '../api/admin-responses.js';
+import type { AdminApps, DryRun, Ledger, MemberTokenKeys } from '../api/admin-responses.js';
 import type { Acknowledged } from '../api/responses.js';
 import type { Dataset, MemberTokenKey } from '../api/schemas.js';
 import type { ImportResult, QuestboardClient, Query } from './client.js';
@@ -40,6 +40,11 @@ export class AdminClient {
 
   removeMemberTokenKey(app_id: string, kid: string): Promise<Acknowledged> {
     return this.client.call('v1/admin/remove_member_token_key', { body: { app_id, kid } });
+  }
+
+  /** The treasury's balance and a page of its transfers, newest first. */
+  ledger(app_id: string, page: { offset?: number; limit?: number } = {}): Promise<Ledger> {
+    return this.client.call('v1/admin/ledger', { query: { app_id, ...page } });
   }
 
   /** Any other admin operation, by its path and query or body. */

@@ -190,6 +190,17 @@ export const english = {
   'webhooks.redeliverOne': 'Redeliver {event} of {when}',
   'webhooks.redelivered': 'Delivery {delivery} is due again now.',
 
+  'ledger.account': 'Treasury account',
+  'ledger.balance': 'Balance',
+  'ledger.noTreasury': "This community has no treasury: a dataset's import gives it one.",
+  'ledger.transfers': 'Transfers',
+  'ledger.empty': 'No transfers yet: those paid with a ledger key appear here, newest first.',
+  'ledger.column.when': 'When',
+  'ledger.column.to': 'To',
+  'ledger.column.amount': 'Amount',
+  'ledger.column.balance': 'Balance after',
+  'ledger.column.tx': 'Transaction id',
+
   'audit.column.when': 'When',
   'audit.column.what': 'What',
   'audit.column.key': 'Key',

@@ -243,6 +243,23 @@ export interface AuditRecord {
   summary: string;
 }
 
+/**
+ * A transfer from the app's treasury (core/ledger.ts), kept with the write that made it: the
+ * ledger's history, which GET /v1/admin/ledger reads newest first. Amounts as decimal coin text.
+ */
+export interface TransferRecord {
+  app_id: string;
+  /** Epoch ms. */
+  at: number;
+  /** The transaction id the transfer answered: unique, and later than the app's one before. */
+  tx_id: string;
+  from_account: string;
+  to_address: string;
+  amount: string;
+  /** The treasury's balance after it. */
+  balance: string;
+}
+
 /** Every logged quantity, in order: the export replays them. */
 export interface LogRecord {
   seq?: number;

@@ -15,7 +15,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 740 };
 /** The operations of branches not merged yet (quests, seasons, webhooks), whose sections say they are unavailable. */
-const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'data', 'audit'];
+const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'ledger', 'data', 'audit'];
 
 let server;
 let origin;
@@ -362,6 +362,25 @@ for (const engine of engines) {
           problems.filter((problem) => !/400/.test(problem)),
           [],
         );
+      } finally {
+        await close();
+      }
+    });
+
+    it('shows the treasury’s balance and its transfers, newest first', async () => {
+      const { page, problems, close } = await open();
+      try {
+        const { tx_id } = await api('GET', '/v1/airdrop_token_ledger?app_id=riverside&to_address=0.0.2002&quantity=1.5');
+        const { treasury } = await api('GET', '/v1/admin/ledger?app_id=riverside');
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#ledger"]');
+        const section = 'qb-console >>> qb-console-ledger >>> ';
+        const newest = await shown(page, `${section}tbody tr`);
+        const cells = await newest.evaluate((row) => [...row.cells].slice(1).map((cell) => cell.textContent.trim()));
+        assert.deepEqual(cells, ['0.0.2002', '1.5', treasury.balance, tx_id]);
+        assert.equal(await text(page, `${section}#balance`), treasury.balance);
+        assert.deepEqual(problems, []);
       } finally {
         await close();
       }

@@ -188,6 +188,17 @@ export const words: Words = {
   'webhooks.redeliverOne': 'إعادة تسليم {event} بتاريخ {when}',
   'webhooks.redelivered': 'أصبح التسليم {delivery} مستحقًا مجددًا الآن.',
 
+  'ledger.account': 'حساب الخزينة',
+  'ledger.balance': 'الرصيد',
+  'ledger.noTreasury': 'ليس لهذا المجتمع خزينة: يمنحه استيراد مجموعة بيانات واحدة.',
+  'ledger.transfers': 'التحويلات',
+  'ledger.empty': 'لا توجد تحويلات بعد: تظهر هنا التحويلات المدفوعة بمفتاح دفتر الحسابات، الأحدث أولًا.',
+  'ledger.column.when': 'متى',
+  'ledger.column.to': 'إلى',
+  'ledger.column.amount': 'المبلغ',
+  'ledger.column.balance': 'الرصيد بعده',
+  'ledger.column.tx': 'معرّف المعاملة',
+
   'audit.column.when': 'متى',
   'audit.column.what': 'ماذا',
   'audit.column.key': 'المفتاح',

@@ -193,6 +193,17 @@ export const words: Words = {
   'webhooks.redeliverOne': '{event} vom {when} erneut zustellen',
   'webhooks.redelivered': 'Zustellung {delivery} ist jetzt erneut fällig.',
 
+  'ledger.account': 'Treasury-Konto',
+  'ledger.balance': 'Guthaben',
+  'ledger.noTreasury': 'Diese Community hat kein Treasury-Konto: Der Import eines Datensatzes legt eines an.',
+  'ledger.transfers': 'Überweisungen',
+  'ledger.empty': 'Noch keine Überweisungen: Mit einem Ledger-Schlüssel bezahlte erscheinen hier, die neuesten zuerst.',
+  'ledger.column.when': 'Wann',
+  'ledger.column.to': 'An',
+  'ledger.column.amount': 'Betrag',
+  'ledger.column.balance': 'Guthaben danach',
+  'ledger.column.tx': 'Transaktions-ID',
+
   'audit.column.when': 'Wann',
   'audit.column.what': 'Was',
   'audit.column.key': 'Schlüssel',

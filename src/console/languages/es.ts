@@ -192,6 +192,17 @@ export const words: Words = {
   'webhooks.redeliverOne': 'Reenviar {event} del {when}',
   'webhooks.redelivered': 'La entrega {delivery} vuelve a estar pendiente desde ahora.',
 
+  'ledger.account': 'Cuenta de tesorería',
+  'ledger.balance': 'Saldo',
+  'ledger.noTreasury': 'Esta comunidad no tiene tesorería: la importación de un conjunto de datos le da una.',
+  'ledger.transfers': 'Transferencias',
+  'ledger.empty': 'Aún no hay transferencias: las pagadas con una clave de libro mayor aparecen aquí, las más recientes primero.',
+  'ledger.column.when': 'Cuándo',
+  'ledger.column.to': 'A',
+  'ledger.column.amount': 'Importe',
+  'ledger.column.balance': 'Saldo después',
+  'ledger.column.tx': 'Identificador de transacción',
+
   'audit.column.when': 'Cuándo',
   'audit.column.what': 'Qué',
   'audit.column.key': 'Clave',

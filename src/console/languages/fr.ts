@@ -192,6 +192,18 @@ export const words: Words = {
   'webhooks.redeliverOne': 'Renvoyer {event} du {when}',
   'webhooks.redelivered': 'La livraison {delivery} est de nouveau prévue dès maintenant.',
 
+  'ledger.account': 'Compte de trésorerie',
+  'ledger.balance': 'Solde',
+  'ledger.noTreasury': 'Cette communauté n’a pas de trésorerie : l’import d’un jeu de données lui en donne une.',
+  'ledger.transfers': 'Virements',
+  'ledger.empty':
+    'Aucun virement pour l’instant : ceux payés avec une clé de registre apparaissent ici, les plus récents d’abord.',
+  'ledger.column.when': 'Quand',
+  'ledger.column.to': 'Vers',
+  'ledger.column.amount': 'Montant',
+  'ledger.column.balance': 'Solde après',
+  'ledger.column.tx': 'Identifiant de transaction',
+
   'audit.column.when': 'Quand',
   'audit.column.what': 'Quoi',
   'audit.column.key': 'Clé',

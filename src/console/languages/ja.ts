@@ -190,6 +190,17 @@ export const words: Words = {
   'webhooks.redeliverOne': '{when} の {event} を再配信',
   'webhooks.redelivered': '配信 {delivery} はすぐに再配信されます。',
 
+  'ledger.account': 'トレジャリー口座',
+  'ledger.balance': '残高',
+  'ledger.noTreasury': 'このコミュニティにはトレジャリーがありません。データセットをインポートすると作成されます。',
+  'ledger.transfers': '送金',
+  'ledger.empty': 'まだ送金はありません。台帳キーで支払われた送金が新しい順にここに表示されます。',
+  'ledger.column.when': '日時',
+  'ledger.column.to': '送金先',
+  'ledger.column.amount': '金額',
+  'ledger.column.balance': '送金後の残高',
+  'ledger.column.tx': 'トランザクション ID',
+
   'audit.column.when': '日時',
   'audit.column.what': '操作',
   'audit.column.key': 'キー',

@@ -191,6 +191,17 @@ export const words: Words = {
   'webhooks.redeliverOne': 'Reenviar {event} de {when}',
   'webhooks.redelivered': 'A entrega {delivery} está pendente de novo a partir de agora.',
 
+  'ledger.account': 'Conta da tesouraria',
+  'ledger.balance': 'Saldo',
+  'ledger.noTreasury': 'Esta comunidade não tem tesouraria: a importação de um conjunto de dados lhe dá uma.',
+  'ledger.transfers': 'Transferências',
+  'ledger.empty': 'Nenhuma transferência ainda: as pagas com uma chave de livro-razão aparecem aqui, as mais recentes primeiro.',
+  'ledger.column.when': 'Quando',
+  'ledger.column.to': 'Para',
+  'ledger.column.amount': 'Valor',
+  'ledger.column.balance': 'Saldo depois',
+  'ledger.column.tx': 'Identificador da transação',
+
   'audit.column.when': 'Quando',
   'audit.column.what': 'O quê',
   'audit.column.key': 'Chave',

@@ -190,6 +190,17 @@ export const words: Words = {
   'webhooks.redeliverOne': 'Повторно доставить {event} от {when}',
   'webhooks.redelivered': 'Доставка {delivery} снова поставлена в очередь.',
 
+  'ledger.account': 'Счёт казны',
+  'ledger.balance': 'Баланс',
+  'ledger.noTreasury': 'У этого сообщества нет казны: её создаёт импорт набора данных.',
+  'ledger.transfers': 'Переводы',
+  'ledger.empty': 'Переводов пока нет: оплаченные ключом реестра появятся здесь, сначала новые.',
+  'ledger.column.when': 'Когда',
+  'ledger.column.to': 'Кому',
+  'ledger.column.amount': 'Сумма',
+  'ledger.column.balance': 'Баланс после',
+  'ledger.column.tx': 'Идентификатор транзакции',
+
   'audit.column.when': 'Когда',
   'audit.column.what': 'Что',
   'audit.column.key': 'Ключ',

@@ -188,6 +188,17 @@ export const words: Words = {
   'webhooks.redeliverOne': '重新投递 {when} 的 {event}',
   'webhooks.redelivered': '投递 {delivery} 已重新排队，将立即进行。',
 
+  'ledger.account': '金库账户',
+  'ledger.balance': '余额',
+  'ledger.noTreasury': '此社区没有金库：导入数据集即可为其创建。',
+  'ledger.transfers': '转账',
+  'ledger.empty': '暂无转账：用账本密钥支付的转账会按从新到旧显示在这里。',
+  'ledger.column.when': '时间',
+  'ledger.column.to': '收款方',
+  'ledger.column.amount': '金额',
+  'ledger.column.balance': '转账后余额',
+  'ledger.column.tx': '交易 ID',
+
   'audit.column.when': '时间',
   'audit.column.what': '操作',
   'audit.column.key': '密钥',
