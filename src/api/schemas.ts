@@ -448,6 +448,8 @@ const datasetChallenge = z.strictObject({
   start_date: z.optional(instant),
   points: z.optional(points),
   create_date: z.optional(instant),
+  /** Hidden from members and counting no new progress; its history stays (core/catalog.ts). */
+  retired: z.optional(z.boolean()),
   tasks: z.array(datasetTask),
 });
 

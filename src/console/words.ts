@@ -76,6 +76,15 @@ export const english = {
   'challenges.save': 'Save the challenge',
   'challenges.cancel': 'Cancel',
 
+  'challenges.retired': 'Retired: members no longer see it, and it counts no new progress.',
+  'challenges.retire': 'Retire',
+  'challenges.retireNamed': 'Retire {name}',
+  'challenges.retireConfirm': 'Retire {name}? Members no longer see it nor make progress on it; what they did on it stays.',
+  'challenges.retiredDone': '{name} is retired.',
+  'challenges.reopen': 'Reopen',
+  'challenges.reopenNamed': 'Reopen {name}',
+  'challenges.reopened': '{name} is open again.',
+
   'members.search': 'Search members by name',
   'members.searchButton': 'Search',
   'members.column.name': 'Member',

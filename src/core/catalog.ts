@@ -1,5 +1,5 @@
 // Challenges and tasks: lookups scoped to an app, and their wire shapes.
-import { CHALLENGE_NOT_FOUND, CHALLENGE_NOT_STARTED, TASK_NOT_FOUND } from '../api/error-codes.js';
+import { CHALLENGE_NOT_FOUND, CHALLENGE_NOT_STARTED, CHALLENGE_RETIRED, TASK_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { Fixed4, formatDate, QUANTITY_SCALE } from '../api/formats.js';
 import type { BadgeSummary, Challenge, Task, TaskProgressWire } from '../api/responses.js';
@@ -15,6 +15,13 @@ export async function findChallenge(tx: Transaction, challenge_id: string, app_i
   return challenge;
 }
 
+/** A challenge as members are shown it: a retired one is gone for them, as another app's is. */
+export async function findShownChallenge(tx: Transaction, challenge_id: string, app_id: string | null) {
+  const challenge = await findChallenge(tx, challenge_id, app_id);
+  if (challenge.retired) throw new ApiError(CHALLENGE_NOT_FOUND);
+  return challenge;
+}
+
 export async function findTask(tx: Transaction, task_id: string, app_id: string | null) {
   const task = await tx.get('tasks', task_id);
   if (!task || (app_id !== null && task.app_id !== app_id)) throw new ApiError(TASK_NOT_FOUND);
@@ -23,6 +30,12 @@ export async function findTask(tx: Transaction, task_id: string, app_id: string 
 
 export function assertStarted(challenge: ChallengeRecord, at: number): void {
   if (at < challenge.start_at) throw new ApiError(CHALLENGE_NOT_STARTED);
+}
+
+/** A challenge that counts new progress: started, and not retired (its history stays, and replays). */
+export function assertOpen(challenge: ChallengeRecord, at: number): void {
+  assertStarted(challenge, at);
+  if (challenge.retired) throw new ApiError(CHALLENGE_RETIRED);
 }
 
 export function taskShape(task: TaskRecord): Task {

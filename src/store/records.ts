@@ -156,6 +156,8 @@ export interface ChallengeRecord {
   start_at: number;
   points: number;
   task_ids: string[];
+  /** Retired (admin/save_challenge): hidden from members, counting no new progress, kept with its history; absent: open. */
+  retired?: true;
 }
 
 export interface TaskRecord {

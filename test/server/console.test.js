@@ -3,7 +3,7 @@
 // right admin key, every section axe-clean and without horizontal scroll at a phone's width.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
@@ -27,9 +27,17 @@ before(async () => {
 
 after(() => server?.stop());
 
-/** An API call with the operator's admin key, its answer's body. */
-async function api(method, path) {
-  const answer = await fetch(`${origin}${path}`, { method, headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+/** An API call with the operator's admin key: its answer, whatever it is. */
+const call = (method, path, body) =>
+  fetch(`${origin}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${ADMIN_KEY}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+
+/** An API call with the operator's admin key, its answer's body once it is a 200. */
+async function api(method, path, body) {
+  const answer = await call(method, path, body);
   assert.equal(answer.status, 200, `${method} ${path}: ${await answer.clone().text()}`);
   return answer.json();
 }
@@ -362,6 +370,44 @@ for (const engine of engines) {
           problems.filter((problem) => !/400/.test(problem)),
           [],
         );
+      } finally {
+        await close();
+      }
+    });
+
+    it('retires a challenge after a confirmation: members no longer see it nor log on it', async () => {
+      const { page, problems, close } = await open();
+      const name = `Spring clean ${engine.name}`;
+      const challenge_id = randomUUID();
+      const task_id = randomUUID();
+      const section = 'qb-console >>> qb-console-challenges >>> ';
+      try {
+        await api('POST', '/v1/admin/save_challenge', {
+          app_id: 'riverside',
+          challenge: { challenge_id, name, tasks: [{ task_id, name: 'Sweep the path', quantity: 1, operator: 0 }] },
+        });
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#challenges"]');
+        await untilSectionSettled(page);
+        const dialogs = [];
+        page.on('dialog', (dialog) => {
+          dialogs.push(dialog.message());
+          void dialog.accept();
+        });
+        await (await shown(page, `${section}button[aria-label="Retire ${name}"]`)).click();
+        await shown(page, `${section}[role=status] ::-p-text(${name} is retired.)`);
+        assert.equal(dialogs.length, 1, 'asked first');
+        await shown(page, `${section}button[aria-label="Reopen ${name}"]`);
+        assert.deepEqual(await axeViolations(page), []);
+
+        assert.equal((await call('GET', `/v1/get_challenge?challenge_id=${challenge_id}`)).status, 404);
+        const logged = await call('POST', '/v1/admin/log_task', { task_id, account_name: 'grace', quantity: 1 });
+        assert.equal(logged.status, 409);
+        assert.equal(logged.headers.get('x-questboard-error'), 'challenge-retired');
+        const { challenges } = await api('GET', '/v1/admin/challenges?app_id=riverside');
+        assert.equal(challenges.find((each) => each.challenge_id === challenge_id)?.retired, true);
+        assert.deepEqual(problems, []);
       } finally {
         await close();
       }

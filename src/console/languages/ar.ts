@@ -74,6 +74,15 @@ export const words: Words = {
   'challenges.save': 'حفظ التحدي',
   'challenges.cancel': 'إلغاء',
 
+  'challenges.retired': 'موقوف: لم يعد الأعضاء يرونه، ولا يحتسب أي تقدم جديد.',
+  'challenges.retire': 'إيقاف',
+  'challenges.retireNamed': 'إيقاف {name}',
+  'challenges.retireConfirm': 'هل تريد إيقاف {name}؟ لن يراه الأعضاء بعد الآن ولن يحرزوا فيه تقدمًا؛ ويبقى ما أنجزوه فيه.',
+  'challenges.retiredDone': 'تم إيقاف {name}.',
+  'challenges.reopen': 'إعادة فتح',
+  'challenges.reopenNamed': 'إعادة فتح {name}',
+  'challenges.reopened': 'أصبح {name} مفتوحًا من جديد.',
+
   'members.search': 'البحث عن الأعضاء بالاسم',
   'members.searchButton': 'بحث',
   'members.column.name': 'العضو',

@@ -78,6 +78,16 @@ export const words: Words = {
   'challenges.save': 'Challenge speichern',
   'challenges.cancel': 'Abbrechen',
 
+  'challenges.retired': 'Eingestellt: Mitglieder sehen sie nicht mehr, und sie zählt keinen neuen Fortschritt.',
+  'challenges.retire': 'Einstellen',
+  'challenges.retireNamed': '{name} einstellen',
+  'challenges.retireConfirm':
+    '{name} einstellen? Mitglieder sehen sie nicht mehr und können darin keinen Fortschritt mehr machen; was sie darin getan haben, bleibt.',
+  'challenges.retiredDone': '{name} ist eingestellt.',
+  'challenges.reopen': 'Wieder öffnen',
+  'challenges.reopenNamed': '{name} wieder öffnen',
+  'challenges.reopened': '{name} ist wieder offen.',
+
   'members.search': 'Mitglieder nach Namen suchen',
   'members.searchButton': 'Suchen',
   'members.column.name': 'Mitglied',

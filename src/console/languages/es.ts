@@ -77,6 +77,15 @@ export const words: Words = {
   'challenges.save': 'Guardar el reto',
   'challenges.cancel': 'Cancelar',
 
+  'challenges.retired': 'Retirado: los miembros ya no lo ven y no cuenta progreso nuevo.',
+  'challenges.retire': 'Retirar',
+  'challenges.retireNamed': 'Retirar {name}',
+  'challenges.retireConfirm': '¿Retirar {name}? Los miembros ya no lo ven ni avanzan en él; lo que hicieron en él se conserva.',
+  'challenges.retiredDone': '{name} está retirado.',
+  'challenges.reopen': 'Reabrir',
+  'challenges.reopenNamed': 'Reabrir {name}',
+  'challenges.reopened': '{name} vuelve a estar abierto.',
+
   'members.search': 'Buscar miembros por nombre',
   'members.searchButton': 'Buscar',
   'members.column.name': 'Miembro',

@@ -77,6 +77,16 @@ export const words: Words = {
   'challenges.save': 'Enregistrer le défi',
   'challenges.cancel': 'Annuler',
 
+  'challenges.retired': 'Retiré : les membres ne le voient plus, et il ne compte plus de nouvelle progression.',
+  'challenges.retire': 'Retirer',
+  'challenges.retireNamed': 'Retirer {name}',
+  'challenges.retireConfirm':
+    'Retirer {name} ? Les membres ne le voient plus et n’y progressent plus ; ce qu’ils y ont fait reste.',
+  'challenges.retiredDone': '{name} est retiré.',
+  'challenges.reopen': 'Rouvrir',
+  'challenges.reopenNamed': 'Rouvrir {name}',
+  'challenges.reopened': '{name} est de nouveau ouvert.',
+
   'members.search': 'Rechercher des membres par nom',
   'members.searchButton': 'Rechercher',
   'members.column.name': 'Membre',

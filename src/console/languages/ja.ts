@@ -75,6 +75,16 @@ export const words: Words = {
   'challenges.save': 'チャレンジを保存',
   'challenges.cancel': 'キャンセル',
 
+  'challenges.retired': '終了済み: メンバーには表示されず、新しい進捗は記録されません。',
+  'challenges.retire': '終了する',
+  'challenges.retireNamed': '{name} を終了する',
+  'challenges.retireConfirm':
+    '{name} を終了しますか? メンバーには表示されなくなり、進捗も記録されなくなります。これまでの記録は残ります。',
+  'challenges.retiredDone': '{name} を終了しました。',
+  'challenges.reopen': '再開する',
+  'challenges.reopenNamed': '{name} を再開する',
+  'challenges.reopened': '{name} を再開しました。',
+
   'members.search': '名前でメンバーを検索',
   'members.searchButton': '検索',
   'members.column.name': 'メンバー',

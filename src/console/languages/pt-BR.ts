@@ -76,6 +76,15 @@ export const words: Words = {
   'challenges.save': 'Salvar o desafio',
   'challenges.cancel': 'Cancelar',
 
+  'challenges.retired': 'Retirado: os membros não o veem mais, e ele não conta progresso novo.',
+  'challenges.retire': 'Retirar',
+  'challenges.retireNamed': 'Retirar {name}',
+  'challenges.retireConfirm': 'Retirar {name}? Os membros não o veem mais nem avançam nele; o que fizeram nele continua.',
+  'challenges.retiredDone': '{name} foi retirado.',
+  'challenges.reopen': 'Reabrir',
+  'challenges.reopenNamed': 'Reabrir {name}',
+  'challenges.reopened': '{name} está aberto de novo.',
+
   'members.search': 'Buscar membros pelo nome',
   'members.searchButton': 'Buscar',
   'members.column.name': 'Membro',

@@ -75,6 +75,16 @@ export const words: Words = {
   'challenges.save': 'Сохранить испытание',
   'challenges.cancel': 'Отмена',
 
+  'challenges.retired': 'Снято: участники его больше не видят, и новый прогресс в нём не засчитывается.',
+  'challenges.retire': 'Снять',
+  'challenges.retireNamed': 'Снять {name}',
+  'challenges.retireConfirm':
+    'Снять {name}? Участники больше не увидят его и не смогут в нём продвигаться; сделанное ими сохранится.',
+  'challenges.retiredDone': '{name} снято.',
+  'challenges.reopen': 'Вернуть',
+  'challenges.reopenNamed': 'Вернуть {name}',
+  'challenges.reopened': '{name} снова открыто.',
+
   'members.search': 'Поиск участников по имени',
   'members.searchButton': 'Найти',
   'members.column.name': 'Участник',

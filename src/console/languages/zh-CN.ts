@@ -74,6 +74,15 @@ export const words: Words = {
   'challenges.save': '保存挑战',
   'challenges.cancel': '取消',
 
+  'challenges.retired': '已停用：成员不再看到它，也不再计入新的进度。',
+  'challenges.retire': '停用',
+  'challenges.retireNamed': '停用 {name}',
+  'challenges.retireConfirm': '要停用 {name} 吗？成员将不再看到它，也无法再取得进度；他们已完成的记录会保留。',
+  'challenges.retiredDone': '{name} 已停用。',
+  'challenges.reopen': '重新开放',
+  'challenges.reopenNamed': '重新开放 {name}',
+  'challenges.reopened': '{name} 已重新开放。',
+
   'members.search': '按名称搜索成员',
   'members.searchButton': '搜索',
   'members.column.name': '成员',
