@@ -6,19 +6,13 @@ import type { BadgeSummary, Challenge, Task, TaskProgressWire } from '../api/res
 import type { BadgeDefinition, ChallengeRecord, ProgressRecord, TaskRecord, Transaction } from '../store/index.js';
 
 /**
- * A challenge of the caller's app. Another app's challenge is "not found",
- * not "forbidden", so ids of other apps cannot be probed.
+ * A challenge of the caller's app, as members are shown it. Another app's challenge is "not
+ * found", not "forbidden", so ids of other apps cannot be probed; a retired one is gone for them too.
  */
 export async function findChallenge(tx: Transaction, challenge_id: string, app_id: string | null) {
   const challenge = await tx.get('challenges', challenge_id);
-  if (!challenge || (app_id !== null && challenge.app_id !== app_id)) throw new ApiError(CHALLENGE_NOT_FOUND);
-  return challenge;
-}
-
-/** A challenge as members are shown it: a retired one is gone for them, as another app's is. */
-export async function findShownChallenge(tx: Transaction, challenge_id: string, app_id: string | null) {
-  const challenge = await findChallenge(tx, challenge_id, app_id);
-  if (challenge.retired) throw new ApiError(CHALLENGE_NOT_FOUND);
+  if (!challenge || (app_id !== null && challenge.app_id !== app_id) || challenge.retired)
+    throw new ApiError(CHALLENGE_NOT_FOUND);
   return challenge;
 }
 

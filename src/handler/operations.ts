@@ -10,7 +10,7 @@ import type { Scope } from '../api/schemas.js';
 import { VERSION } from '../api/version.js';
 import { requireApp } from '../core/access.js';
 import { awardBadge, badgeWall, challengeBadge, defineBadge, findBadge, heldBadges } from '../core/badges.js';
-import { assertStarted, badgeSummary, challengeShape, findShownChallenge, findTask, taskProgressShape } from '../core/catalog.js';
+import { assertStarted, badgeSummary, challengeShape, findChallenge, findTask, taskProgressShape } from '../core/catalog.js';
 import { exportApp, importDataset } from '../core/dataset.js';
 import { endorse } from '../core/endorsements.js';
 import { DEFAULT_LIMIT, readLeaderboard } from '../core/leaderboard.js';
@@ -145,7 +145,7 @@ export const operations: Record<string, Operation> = {
     schema: schemas.getChallengeQuery,
     readsAhead: ['challenge'],
     run: async ({ input, tx, key, now }) => {
-      const challenge = await findShownChallenge(tx, input.challenge_id, key.app_id);
+      const challenge = await findChallenge(tx, input.challenge_id, key.app_id);
       assertStarted(challenge, now);
       const [tasks, app] = await Promise.all([
         Promise.all(challenge.task_ids.map((task_id) => tx.get('tasks', task_id))),
