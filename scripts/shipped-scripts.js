@@ -37,7 +37,7 @@ export const SHIPPED_SCRIPTS = {
     // the worker when a fragment first asks for one (kept in Cache Storage, loaded before the
     // handler's transaction); the three refusals only a server gives. 0.15 KB since an import
     // keeps a webhook secret it replaces for a day (core/webhook-secrets.ts, rotatedWebhooks).
-    budgetKB: 51.8,
+    budgetKB: 52.6,
   },
   // What a site owner pastes in a <script src> tag.
   'questboard.js': {
@@ -58,7 +58,7 @@ export const SHIPPED_SCRIPTS = {
     entry: 'src/embed/in-page-server.ts',
     tsconfig: 'tsconfig.json',
     format: 'esm',
-    budgetKB: 52.0,
+    budgetKB: 52.8,
   },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.

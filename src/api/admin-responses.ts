@@ -1,6 +1,7 @@
 // What the admin API answers, as types only: the console and scripts read these answers, and
 // no remote strategy checks them at run time (responses.ts holds the schemas it checks), so
 // no bundle carries code for them.
+import type { MemberTokenAlgorithm } from './member-tokens.js';
 import type { Acknowledged } from './responses.js';
 
 export interface AppSummary {
@@ -12,6 +13,20 @@ export interface AppSummary {
 /** GET /v1/admin/apps. */
 export interface AdminApps extends Acknowledged {
   apps: AppSummary[];
+}
+
+/** GET /v1/admin/member_token_keys: what names and types each key, none of its key material. */
+export interface MemberTokenKeys extends Acknowledged {
+  keys: { kid: string; alg: MemberTokenAlgorithm; kty: 'EC' | 'OKP'; crv: 'P-256' | 'Ed25519' }[];
+}
+
+/** GET /v1/admin/ledger: the treasury's balance, and a page of its transfers, newest first. */
+export interface Ledger extends Acknowledged {
+  /** null for an app without a treasury. */
+  treasury: { account_id: string; balance: string } | null;
+  offset: number;
+  limit: number;
+  transfers: { at: number; tx_id: string; from_account: string; to_address: string; amount: string; balance: string }[];
 }
 
 /** POST /v1/admin/import?dry_run=true: what the import would change in each app it names. */

@@ -134,6 +134,7 @@ export const APP_NOT_FOUND = refusal('app-not-found', 404, "app_id not found: no
 export const MEMBER_NOT_FOUND = refusal('member-not-found', 404, 'User not found: {field} is not a member of this app.');
 export const CHALLENGE_NOT_FOUND = refusal('challenge-not-found', 404, 'Challenge not found.');
 export const CHALLENGE_NOT_STARTED = refusal('challenge-not-started', 404, 'The challenge has not started yet.');
+export const CHALLENGE_RETIRED = refusal('challenge-retired', 409, 'The challenge is retired: it counts no new progress.');
 export const TASK_NOT_FOUND = refusal('task-not-found', 404, 'Task not found.');
 export const SEASON_NOT_FOUND = refusal('season-not-found', 404, 'Season not found.');
 export const BADGE_NOT_FOUND = refusal('badge-not-found', 404, 'Badge not found: {field} names no badge of this app.');

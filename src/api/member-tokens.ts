@@ -29,6 +29,9 @@ export const MEMBER_TOKEN_KEY_TYPES = {
   ES256: { kty: 'EC', crv: 'P-256' },
   EdDSA: { kty: 'OKP', crv: 'Ed25519' },
 } as const satisfies Record<MemberTokenAlgorithm, { kty: string; crv: string }>;
+/** The algorithm a key of this curve verifies (a JWK's `alg` is optional); undefined for another curve. */
+export const algorithmOfCurve = (crv: string): MemberTokenAlgorithm | undefined =>
+  MEMBER_TOKEN_ALGORITHMS.find((alg) => MEMBER_TOKEN_KEY_TYPES[alg].crv === crv);
 /** The longest a token may live, from its `iat` to its `exp`: a stolen one is worth a day at most. */
 export const MAX_MEMBER_TOKEN_LIFETIME_S = 24 * 60 * 60;
 /**

@@ -16,7 +16,7 @@ import { SHA256_HEX } from './key-hash.js';
 import { JsonNumber } from './json-text.js';
 import { isTimeZone } from './time-zones.js';
 import { SCOPES } from './scopes.js';
-import { MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES, type MemberTokenAlgorithm } from './member-tokens.js';
+import { algorithmOfCurve, MEMBER_TOKEN_ALGORITHMS, MEMBER_TOKEN_KEY_TYPES } from './member-tokens.js';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
 
 export { SCOPES, type Scope } from './scopes.js';
@@ -448,6 +448,8 @@ const datasetChallenge = z.strictObject({
   start_date: z.optional(instant),
   points: z.optional(points),
   create_date: z.optional(instant),
+  /** Hidden from members and counting no new progress; its history stays (core/catalog.ts). */
+  retired: z.optional(z.boolean()),
   tasks: z.array(datasetTask),
 });
 
@@ -478,9 +480,7 @@ const memberTokenKey = z
   })
   .check(
     z.superRefine((key, ctx) => {
-      const alg = (Object.keys(MEMBER_TOKEN_KEY_TYPES) as MemberTokenAlgorithm[]).find(
-        (name) => MEMBER_TOKEN_KEY_TYPES[name].crv === key.crv,
-      )!;
+      const alg = algorithmOfCurve(key.crv)!;
       const { kty } = MEMBER_TOKEN_KEY_TYPES[alg];
       const fault = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message, input: key });
       if (key.kty !== kty) fault('kty', `must be ${kty} for crv ${key.crv}`);
@@ -712,6 +712,11 @@ export const setActiveBody = z.object({ app_id: appId, account_name: accountName
 export const auditQuery = z.object({
   app_id: appId,
   before: pagingNumber(0, Number.MAX_SAFE_INTEGER),
+  limit: pagingNumber(1, 200),
+});
+export const ledgerQuery = z.object({
+  app_id: appId,
+  offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
   limit: pagingNumber(1, 200),
 });
 export const upsertChallengeBody = z.object({ app_id: appId, challenge: datasetChallenge });

@@ -1,6 +1,6 @@
-import type { AdminApps, DryRun } from '../api/admin-responses.js';
+import type { AdminApps, DryRun, Ledger, MemberTokenKeys } from '../api/admin-responses.js';
 import type { Acknowledged } from '../api/responses.js';
-import type { Dataset } from '../api/schemas.js';
+import type { Dataset, MemberTokenKey } from '../api/schemas.js';
 import type { ImportResult, QuestboardClient, Query } from './client.js';
 
 /**
@@ -26,6 +26,25 @@ export class AdminClient {
   /** What importing would change, per app; nothing is kept (a retry of it is harmless). */
   dryRunImport(dataset: Dataset, options: { mode?: 'merge' | 'replace' } = {}): Promise<DryRun> {
     return this.client.call('v1/admin/import', { query: { mode: options.mode, dry_run: 'true' }, body: dataset });
+  }
+
+  /** The public keys the app's member tokens are verified with, by kid. */
+  memberTokenKeys(app_id: string): Promise<MemberTokenKeys> {
+    return this.client.call('v1/admin/member_token_keys', { query: { app_id } });
+  }
+
+  /** Refused 409 when the kid is taken, 400 (naming the field) for a key that is not a public JWK. */
+  addMemberTokenKey(app_id: string, key: MemberTokenKey): Promise<Acknowledged> {
+    return this.client.call('v1/admin/add_member_token_key', { body: { app_id, key } });
+  }
+
+  removeMemberTokenKey(app_id: string, kid: string): Promise<Acknowledged> {
+    return this.client.call('v1/admin/remove_member_token_key', { body: { app_id, kid } });
+  }
+
+  /** The treasury's balance and a page of its transfers, newest first. */
+  ledger(app_id: string, page: { offset?: number; limit?: number } = {}): Promise<Ledger> {
+    return this.client.call('v1/admin/ledger', { query: { app_id, ...page } });
   }
 
   /** Any other admin operation, by its path and query or body. */

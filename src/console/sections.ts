@@ -4,6 +4,7 @@ import './sections/audit.js';
 import './sections/challenges.js';
 import './sections/data.js';
 import './sections/keys.js';
+import './sections/ledger.js';
 import './sections/members.js';
 import './sections/overview.js';
 import './sections/reviews.js';
@@ -12,7 +13,18 @@ import './sections/webhooks.js';
 import type { ConsoleLanguage } from './translate.js';
 
 /** The console's sections, in the order the navigation lists them; each is a #fragment of the address. */
-export const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'data', 'audit'] as const;
+export const SECTIONS = [
+  'overview',
+  'challenges',
+  'members',
+  'reviews',
+  'seasons',
+  'keys',
+  'webhooks',
+  'ledger',
+  'data',
+  'audit',
+] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 /** The section's element, given what every section is given. */
@@ -26,6 +38,8 @@ export function sectionTag(name: SectionName, admin: AdminClient, appId: string,
       return html`<qb-console-members .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-members>`;
     case 'keys':
       return html`<qb-console-keys .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-keys>`;
+    case 'ledger':
+      return html`<qb-console-ledger .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-ledger>`;
     case 'data':
       return html`<qb-console-data .admin=${admin} .appId=${appId} .locale=${lang}></qb-console-data>`;
     case 'reviews':

@@ -1,17 +1,18 @@
 // Challenges and tasks: lookups scoped to an app, and their wire shapes.
-import { CHALLENGE_NOT_FOUND, CHALLENGE_NOT_STARTED, TASK_NOT_FOUND } from '../api/error-codes.js';
+import { CHALLENGE_NOT_FOUND, CHALLENGE_NOT_STARTED, CHALLENGE_RETIRED, TASK_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { Fixed4, formatDate, QUANTITY_SCALE } from '../api/formats.js';
 import type { BadgeSummary, Challenge, Task, TaskProgressWire } from '../api/responses.js';
 import type { BadgeDefinition, ChallengeRecord, ProgressRecord, TaskRecord, Transaction } from '../store/index.js';
 
 /**
- * A challenge of the caller's app. Another app's challenge is "not found",
- * not "forbidden", so ids of other apps cannot be probed.
+ * A challenge of the caller's app, as members are shown it. Another app's challenge is "not
+ * found", not "forbidden", so ids of other apps cannot be probed; a retired one is gone for them too.
  */
 export async function findChallenge(tx: Transaction, challenge_id: string, app_id: string | null) {
   const challenge = await tx.get('challenges', challenge_id);
-  if (!challenge || (app_id !== null && challenge.app_id !== app_id)) throw new ApiError(CHALLENGE_NOT_FOUND);
+  if (!challenge || (app_id !== null && challenge.app_id !== app_id) || challenge.retired)
+    throw new ApiError(CHALLENGE_NOT_FOUND);
   return challenge;
 }
 
@@ -23,6 +24,12 @@ export async function findTask(tx: Transaction, task_id: string, app_id: string 
 
 export function assertStarted(challenge: ChallengeRecord, at: number): void {
   if (at < challenge.start_at) throw new ApiError(CHALLENGE_NOT_STARTED);
+}
+
+/** A challenge that counts new progress: started, and not retired (its history stays, and replays). */
+export function assertOpen(challenge: ChallengeRecord, at: number): void {
+  assertStarted(challenge, at);
+  if (challenge.retired) throw new ApiError(CHALLENGE_RETIRED);
 }
 
 export function taskShape(task: TaskRecord): Task {

@@ -260,6 +260,7 @@ async function importChallenge(
     start_at: toTime(data.start_date, created_at),
     points: data.points ?? DEFAULT_CHALLENGE_POINTS,
     task_ids,
+    ...(data.retired ? { retired: true as const } : {}),
   });
   // A task the challenge no longer lists is removed with its progress, so
   // that nothing counts it and an export holds nothing an import would refuse.
@@ -521,6 +522,7 @@ export function exportChallenge(challenge: ChallengeRecord, tasks: ReadonlyMap<s
     start_date: toIso(challenge.start_at),
     points: challenge.points,
     create_date: toIso(challenge.created_at),
+    ...(challenge.retired ? { retired: true } : {}),
     tasks: challenge.task_ids.map((task_id) => {
       const task = tasks.get(task_id)!;
       return {

@@ -1,11 +1,12 @@
 // Coin transfers from an app's treasury. Balances are integer tinybars and the
 // check and the debit happen in the caller's one readwrite transaction, so
 // parallel transfers are serialised by the store (an IndexedDB transaction, a
-// locked row in SQL), from one process or many, and can never overdraw.
+// locked row in SQL), from one process or many, and can never overdraw. Each
+// transfer is kept in the same transaction, the ledger's history.
 import { INVALID_INPUT, TRANSFER_PRE_CHECK } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import { formatCoins, parseAccountId, parseCoins } from '../api/formats.js';
-import type { AppRecord, Transaction } from '../store/index.js';
+import type { AppRecord, Transaction, TransferRecord } from '../store/index.js';
 
 /** Failures read as the ledger SDK words them, with its PascalCase codes. */
 const preCheck = (reason: string) => new ApiError(TRANSFER_PRE_CHECK, { reason });
@@ -16,7 +17,12 @@ export interface Transfer {
   quantity: string;
 }
 
-export function transfer(tx: Transaction, app: AppRecord, { to_address, quantity }: Transfer, now: number): string {
+export async function transfer(
+  tx: Transaction,
+  app: AppRecord,
+  { to_address, quantity }: Transfer,
+  now: number,
+): Promise<string> {
   const recipient = parseAccountId(to_address);
   if (!recipient) throw preCheck('InvalidAccountId');
   const amount = parseCoins(quantity);
@@ -39,19 +45,17 @@ export function transfer(tx: Transaction, app: AppRecord, { to_address, quantity
   tx.put('apps', app);
   const seconds = txNanos / 1_000_000_000n;
   const fraction = (txNanos % 1_000_000_000n).toString().padStart(9, '0');
-  const tx_id = `${treasury.account_id}-${seconds}-${fraction}`;
-  tx.recordEvent?.({
+  const record: TransferRecord = {
     app_id: app.app_id,
-    type: 'ledger.transfer',
     at: now,
-    data: {
-      app_id: app.app_id,
-      tx_id,
-      from_account: treasury.account_id,
-      to_address: recipient.text,
-      amount: formatCoins(amount.tinybars),
-      balance: formatCoins(BigInt(treasury.balance)),
-    },
-  });
-  return tx_id;
+    tx_id: `${treasury.account_id}-${seconds}-${fraction}`,
+    from_account: treasury.account_id,
+    to_address: recipient.text,
+    amount: formatCoins(amount.tinybars),
+    balance: formatCoins(BigInt(treasury.balance)),
+  };
+  await tx.appendTransfer(record);
+  const { at: _at, ...data } = record;
+  tx.recordEvent?.({ app_id: app.app_id, type: 'ledger.transfer', at: now, data });
+  return record.tx_id;
 }

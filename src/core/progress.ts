@@ -3,7 +3,7 @@ import { INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
 import { awardChallenge, awardCrossed, standingOf } from './badges.js';
-import { assertStarted } from './catalog.js';
+import { assertOpen, assertStarted } from './catalog.js';
 import { earnPoints, tellLevelChange } from './member-totals.js';
 import { earnSeasonPoints, freezeEndedSeasons } from './seasons.js';
 import { countDay } from './streaks.js';
@@ -41,7 +41,8 @@ export async function applyProgress(tx: Transaction, log: Log): Promise<Progress
   const { app, task, user, quantity_e4, at } = log;
   const xpBefore = user.xp;
   const challenge = (await tx.get('challenges', task.challenge_id))!;
-  assertStarted(challenge, at);
+  // A replay is history, which a challenge retired since keeps.
+  (log.replay ? assertStarted : assertOpen)(challenge, at);
   // Setting a quantity to 0 is an edit; adding 0 is a mistake.
   if (quantity_e4 <= 0 && !(task.alloweditquantity && quantity_e4 === 0)) {
     throw new ApiError(INVALID_INPUT, { field: 'quantity', reason: 'must be greater than 0' });

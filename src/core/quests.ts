@@ -25,7 +25,7 @@ import type {
   Transaction,
   UserRecord,
 } from '../store/index.js';
-import { assertStarted } from './catalog.js';
+import { assertOpen } from './catalog.js';
 import { sha256Hex } from '../api/key-hash.js';
 import { logProgress } from './progress.js';
 
@@ -93,7 +93,7 @@ export async function submitTask(tx: Transaction, submission: Submission): Promi
   const { app, task, user, at } = submission;
   const verification = task.verification ?? { kind: 'backend' };
   if (verification.kind === 'backend') throw new ApiError(TASK_COMPLETED_BY_BACKEND);
-  assertStarted((await tx.get('challenges', task.challenge_id))!, at);
+  assertOpen((await tx.get('challenges', task.challenge_id))!, at);
   const progress = await tx.get('progress', [task.task_id, user.account_name]);
   if (progress && progress.times_completed > 0 && !task.allowretry) throw new ApiError(TASK_ALREADY_COMPLETED);
   const complete = () => logProgress(tx, { app, task, user, quantity_e4: task.quantity_e4, at });
@@ -172,11 +172,14 @@ export async function reviewSubmission(tx: Transaction, review: Review): Promise
   if (submission.status !== 'pending') {
     throw new ApiError(SUBMISSION_ALREADY_REVIEWED, { submission_id, status: submission.status });
   }
+  const task = await tx.get('tasks', submission.task_id);
+  // Refused before anything changes: the bulk review skips it and goes on in the same transaction.
+  // Rejecting stays possible, so a retired challenge's queue can be emptied.
+  if (decision === 'approve' && task) assertOpen((await tx.get('challenges', task.challenge_id))!, at);
   submission.status = decision === 'approve' ? 'approved' : 'rejected';
   submission.reason = review.reason ?? null;
   submission.reviewed_at = at;
   tx.put('submissions', submission);
-  const task = await tx.get('tasks', submission.task_id);
   const user = await tx.get('users', [app.app_id, submission.account_name]);
   if (task && user) {
     const attempts = await attemptsOf(tx, task, user);

@@ -3,8 +3,9 @@
 // transaction, kept in the audit log by the handler (audit.ts), and needs the admin scope.
 import { INVALID_INPUT, KEY_NOT_FOUND, MEMBER_TOKEN_KEY_NOT_FOUND, MEMBER_TOKEN_KEY_TAKEN } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
-import { toQuantityE4 } from '../api/formats.js';
+import { formatCoins, toQuantityE4 } from '../api/formats.js';
 import { sha256Hex } from '../api/key-hash.js';
+import { algorithmOfCurve } from '../api/member-tokens.js';
 import * as schemas from '../api/schemas.js';
 import { findTask, taskProgressShape } from '../core/catalog.js';
 import { exportChallenge, importDataset } from '../core/dataset.js';
@@ -21,6 +22,7 @@ import { refuseHttp, refuseHttpWebhooks } from './outbound-urls.js';
 const MAX_LISTED_APPS = 1000;
 const MEMBERS_PAGE = 20;
 const AUDIT_PAGE = 50;
+const LEDGER_PAGE = 50;
 
 /** A member's totals as get_userinfo answers them, without its answer's own is_valid and message. */
 function totalsOf(member: UserRecord, now: number) {
@@ -100,6 +102,19 @@ export const adminOperations: Record<string, Operation> = {
       // Kept, marked: the audit log still names it, and nobody can take its place by chance.
       if (key.revoked_at === undefined) call.tx.put('api_keys', { ...key, revoked_at: call.now });
       return { body: OK };
+    },
+  }),
+
+  'admin/member_token_keys': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.appQuery,
+    // What tells the keys apart and what they verify: never the key material (public as it is).
+    run: async (call) => {
+      const app = await appFor(call);
+      const keys = (app.member_token_keys ?? []).map(({ kid, kty, crv }) => ({ kid, alg: algorithmOfCurve(crv), kty, crv }));
+      return { body: { ...OK, keys } };
     },
   }),
 
@@ -276,6 +291,30 @@ export const adminOperations: Record<string, Operation> = {
       if (!call.allowsPrivateWebhooks) refuseHttpWebhooks(dataset);
       await importDataset(call.tx, dataset, 'merge', call.now, call.key.app_id);
       return { body: OK, changed: { app_id: app.app_id, scope: 'app' } };
+    },
+  }),
+
+  'admin/ledger': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.ledgerQuery,
+    // The balance and a page of the transfers read in one transaction: the page never shows a
+    // transfer the balance has not paid, nor misses one it has.
+    run: async (call) => {
+      const app = await appFor(call);
+      const { offset = 0, limit = LEDGER_PAGE } = call.input;
+      const { treasury } = app;
+      const transfers = await call.tx.transfersPage(app.app_id, offset, limit);
+      return {
+        body: {
+          ...OK,
+          treasury: treasury ? { account_id: treasury.account_id, balance: formatCoins(BigInt(treasury.balance)) } : null,
+          offset,
+          limit,
+          transfers: transfers.map(({ app_id: _app, ...transfer }) => transfer),
+        },
+      };
     },
   }),
 

@@ -339,7 +339,7 @@ export const operations: Record<string, Operation> = {
         throw new ApiError(INVALID_INPUT, { field: 'app_id', reason: 'is required with an installation admin key' });
       const app = await findApp(tx, app_id);
       requireApp(key, app.app_id);
-      const tx_id = transfer(tx, app, { to_address: input.to_address, quantity: String(input.quantity) }, now);
+      const tx_id = await transfer(tx, app, { to_address: input.to_address, quantity: String(input.quantity) }, now);
       return { body: { tx_id, ...OK }, changed: { app_id, scope: 'treasury' } };
     },
   }),

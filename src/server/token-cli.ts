@@ -12,6 +12,7 @@ import { SignJWT } from 'jose/jwt/sign';
 import type { JWK } from 'jose';
 import { accountNameFault, normalizeAccountName } from '../api/account-names.js';
 import {
+  algorithmOfCurve,
   MAX_MEMBER_TOKEN_LIFETIME_S,
   MEMBER_TOKEN_ALGORITHMS,
   MEMBER_TOKEN_KEY_TYPES,
@@ -91,7 +92,7 @@ export async function signMemberToken({
 }
 
 function algorithmOf(jwk: JWK): MemberTokenAlgorithm {
-  const alg = MEMBER_TOKEN_ALGORITHMS.find((name) => MEMBER_TOKEN_KEY_TYPES[name].crv === jwk.crv);
+  const alg = algorithmOfCurve(jwk.crv ?? '');
   if (alg === undefined || MEMBER_TOKEN_KEY_TYPES[alg].kty !== jwk.kty) {
     throw new KeyFileError('--key: not a P-256 (ES256) or Ed25519 (EdDSA) JWK.');
   }

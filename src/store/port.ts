@@ -22,6 +22,7 @@ import type {
   SeasonPointsRecord,
   SubmissionRecord,
   TaskRecord,
+  TransferRecord,
   UserRecord,
   WebhookDeliveryRecord,
 } from './records.js';
@@ -189,6 +190,13 @@ export interface Transaction {
   appendAudit(entry: AuditRecord): Promise<void>;
   /** Up to `limit` of the app's audit entries from before `before` (epoch ms), newest first. */
   auditPage(app_id: string, before: number, limit: number): Promise<AuditRecord[]>;
+  /** Keeps a treasury transfer in the ledger's history, in the write that made it. */
+  appendTransfer(transfer: TransferRecord): Promise<void>;
+  /**
+   * Up to `limit` of the app's transfers from the `offset`-th, newest first. Kept through an
+   * import's replace, as the audit log is: the coins left the treasury all the same.
+   */
+  transfersPage(app_id: string, offset: number, limit: number): Promise<TransferRecord[]>;
   /** Deletes up to `limit` idempotency records created at or before `createdAtMost`, oldest first. */
   forgetIdempotency(createdAtMost: number, limit: number): Promise<void>;
 

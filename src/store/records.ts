@@ -166,6 +166,8 @@ export interface ChallengeRecord {
   start_at: number;
   points: number;
   task_ids: string[];
+  /** Retired (admin/save_challenge): hidden from members, counting no new progress, kept with its history; absent: open. */
+  retired?: true;
 }
 
 export interface TaskRecord {
@@ -238,6 +240,23 @@ export interface EndorsementRecord {
 
 /** An admin action, kept with the write it made, as the audit log lists it. */
 export type AuditRecord = AuditEntry;
+
+/**
+ * A transfer from the app's treasury (core/ledger.ts), kept with the write that made it: the
+ * ledger's history, which GET /v1/admin/ledger reads newest first. Amounts as decimal coin text.
+ */
+export interface TransferRecord {
+  app_id: string;
+  /** Epoch ms. */
+  at: number;
+  /** The transaction id the transfer answered: unique, and later than the app's one before. */
+  tx_id: string;
+  from_account: string;
+  to_address: string;
+  amount: string;
+  /** The treasury's balance after it. */
+  balance: string;
+}
 
 /** Every logged quantity, in order: the export replays them. */
 export interface LogRecord {

@@ -7,6 +7,7 @@ import { GUIDS, WEDNESDAY, localApi, seed } from './support.js';
 
 const NEW_CHALLENGE = '51111111-1111-4111-8111-111111111111';
 const NEW_TASK = '52111111-1111-4111-8111-111111111111';
+const NEW_REVIEW_TASK = '53111111-1111-4111-8111-111111111111';
 
 describe('the admin API', () => {
   let api: ReturnType<typeof localApi>;
@@ -47,6 +48,77 @@ describe('the admin API', () => {
     expect(bad.body.message).to.equal('challenge.tasks.0.quantity: is required.');
   });
 
+  it('retires a challenge: hidden from members, no new progress, its history kept and exported', async () => {
+    const challenge = {
+      challenge_id: NEW_CHALLENGE,
+      name: 'Last spring',
+      start_date: '2026-01-01T00:00:00Z',
+      points: 15,
+      tasks: [
+        { task_id: NEW_TASK, name: 'Tidy a thread', quantity: 1, operator: 0, points: 5 },
+        { task_id: NEW_REVIEW_TASK, name: 'Show your garden', quantity: 1, operator: 0, verification: { kind: 'review' } },
+      ],
+    };
+    const save = (retired?: boolean) =>
+      api.call('POST', '/v1/admin/save_challenge', { body: { app_id: 'guild', challenge: { ...challenge, retired } } });
+    const log = (account_name: string) =>
+      api.call('POST', '/v1/admin/log_task', { body: { task_id: NEW_TASK, account_name, quantity: 1 } });
+    const submit = (account_name: string) =>
+      api.call('POST', '/v1/submit_task', {
+        key: 'pk_write',
+        body: { task_id: NEW_REVIEW_TASK, account_name, text: 'https://example.org/garden' },
+      });
+    const score = async (account_name: string) =>
+      (await api.call('GET', `/v1/get_userinfo?app_id=guild&account_name=${account_name}`)).body.total_score;
+    expect((await save()).status).to.equal(200);
+    expect((await log('alice')).status).to.equal(200);
+    const pending = await submit('bob');
+    expect(pending.status, pending.text).to.equal(202);
+    const { submission_id } = pending.body;
+    const aliceBefore = await score('alice');
+
+    const retired = await save(true);
+    expect(retired.status, retired.text).to.equal(200);
+    const shown = await api.call('GET', `/v1/get_challenge?challenge_id=${NEW_CHALLENGE}`, { key: 'pk_read' });
+    expect(shown.status).to.equal(404);
+    expect(shown.headers.get('x-questboard-error')).to.equal('challenge-not-found');
+    for (const [what, answer] of [
+      ['a log', await log('carol')],
+      ['a submission', await submit('carol')],
+      ['an approval', await api.call('POST', '/v1/admin/review', { body: { submission_id, decision: 'approve' } })],
+    ] as const) {
+      expect(answer.status, what).to.equal(409);
+      expect(answer.headers.get('x-questboard-error'), what).to.equal('challenge-retired');
+      expect(answer.body, what).to.deep.equal({
+        is_valid: false,
+        message: 'The challenge is retired: it counts no new progress.',
+      });
+    }
+    const bulk = await api.call('POST', '/v1/admin/review', { body: { submission_ids: [submission_id], decision: 'approve' } });
+    expect(bulk.body.skipped).to.deep.equal([{ submission_id, code: 'challenge-retired' }]);
+    const queue = await api.call('GET', '/v1/admin/submissions?app_id=guild&status=pending');
+    expect(
+      queue.body.submissions.map((entry: { submission_id: string }) => entry.submission_id),
+      'still pending',
+    ).to.include(submission_id);
+    expect(await score('alice'), 'what was done on it stays').to.equal(aliceBefore);
+
+    const listed = await api.call('GET', '/v1/admin/challenges?app_id=guild');
+    expect(listed.body.challenges.find((entry: { challenge_id: string }) => entry.challenge_id === NEW_CHALLENGE)).to.include({
+      retired: true,
+    });
+    const exported = await api.call('GET', '/v1/admin/export?app_id=guild');
+    const kept = exported.body.apps[0].challenges.find((entry: { challenge_id: string }) => entry.challenge_id === NEW_CHALLENGE);
+    expect(kept.retired).to.equal(true);
+    const reimported = await api.call('POST', '/v1/admin/import?mode=replace', { body: exported.body });
+    expect(reimported.status, `its history replays: ${reimported.text}`).to.equal(200);
+    expect(await score('alice')).to.equal(aliceBefore);
+
+    expect((await save()).status, 'saved without retired: open again').to.equal(200);
+    expect((await log('carol')).status).to.equal(200);
+    expect((await api.call('GET', `/v1/get_challenge?challenge_id=${NEW_CHALLENGE}`, { key: 'pk_read' })).status).to.equal(200);
+  });
+
   it('makes a key shown once and kept hashed, and revokes it at once', async () => {
     const made = await api.call('POST', '/v1/admin/create_key', { body: { app_id: 'guild', scopes: ['read'] } });
     expect(made.status, made.text).to.equal(200);
@@ -66,10 +138,23 @@ describe('the admin API', () => {
     expect(missing.headers.get('x-questboard-error')).to.equal('key-not-found');
   });
 
-  it('adds and removes member-token keys by kid', async () => {
+  it('adds, lists and removes member-token keys by kid', async () => {
     const { publicJwk } = await siteKey('console-key');
+    const none = await api.call('GET', '/v1/admin/member_token_keys?app_id=guild');
+    expect(none.status, none.text).to.equal(200);
+    expect(none.body.keys).to.deep.equal([]);
     const added = await api.call('POST', '/v1/admin/add_member_token_key', { body: { app_id: 'guild', key: publicJwk } });
     expect(added.status, added.text).to.equal(200);
+    const listed = await api.call('GET', '/v1/admin/member_token_keys?app_id=guild');
+    expect(listed.body.keys).to.deep.equal([{ kid: 'console-key', alg: 'ES256', kty: 'EC', crv: 'P-256' }]);
+    expect(listed.text, 'no key material').not.to.include(publicJwk.x);
+    const { alg: _alg, ...withoutAlg } = (await siteKey('no-alg')).publicJwk;
+    await api.call('POST', '/v1/admin/add_member_token_key', { body: { app_id: 'guild', key: withoutAlg } });
+    const named = await api.call('GET', '/v1/admin/member_token_keys?app_id=guild');
+    expect(named.body.keys[1], 'its algorithm read from its curve').to.deep.include({ kid: 'no-alg', alg: 'ES256' });
+    const unnamed = await api.call('GET', '/v1/admin/member_token_keys');
+    expect(unnamed.status).to.equal(400);
+    expect(unnamed.body.is_valid).to.equal(false);
     const twice = await api.call('POST', '/v1/admin/add_member_token_key', { body: { app_id: 'guild', key: publicJwk } });
     expect(twice.status).to.equal(409);
     const exported = await api.call('GET', '/v1/admin/export?app_id=guild');
@@ -143,6 +228,7 @@ describe('the admin API', () => {
         ['POST', '/v1/admin/adjust', { app_id: 'guild', account_name: 'bob', task_id: GUIDS.checkIn, quantity: 1, reason: 'x' }],
         ['GET', '/v1/admin/audit?app_id=guild'],
         ['GET', '/v1/admin/challenges?app_id=guild'],
+        ['GET', '/v1/admin/member_token_keys?app_id=guild'],
       ];
       for (const [method, path, body] of calls) {
         const answer = await api.call(method, path, { key, ...(body ? { body } : {}) });

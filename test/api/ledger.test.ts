@@ -1,8 +1,9 @@
 // The coin transfer: both request forms, the pre-checks, exact amounts,
-// parallel transfers against one balance, and idempotent retries.
+// parallel transfers against one balance, and idempotent retries; and the ledger's
+// history the admin API reads (GET /v1/admin/ledger).
 import { expect } from '@open-wc/testing';
 import { accountChecksum } from '../../src/api/formats.js';
-import { ADMIN_KEY, registerWorker, unregisterWorker, workerCall as call } from './support.js';
+import { ADMIN_KEY, WEDNESDAY, localApi, registerWorker, unregisterWorker, workerCall as call } from './support.js';
 
 const TX_ID = /^0\.0\.1001-\d+-\d{9}$/;
 
@@ -118,5 +119,81 @@ describe('airdrop_token_ledger', () => {
     await fund('5');
     const answer = await call('POST', '/v1/airdrop_token_ledger', { key: 'pk_nope', body: { to_address: '0.0.2', quantity: 1 } });
     expect(answer.status).to.equal(401);
+  });
+});
+
+describe('GET /v1/admin/ledger', () => {
+  let api: ReturnType<typeof localApi>;
+  let clock: { now: number };
+  beforeEach(async () => {
+    clock = { now: WEDNESDAY };
+    api = localApi(clock);
+    const funded = await api.call('POST', '/v1/admin/import', {
+      body: {
+        admin_keys: [ADMIN_KEY],
+        apps: [
+          {
+            app_id: 'bank',
+            api_keys: [{ key: 'pk_bank', scopes: ['ledger', 'read', 'write'] }],
+            treasury: { account_id: '0.0.1001', balance: '10' },
+          },
+          { app_id: 'unfunded' },
+        ],
+      },
+    });
+    expect(funded.status, funded.text).to.equal(200);
+  });
+  afterEach(() => api.close());
+
+  /** A transfer a minute after the one before, so the history's order is theirs. */
+  const pay = async (quantity: number, headers: Record<string, string> = {}) => {
+    clock.now += 60_000;
+    return api.call('POST', '/v1/airdrop_token_ledger', { key: 'pk_bank', body: { to_address: '0.0.2002', quantity }, headers });
+  };
+  const ledger = (query = '') => api.call('GET', `/v1/admin/ledger?app_id=bank${query}`);
+
+  it('answers the balance and no transfers before the first', async () => {
+    const answer = await ledger();
+    expect(answer.status, answer.text).to.equal(200);
+    expect(answer.body).to.deep.include({ treasury: { account_id: '0.0.1001', balance: '10' }, transfers: [] });
+    const unfunded = await api.call('GET', '/v1/admin/ledger?app_id=unfunded');
+    expect(unfunded.body).to.deep.include({ treasury: null, transfers: [] });
+  });
+
+  it('lists each transfer paid, newest first, with the balance after it, a page at a time', async () => {
+    const paid = [];
+    for (const quantity of [1, 2.5, 0.25]) paid.push((await pay(quantity)).body.tx_id);
+    expect((await pay(100)).status, 'a refused transfer').to.equal(400);
+    expect((await pay(1, { 'idempotency-key': 'once' })).status).to.equal(200);
+    expect((await pay(1, { 'idempotency-key': 'once' })).status, 'its retry').to.equal(200);
+    const answer = await ledger();
+    expect(answer.status, answer.text).to.equal(200);
+    expect(answer.body.treasury.balance).to.equal('5.25');
+    const { transfers } = answer.body;
+    expect(transfers.map((transfer: { amount: string }) => transfer.amount)).to.deep.equal(['1', '0.25', '2.5', '1']);
+    expect(transfers.map((transfer: { balance: string }) => transfer.balance)).to.deep.equal(['5.25', '6.25', '6.5', '9']);
+    expect(transfers.slice(1).map((transfer: { tx_id: string }) => transfer.tx_id)).to.deep.equal(paid.reverse());
+    expect(transfers[3]).to.deep.equal({
+      at: WEDNESDAY + 60_000,
+      tx_id: paid[2],
+      from_account: '0.0.1001',
+      to_address: '0.0.2002',
+      amount: '1',
+      balance: '9',
+    });
+    const page = await ledger('&offset=1&limit=2');
+    expect(page.body).to.deep.include({ offset: 1, limit: 2 });
+    expect(page.body.transfers.map((transfer: { amount: string }) => transfer.amount)).to.deep.equal(['0.25', '2.5']);
+  });
+
+  it('is refused 403 to a key without the admin scope, 400 for a bad page', async () => {
+    const refused = await api.call('GET', '/v1/admin/ledger?app_id=bank', { key: 'pk_bank' });
+    expect(refused.status).to.equal(403);
+    expect(refused.body.is_valid).to.equal(false);
+    const bad = await ledger('&limit=0');
+    expect(bad.status).to.equal(400);
+    expect(bad.headers.get('content-type')).to.match(/^application\/json/);
+    expect(bad.body).to.deep.equal({ is_valid: false, message: 'limit: must be at least 1.' });
+    expect((await api.call('GET', '/v1/admin/ledger')).status, 'no app named').to.equal(400);
   });
 });

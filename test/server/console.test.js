@@ -3,7 +3,7 @@
 // right admin key, every section axe-clean and without horizontal scroll at a phone's width.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
@@ -15,7 +15,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 740 };
 /** The operations of branches not merged yet (quests, seasons, webhooks), whose sections say they are unavailable. */
-const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'data', 'audit'];
+const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'ledger', 'data', 'audit'];
 
 let server;
 let origin;
@@ -27,9 +27,17 @@ before(async () => {
 
 after(() => server?.stop());
 
-/** An API call with the operator's admin key, its answer's body. */
-async function api(method, path) {
-  const answer = await fetch(`${origin}${path}`, { method, headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+/** An API call with the operator's admin key: its answer, whatever it is. */
+const call = (method, path, body) =>
+  fetch(`${origin}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${ADMIN_KEY}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+
+/** An API call with the operator's admin key, its answer's body once it is a 200. */
+async function api(method, path, body) {
+  const answer = await call(method, path, body);
   assert.equal(answer.status, 200, `${method} ${path}: ${await answer.clone().text()}`);
   return answer.json();
 }
@@ -362,6 +370,107 @@ for (const engine of engines) {
         await (await shown(page, `${section}button[aria-label="Remove ${url}"]`)).click();
         await shown(page, `${section}p.success`);
         assert.ok(!(await listed()).includes(url), 'removed');
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('adds a member-token key from a pasted JWK, says why one is refused, and removes it', async () => {
+      const { page, problems, close } = await open();
+      const kid = `site-${engine.name.toLowerCase()}`;
+      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const privateJwk = { ...privateKey.export({ format: 'jwk' }), kid };
+      const { d: _private, ...publicJwk } = privateJwk;
+      const section = 'qb-console >>> qb-console-keys >>> ';
+      const kids = async () => (await api('GET', '/v1/admin/member_token_keys?app_id=riverside')).keys.map((key) => key.kid);
+      /** Pastes the JSON into the key's field and adds it. */
+      const paste = async (jwk) => {
+        await (await shown(page, `${section}#jwk`)).evaluate((field, json) => (field.value = json), JSON.stringify(jwk));
+        await page.click(`${section}#add-token-key button[type=submit]`);
+      };
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#keys"]');
+        await untilSectionSettled(page);
+        await paste(privateJwk);
+        const refusal = await shown(page, `${section}#add-token-key + [role=alert]`);
+        assert.match(await refusal.evaluate((element) => element.textContent), /key\.d: is the private key/);
+        assert.equal(await page.$eval(`${section}#jwk`, (field) => field.getAttribute('aria-invalid')), 'true');
+        assert.ok(!(await kids()).includes(kid), 'the private key was not kept');
+
+        await paste(publicJwk);
+        await shown(page, `${section}[role=status] ::-p-text(Added ${kid}.)`);
+        const row = await shown(page, `${section}tr ::-p-text(${kid})`);
+        assert.match(await row.evaluate((cell) => cell.closest('tr')?.textContent ?? ''), /ES256/);
+        assert.ok((await kids()).includes(kid), 'the API lists the key');
+        assert.deepEqual(await axeViolations(page), []);
+
+        page.on('dialog', (dialog) => void dialog.accept());
+        await page.click(`${section}button[aria-label="Remove ${kid}"]`);
+        await shown(page, `${section}[role=status] ::-p-text(Removed ${kid}.)`);
+        assert.ok(!(await kids()).includes(kid), 'the API no longer lists the key');
+        assert.deepEqual(
+          problems.filter((problem) => !/400/.test(problem)),
+          [],
+        );
+      } finally {
+        await close();
+      }
+    });
+
+    it('retires a challenge after a confirmation: members no longer see it nor log on it', async () => {
+      const { page, problems, close } = await open();
+      const name = `Spring clean ${engine.name}`;
+      const challenge_id = randomUUID();
+      const task_id = randomUUID();
+      const section = 'qb-console >>> qb-console-challenges >>> ';
+      try {
+        await api('POST', '/v1/admin/save_challenge', {
+          app_id: 'riverside',
+          challenge: { challenge_id, name, tasks: [{ task_id, name: 'Sweep the path', quantity: 1, operator: 0 }] },
+        });
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#challenges"]');
+        await untilSectionSettled(page);
+        const dialogs = [];
+        page.on('dialog', (dialog) => {
+          dialogs.push(dialog.message());
+          void dialog.accept();
+        });
+        await (await shown(page, `${section}button[aria-label="Retire ${name}"]`)).click();
+        await shown(page, `${section}[role=status] ::-p-text(${name} is retired.)`);
+        assert.equal(dialogs.length, 1, 'asked first');
+        await shown(page, `${section}button[aria-label="Reopen ${name}"]`);
+        assert.deepEqual(await axeViolations(page), []);
+
+        assert.equal((await call('GET', `/v1/get_challenge?challenge_id=${challenge_id}`)).status, 404);
+        const logged = await call('POST', '/v1/admin/log_task', { task_id, account_name: 'grace', quantity: 1 });
+        assert.equal(logged.status, 409);
+        assert.equal(logged.headers.get('x-questboard-error'), 'challenge-retired');
+        const { challenges } = await api('GET', '/v1/admin/challenges?app_id=riverside');
+        assert.equal(challenges.find((each) => each.challenge_id === challenge_id)?.retired, true);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('shows the treasury’s balance and its transfers, newest first', async () => {
+      const { page, problems, close } = await open();
+      try {
+        const { tx_id } = await api('GET', '/v1/airdrop_token_ledger?app_id=riverside&to_address=0.0.2002&quantity=1.5');
+        const { treasury } = await api('GET', '/v1/admin/ledger?app_id=riverside');
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#ledger"]');
+        const section = 'qb-console >>> qb-console-ledger >>> ';
+        const newest = await shown(page, `${section}tbody tr`);
+        const cells = await newest.evaluate((row) => [...row.cells].slice(1).map((cell) => cell.textContent.trim()));
+        assert.deepEqual(cells, ['0.0.2002', '1.5', treasury.balance, tx_id]);
+        assert.equal(await text(page, `${section}#balance`), treasury.balance);
         assert.deepEqual(problems, []);
       } finally {
         await close();

@@ -77,6 +77,16 @@ export const words: Words = {
   'challenges.save': 'Enregistrer le défi',
   'challenges.cancel': 'Annuler',
 
+  'challenges.retired': 'Retiré : les membres ne le voient plus, et il ne compte plus de nouvelle progression.',
+  'challenges.retire': 'Retirer',
+  'challenges.retireNamed': 'Retirer {name}',
+  'challenges.retireConfirm':
+    'Retirer {name} ? Les membres ne le voient plus et n’y progressent plus ; ce qu’ils y ont fait reste.',
+  'challenges.retiredDone': '{name} est retiré.',
+  'challenges.reopen': 'Rouvrir',
+  'challenges.reopenNamed': 'Rouvrir {name}',
+  'challenges.reopened': '{name} est de nouveau ouvert.',
+
   'members.search': 'Rechercher des membres par nom',
   'members.searchButton': 'Rechercher',
   'members.column.name': 'Membre',
@@ -105,6 +115,20 @@ export const words: Words = {
   'keys.created': 'La nouvelle clé, affichée cette seule fois : copiez-la maintenant.',
   'keys.revoke': 'Révoquer',
   'keys.revokeConfirm': 'Révoquer {key} ? Les sites qui l’utilisent cessent de fonctionner immédiatement.',
+  'keys.tokens.heading': 'Clés des jetons de membre',
+  'keys.tokens.help':
+    'Les clés publiques avec lesquelles le backend de votre site signe les jetons de membre, par identifiant (kid). Collez une JWK publique, jamais la clé privée. Pour changer de clé, ajoutez la nouvelle, passez le backend dessus, puis retirez l’ancienne.',
+  'keys.tokens.column.kid': 'Identifiant de clé (kid)',
+  'keys.tokens.column.alg': 'Algorithme',
+  'keys.tokens.remove': 'Retirer',
+  'keys.tokens.removeNamed': 'Retirer {kid}',
+  'keys.tokens.removeConfirm': 'Retirer {kid} ? Les jetons de membre signés avec elle sont refusés immédiatement.',
+  'keys.tokens.add.jwk': 'Clé publique à ajouter (JWK, en JSON)',
+  'keys.tokens.add.submit': 'Ajouter la clé',
+  'keys.tokens.notJson': 'La clé n’est pas du JSON : {reason}',
+  'keys.tokens.refused': 'La clé n’a pas été ajoutée : {reason}',
+  'keys.tokens.added': '{kid} ajoutée.',
+  'keys.tokens.removed': '{kid} retirée.',
 
   'reviews.bulk': 'Les soumissions sélectionnées',
   'reviews.selectAll': 'Sélectionner toutes les soumissions de cette page',
@@ -197,6 +221,18 @@ export const words: Words = {
   'webhooks.redeliver': 'Renvoyer',
   'webhooks.redeliverOne': 'Renvoyer {event} du {when}',
   'webhooks.redelivered': 'La livraison {delivery} est de nouveau prévue dès maintenant.',
+
+  'ledger.account': 'Compte de trésorerie',
+  'ledger.balance': 'Solde',
+  'ledger.noTreasury': 'Cette communauté n’a pas de trésorerie : l’import d’un jeu de données lui en donne une.',
+  'ledger.transfers': 'Virements',
+  'ledger.empty':
+    'Aucun virement pour l’instant : ceux payés avec une clé de registre apparaissent ici, les plus récents d’abord.',
+  'ledger.column.when': 'Quand',
+  'ledger.column.to': 'Vers',
+  'ledger.column.amount': 'Montant',
+  'ledger.column.balance': 'Solde après',
+  'ledger.column.tx': 'Identifiant de transaction',
 
   'audit.column.when': 'Quand',
   'audit.column.what': 'Quoi',

@@ -1,4 +1,4 @@
-import { html } from 'lit';
+import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
 import { newGuid } from '../../api/formats.js';
 import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
@@ -21,6 +21,8 @@ interface ChallengeDraft {
   description: string;
   start_date: string;
   points: number;
+  /** Hidden from members, counting no new progress; absent: open. */
+  retired?: boolean;
   tasks: TaskDraft[];
 }
 
@@ -43,6 +45,7 @@ function toLocalInput(iso: string): string {
 /**
  * The app's challenges and their tasks: listed, created, edited and scheduled (the start date)
  * in forms whose fields are the import shape's; the API's message says what a field lacks.
+ * Retired (and reopened) by saving the challenge as listed with `retired` set.
  */
 export class ConsoleChallenges extends ConsoleSection {
   private readonly list = new Loader<{ challenges: ChallengeDraft[] }>(this);
@@ -78,6 +81,19 @@ export class ConsoleChallenges extends ConsoleSection {
       this.reload();
     } catch (error) {
       this.outcome = { ok: false, text: this.locale.t('console.error', { reason: reasonOf(error) }) };
+    }
+  }
+
+  private async setRetired(challenge: ChallengeDraft, retired: boolean) {
+    const { t } = this.locale;
+    const name = challenge.name;
+    if (retired && !confirm(t('challenges.retireConfirm', { name }))) return;
+    try {
+      await this.admin.post('save_challenge', { app_id: this.appId, challenge: { ...challenge, retired } });
+      this.outcome = { ok: true, text: t(retired ? 'challenges.retiredDone' : 'challenges.reopened', { name }) };
+      this.reload();
+    } catch (error) {
+      this.outcome = { ok: false, text: t('console.error', { reason: reasonOf(error) }) };
     }
   }
 
@@ -119,14 +135,27 @@ export class ConsoleChallenges extends ConsoleSection {
                   tasks: this.locale.number(challenge.tasks.length),
                 })}
               </p>
-              <button type="button" class="secondary" aria-label=${t('challenges.editNamed', { name: challenge.name })} @click=${() => this.edit(challenge)}>
-                ${t('challenges.edit')}
-              </button>
+              ${challenge.retired ? html`<p><strong>${t('challenges.retired')}</strong></p>` : nothing}
+              <div class="row">
+                <button type="button" class="secondary" aria-label=${t('challenges.editNamed', { name: challenge.name })} @click=${() => this.edit(challenge)}>
+                  ${t('challenges.edit')}
+                </button>
+                ${
+                  challenge.retired
+                    ? html`<button type="button" class="secondary" aria-label=${t('challenges.reopenNamed', { name: challenge.name })} @click=${() => this.setRetired(challenge, false)}>
+                        ${t('challenges.reopen')}
+                      </button>`
+                    : html`<button type="button" class="danger" aria-label=${t('challenges.retireNamed', { name: challenge.name })} @click=${() => this.setRetired(challenge, true)}>
+                        ${t('challenges.retire')}
+                      </button>`
+                }
+              </div>
             </li>`,
           )}
         </ul>`,
         ({ challenges }) => challenges.length === 0,
       )}
+      ${outcomeView(this.outcome)}
     `;
   }
 

@@ -214,6 +214,7 @@ export const refusals = {
   'member-not-found': 'هذا العضو غير معروف بعد.',
   'challenge-not-found': 'هذا التحدي غير موجود.',
   'challenge-not-started': 'لم يبدأ هذا التحدي بعد.',
+  'challenge-retired': 'هذا التحدي موقوف: لم يعد يحتسب أي تقدم جديد.',
   'task-not-found': 'هذه المهمة غير موجودة.',
   'season-not-found': 'هذا الموسم غير موجود.',
   'badge-not-found': 'هذه الشارة غير موجودة.',

@@ -188,6 +188,7 @@ export const refusals = {
   'member-not-found': 'Dieses Mitglied ist noch nicht bekannt.',
   'challenge-not-found': 'Diese Herausforderung gibt es nicht.',
   'challenge-not-started': 'Diese Herausforderung hat noch nicht begonnen.',
+  'challenge-retired': 'Diese Herausforderung ist eingestellt: Sie zählt keinen neuen Fortschritt mehr.',
   'task-not-found': 'Diese Aufgabe gibt es nicht.',
   'season-not-found': 'Diese Saison gibt es nicht.',
   'badge-not-found': 'Dieses Abzeichen gibt es nicht.',

@@ -189,6 +189,7 @@ export const refusals = {
   'member-not-found': 'Este miembro aún no es conocido.',
   'challenge-not-found': 'Este desafío no existe.',
   'challenge-not-started': 'Este desafío aún no ha empezado.',
+  'challenge-retired': 'Este desafío está retirado: ya no cuenta progreso nuevo.',
   'task-not-found': 'Esta tarea no existe.',
   'season-not-found': 'Esta temporada no existe.',
   'badge-not-found': 'Esta insignia no existe.',

@@ -190,6 +190,7 @@ export const refusals = {
   'member-not-found': 'Ce membre n’est pas encore connu.',
   'challenge-not-found': 'Ce défi n’existe pas.',
   'challenge-not-started': 'Ce défi n’a pas encore commencé.',
+  'challenge-retired': 'Ce défi est retiré : il ne compte plus de nouvelle progression.',
   'task-not-found': 'Cette tâche n’existe pas.',
   'season-not-found': 'Cette saison n’existe pas.',
   'badge-not-found': 'Ce badge n’existe pas.',

@@ -178,6 +178,7 @@ export const refusals = {
   'member-not-found': 'このメンバーはまだ登録されていません。',
   'challenge-not-found': 'このチャレンジは存在しません。',
   'challenge-not-started': 'このチャレンジはまだ始まっていません。',
+  'challenge-retired': 'このチャレンジは終了しています。新しい進捗は記録されません。',
   'task-not-found': 'このタスクは存在しません。',
   'season-not-found': 'このシーズンは存在しません。',
   'badge-not-found': 'このバッジは存在しません。',

@@ -189,6 +189,7 @@ export const refusals = {
   'member-not-found': 'Este membro ainda não é conhecido.',
   'challenge-not-found': 'Este desafio não existe.',
   'challenge-not-started': 'Este desafio ainda não começou.',
+  'challenge-retired': 'Este desafio foi retirado: ele não conta mais progresso novo.',
   'task-not-found': 'Esta tarefa não existe.',
   'season-not-found': 'Esta temporada não existe.',
   'badge-not-found': 'Esta insígnia não existe.',

@@ -197,6 +197,7 @@ export const refusals = {
   'member-not-found': 'Этот участник ещё неизвестен.',
   'challenge-not-found': 'Такого испытания нет.',
   'challenge-not-started': 'Это испытание ещё не началось.',
+  'challenge-retired': 'Испытание снято: новый прогресс не засчитывается.',
   'task-not-found': 'Такого задания нет.',
   'season-not-found': 'Такого сезона нет.',
   'badge-not-found': 'Такого значка нет.',

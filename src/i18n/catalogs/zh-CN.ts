@@ -178,6 +178,7 @@ export const refusals = {
   'member-not-found': '尚不认识此成员。',
   'challenge-not-found': '此挑战不存在。',
   'challenge-not-started': '此挑战尚未开始。',
+  'challenge-retired': '此挑战已停用：不再计入新的进度。',
   'task-not-found': '此任务不存在。',
   'season-not-found': '此赛季不存在。',
   'badge-not-found': '此徽章不存在。',

@@ -94,6 +94,10 @@ const MIGRATIONS: Migration[] = [
     ]);
     void moveSeasonsOutOfMeta(tx);
   },
+  // Version 11: the ledger's history, each app's transfers one range in time order.
+  (db) => {
+    db.createObjectStore('transfers', { keyPath: ['app_id', 'at', 'tx_id'] });
+  },
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;

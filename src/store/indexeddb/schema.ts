@@ -2,7 +2,7 @@
 // How each version came to be is migrations.ts.
 import type { DBSchema, IDBPTransaction, StoreNames } from 'idb';
 import type { RecordKeys, RecordKind, Records } from '../port.js';
-import type { AuditRecord, GroupKey, LogRecord } from '../records.js';
+import type { AuditRecord, GroupKey, LogRecord, TransferRecord } from '../records.js';
 import type { BoardCountRecord, RowsRecord, RunKey, RunsRecord } from './board-records.js';
 
 export const DATABASE_NAME = 'questboard';
@@ -24,6 +24,7 @@ export interface QuestboardSchema extends DBSchema {
   idempotency: RecordStore<'idempotency'> & { indexes: { by_created: number } };
   badge_awards: RecordStore<'badge_awards'>;
   audit: { key: [string, number, string]; value: AuditRecord };
+  transfers: { key: [string, number, string]; value: TransferRecord };
   submissions: RecordStore<'submissions'> & {
     indexes: {
       by_app: [string, number, string];
@@ -55,6 +56,7 @@ export const ALL_STORES: StoreName[] = [
   'idempotency',
   'badge_awards',
   'audit',
+  'transfers',
   'submissions',
   'attempts',
   'season_points',

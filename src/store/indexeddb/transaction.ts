@@ -37,7 +37,15 @@ import {
   type SubmissionFilter,
   type Transaction,
 } from '../port.js';
-import type { ApiKeyRecord, AuditRecord, ChallengeRecord, LogRecord, SeasonPointsRecord, UserRecord } from '../records.js';
+import type {
+  ApiKeyRecord,
+  AuditRecord,
+  ChallengeRecord,
+  LogRecord,
+  SeasonPointsRecord,
+  TransferRecord,
+  UserRecord,
+} from '../records.js';
 
 export class IndexedDbTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
@@ -144,6 +152,19 @@ export class IndexedDbTransaction implements Transaction {
     )
       entries.push(cursor.value);
     return entries;
+  }
+
+  async appendTransfer(transfer: TransferRecord): Promise<void> {
+    await this.raw.objectStore('transfers').put(transfer);
+  }
+
+  async transfersPage(app_id: string, offset: number, limit: number): Promise<TransferRecord[]> {
+    const range = IDBKeyRange.bound([app_id, -Infinity, ''], [app_id, Infinity, '']);
+    const transfers: TransferRecord[] = [];
+    let cursor = await this.raw.objectStore('transfers').openCursor(range, 'prev');
+    if (cursor && offset > 0) cursor = await cursor.advance(offset);
+    for (; cursor && transfers.length < limit; cursor = await cursor.continue()) transfers.push(cursor.value);
+    return transfers;
   }
 
   async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {

@@ -367,6 +367,15 @@ export const MIGRATIONS: Migration[] = [
       `ALTER TABLE webhook_deliveries DROP COLUMN secret`,
     ],
   },
+  {
+    version: 18,
+    name: 'ledger transfers',
+    statements: [
+      // The ledger's history: each app's transfers are one range of the key, read newest first.
+      `CREATE TABLE transfers (
+        app_id text COLLATE "C", at float8, tx_id text COLLATE "C", record text NOT NULL, PRIMARY KEY (app_id, at, tx_id))`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

@@ -30,6 +30,7 @@ import type {
   LogRecord,
   SeasonPointsRecord,
   SubmissionRecord,
+  TransferRecord,
   UserRecord,
 } from '../records.js';
 import type { Changed } from '../../api/broadcast.js';
@@ -332,6 +333,19 @@ export class SqlTransaction implements Transaction {
       SELECT record FROM audit WHERE app_id = ${app_id}::text AND at < ${before}::float8
       ORDER BY at DESC, id DESC LIMIT ${limit}::integer`);
     return rows.map((row) => parse<AuditRecord>(row));
+  }
+
+  async appendTransfer(transfer: TransferRecord): Promise<void> {
+    await this.session.query(sql`
+      INSERT INTO transfers (app_id, at, tx_id, record)
+      VALUES (${transfer.app_id}::text, ${transfer.at}::float8, ${transfer.tx_id}::text, ${JSON.stringify(transfer)}::text)`);
+  }
+
+  async transfersPage(app_id: string, offset: number, limit: number): Promise<TransferRecord[]> {
+    const rows = await this.session.query<{ record: string }>(sql`
+      SELECT record FROM transfers WHERE app_id = ${app_id}::text
+      ORDER BY at DESC, tx_id DESC OFFSET ${offset}::integer LIMIT ${limit}::integer`);
+    return rows.map((row) => parse<TransferRecord>(row));
   }
 
   async forgetIdempotency(createdAtMost: number, limit: number): Promise<void> {
