@@ -44,8 +44,11 @@ export async function countActivity(tx: Transaction, app: AppRecord, user: UserR
   const { lastDayBefore } = log;
   const movedHere = user.streak_last_day === day && lastDayBefore !== day;
   if (!log.completed && !movedHere) return;
-  // The day the member leaves counts for a week after it: an earlier one no week shows with this one.
+  // The member's day before is taken from only where one week can hold both days: an earlier
+  // one is past every week that holds this one, and no longer read.
   const left = movedHere && lastDayBefore !== undefined && lastDayBefore > day - ACTIVE_DAYS ? lastDayBefore : undefined;
+  // Unlocked meta reads (store/sql): every log has read its app first, which a server's write
+  // locks, so no two writes of one app update its day at once.
   const [counts, before] = await Promise.all([
     tx.getMeta<DayCounts>(dayCountsKey(app, at)),
     left === undefined ? undefined : tx.getMeta<DayCounts>(countsKey(app.app_id, left)),
@@ -87,7 +90,7 @@ export async function readActivity(tx: Transaction, app: AppRecord, now: number)
     for (const [task_id, completions] of Object.entries(tasks)) byTask.set(task_id, (byTask.get(task_id) ?? 0) + completions);
   }
   const ranked = [...byTask].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
-  // A deleted task keeps its counts: the next ones take its place.
+  // A deleted task keeps its counts in the days it was completed: the next take its place (a few of them).
   const candidates = ranked.slice(0, TOP_TASKS * 2);
   await tx.getMany(
     'tasks',
