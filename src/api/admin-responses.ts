@@ -29,6 +29,21 @@ export interface Ledger extends Acknowledged {
   transfers: { at: number; tx_id: string; from_account: string; to_address: string; amount: string; balance: string }[];
 }
 
+/** GET /v1/admin/stats: an app at a glance, as the console's overview shows it. */
+export interface AdminStats extends Acknowledged {
+  member_count: number;
+  /** Members who logged progress in the last 7 days (today among them, in the app's time zone). */
+  active_members_7d: number;
+  /** The last 30 days, oldest first, today last; a day without completions is there with 0. */
+  completions_by_day: { day: string; completions: number }[];
+  /** The 5 tasks completed most over those days, most first. */
+  top_tasks: { task_id: string; name: string; completions: number }[];
+  /** Submissions waiting for review, counted up to 100. */
+  pending_reviews: number;
+  /** Whether there are more than pending_reviews. */
+  pending_reviews_capped: boolean;
+}
+
 /** POST /v1/admin/import?dry_run=true: what the import would change in each app it names. */
 export interface DryRun extends Acknowledged {
   app_ids: string[];

@@ -676,6 +676,8 @@ export type MemberTokenKey = z.infer<typeof memberTokenKey>;
 
 // The console's admin API (docs/api.md, "The admin API").
 export const appQuery = z.object({ app_id: appId });
+/** GET /v1/admin/stats: the app's overview. */
+export const adminStatsQuery = appQuery;
 /** What a key's id is: the start of its SHA-256, as GET /v1/admin/keys lists it. */
 export const KEY_ID_LENGTH = 16;
 export const createKeyBody = z.object({

@@ -1,4 +1,4 @@
-import type { AdminApps, DryRun, Ledger, MemberTokenKeys } from '../api/admin-responses.js';
+import type { AdminApps, AdminStats, DryRun, Ledger, MemberTokenKeys } from '../api/admin-responses.js';
 import type { Acknowledged } from '../api/responses.js';
 import type { Dataset, MemberTokenKey } from '../api/schemas.js';
 import type { ImportResult, QuestboardClient, Query } from './client.js';
@@ -13,6 +13,11 @@ export class AdminClient {
   /** The apps this key manages; refused (401, 403) for a key that is not an admin key. */
   apps(): Promise<AdminApps> {
     return this.client.call('v1/admin/apps');
+  }
+
+  /** The app at a glance: members, the week's active members, completions by day, top tasks, the review queue. */
+  stats(app_id: string): Promise<AdminStats> {
+    return this.client.call('v1/admin/stats', { query: { app_id } });
   }
 
   exportApp(app_id: string): Promise<Dataset & Acknowledged> {

@@ -2,6 +2,7 @@
 import { INVALID_INPUT } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { AppRecord, ProgressRecord, TaskRecord, Transaction, UserRecord } from '../store/index.js';
+import { countActivity } from './activity.js';
 import { awardChallenge, awardCrossed, standingOf } from './badges.js';
 import { assertOpen, assertStarted } from './catalog.js';
 import { earnPoints, tellLevelChange } from './member-totals.js';
@@ -16,7 +17,8 @@ export interface Log {
   at: number;
   /**
    * An import replaying history: what it completes happened before, and is told to no webhook
-   * (a restore of a thousand members is not a thousand completions).
+   * (a restore of a thousand members is not a thousand completions) nor counted in the app's
+   * activity by day (activity.ts).
    */
   replay?: true;
 }
@@ -27,8 +29,14 @@ export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRe
   // A live log closes the seasons that have ended before it counts; a replay counts into none (seasons.ts).
   if (!log.replay) await freezeEndedSeasons(tx, app, at);
   const scoreBefore = user.total_score;
+  const completedBefore = user.tasks_completed;
+  const lastDayBefore = user.streak_last_day;
   const progress = await applyProgress(tx, log);
-  if (!log.replay) await earnSeasonPoints(tx, app, user.account_name, user.total_score - scoreBefore, at);
+  if (!log.replay) {
+    await earnSeasonPoints(tx, app, user.account_name, user.total_score - scoreBefore, at);
+    const completed = user.tasks_completed > completedBefore;
+    await countActivity(tx, app, user, { task_id: task.task_id, completed, lastDayBefore }, at);
+  }
   await tx.append({ app_id: app.app_id, task_id: task.task_id, account_name: user.account_name, quantity_e4, at });
   return progress;
 }

@@ -16,7 +16,8 @@ export function dayOf(time_zone: string, at: number): number {
 export const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 const monthText = (day: number) => dayText(day).slice(0, 7);
 
-const zoneOf = (app: AppRecord) => app.time_zone ?? 'UTC';
+/** The zone the app's days are counted in. */
+export const zoneOf = (app: AppRecord) => app.time_zone ?? 'UTC';
 const freezesPerMonth = (app: AppRecord) => app.streak_freezes_per_month ?? 0;
 
 /**

@@ -6,8 +6,10 @@ import { ApiError } from '../api/errors.js';
 import { formatCoins, toQuantityE4 } from '../api/formats.js';
 import { sha256Hex } from '../api/key-hash.js';
 import { algorithmOfCurve } from '../api/member-tokens.js';
+import type { AdminStats } from '../api/admin-responses.js';
 import * as schemas from '../api/schemas.js';
 import { findTask, taskProgressShape } from '../core/catalog.js';
+import { readActivity } from '../core/activity.js';
 import { exportChallenge, importDataset } from '../core/dataset.js';
 import { findMember } from '../core/lookups.js';
 import { userInfo } from '../core/member-totals.js';
@@ -23,6 +25,11 @@ const MAX_LISTED_APPS = 1000;
 const MEMBERS_PAGE = 20;
 const AUDIT_PAGE = 50;
 const LEDGER_PAGE = 50;
+/**
+ * Pending submissions the overview counts: beyond it, it says "more", and reads no more of them
+ * (the queue is listed a page at a time in the reviews section).
+ */
+export const PENDING_REVIEWS_COUNTED = 100;
 
 /** A member's totals as get_userinfo answers them, without its answer's own is_valid and message. */
 function totalsOf(member: UserRecord, now: number) {
@@ -315,6 +322,28 @@ export const adminOperations: Record<string, Operation> = {
           transfers: transfers.map(({ app_id: _app, ...transfer }) => transfer),
         },
       };
+    },
+  }),
+
+  'admin/stats': define({
+    methods: ['GET'],
+    scope: 'admin',
+    transaction: 'read',
+    schema: schemas.adminStatsQuery,
+    run: async (call) => {
+      const app = await appFor(call);
+      const [activity, pending] = await Promise.all([
+        readActivity(call.tx, app, call.now),
+        call.tx.listSubmissions(app.app_id, { status: 'pending' }, 0, PENDING_REVIEWS_COUNTED + 1),
+      ]);
+      const stats: AdminStats = {
+        ...OK,
+        member_count: app.member_count,
+        ...activity,
+        pending_reviews: Math.min(pending.length, PENDING_REVIEWS_COUNTED),
+        pending_reviews_capped: pending.length > PENDING_REVIEWS_COUNTED,
+      };
+      return { body: stats };
     },
   }),
 

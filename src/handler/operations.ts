@@ -72,7 +72,7 @@ export interface Outcome {
  * - task: the task `task_id` names, and the progress in it of the member `account_name` names;
  * - endorsement: the two members and the endorsement endorse_account reads;
  * - log: what admin/log_task reads once its key is good: its task, then at once its app, member,
- *   challenge and progress.
+ *   challenge and progress, and once the app is read, the day's activity counts.
  */
 export type AheadRead = 'app' | 'member' | 'board' | 'challenge' | 'task' | 'endorsement' | 'log';
 

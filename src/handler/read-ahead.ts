@@ -15,6 +15,7 @@
 import { getLeaderboardQuery } from '../api/schemas.js';
 import { boardOf, DEFAULT_LIMIT } from '../core/leaderboard.js';
 import { adminKeyHashes, authenticate } from '../core/access.js';
+import { dayCountsKey } from '../core/activity.js';
 import { sha256Hex } from '../api/key-hash.js';
 import type { Transaction } from '../store/index.js';
 import type { AheadRead } from './operations.js';
@@ -132,14 +133,15 @@ const READS: Record<AheadRead, (ahead: Ahead) => void> = {
 
   // Not for a key of another app, which the task's lookup turns away. The key's lookup here
   // takes the handler's read, started before.
-  log: ({ tx, input: { task_id, account_name }, key }) => {
+  log: ({ tx, input: { task_id, account_name }, key, now }) => {
     if (!text(task_id) || !text(account_name)) return;
     ask(
       authenticate(tx, key).then(async ({ app_id }) => {
         const task = await tx.get('tasks', task_id);
         if (!task || (app_id !== null && app_id !== task.app_id)) return;
         await Promise.all([
-          tx.get('apps', task.app_id),
+          // The day's counts, which a log that completes the task updates (core/activity.ts).
+          tx.get('apps', task.app_id).then((app) => app && tx.getMeta(dayCountsKey(app, now))),
           tx.get('users', [task.app_id, account_name]),
           tx.get('challenges', task.challenge_id),
           tx.get('progress', [task_id, account_name]),

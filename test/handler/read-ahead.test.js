@@ -268,11 +268,16 @@ it('reads what admin/log_task reads after its task at once, once its key is know
         `${account_name}: all four sent before any is answered`,
       );
       assert.ok(sentAt(ahead.events, 'SELECT record FROM tasks ')[0] > keyAnsweredAt(ahead.events), 'the task after the key');
-      // One meta record, the installation's admin keys: the app's seasons (which a log counts into)
-      // come with the app, so an app without them reads nothing more for them.
+      // Two meta records: the installation's admin keys, and the app's counts of the day, which the
+      // completion updates (core/activity.ts). The app's seasons (which a log counts into) come
+      // with the app, so an app without them reads nothing more for them.
       const metaReads = sentAt(ahead.events, 'SELECT value FROM meta ');
-      assert.equal(metaReads.length, 1, 'the admin keys read once, and no seasons');
+      assert.equal(metaReads.length, 2, 'the admin keys and the day’s counts read once each, and no seasons');
       assert.ok(metaReads[0] < keyAnsweredAt(ahead.events), 'the admin keys with the key');
+      const appAnswered = ahead.events.findIndex(
+        ({ event, text }) => event === 'answered' && text.startsWith('SELECT record FROM apps WHERE ('),
+      );
+      assert.ok(metaReads[1] > appAnswered, 'the day’s counts once the app says its time zone');
       assert.deepEqual(
         logged.body,
         (await plain.call('POST', '/v1/admin/log_task', ADMIN, body)).body,

@@ -42,6 +42,17 @@ async function api(method, path, body) {
   return answer.json();
 }
 
+/** An admin API write with the operator's admin key, its answer's body. */
+async function post(path, body) {
+  const answer = await fetch(`${origin}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(answer.status, 200, `POST ${path}: ${await answer.clone().text()}`);
+  return answer.json();
+}
+
 describe('the console’s files', () => {
   it('are served with a strict CSP; the page is revalidated, its hashed script kept', async () => {
     const page = await fetch(`${origin}/console/`);
@@ -471,6 +482,69 @@ for (const engine of engines) {
         const cells = await newest.evaluate((row) => [...row.cells].slice(1).map((cell) => cell.textContent.trim()));
         assert.deepEqual(cells, ['0.0.2002', '1.5', treasury.balance, tx_id]);
         assert.equal(await text(page, `${section}#balance`), treasury.balance);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it('shows the overview: members, the week’s active, completions per day as a chart, top tasks, reviews', async () => {
+      // A task of this engine's own, completed today three times by two members.
+      const taskName = `Check in ${engine.name}`;
+      await post('/v1/admin/save_challenge', {
+        app_id: 'riverside',
+        challenge: {
+          name: `Daily ${engine.name}`,
+          start_date: '2026-01-01T00:00:00Z',
+          tasks: [{ name: taskName, quantity: 1, operator: 0, allowretry: true }],
+        },
+      });
+      const { challenges } = await api('GET', '/v1/admin/challenges?app_id=riverside');
+      const task = challenges.flatMap((challenge) => challenge.tasks).find((each) => each.name === taskName);
+      for (const account_name of ['ada', 'ada', 'linus']) {
+        await post('/v1/admin/log_task', { task_id: task.task_id, account_name, quantity: 1 });
+      }
+      const stats = await api('GET', '/v1/admin/stats?app_id=riverside');
+      const total = stats.completions_by_day.reduce((sum, day) => sum + day.completions, 0);
+      assert.ok(stats.completions_by_day.at(-1).completions >= 3, 'today’s three completions');
+      assert.ok(stats.active_members_7d >= 2, 'ada and linus active');
+
+      const { page, problems, close } = await open({ width: 360, height: 740 });
+      try {
+        await signIn(page, ADMIN_KEY);
+        const section = 'qb-console >>> qb-console-overview >>> ';
+        const chart = await shown(page, `${section}svg[role=img]`);
+        const label = await chart.evaluate((element) => element.getAttribute('aria-label'));
+        assert.match(label, new RegExp(`^${total} tasks completed from `), label);
+        const bars = await page.$$eval(`${section}svg rect.bar`, (rects) =>
+          rects.map((rect) => Number(rect.getAttribute('height'))),
+        );
+        assert.equal(bars.length, 30);
+        assert.ok(bars.at(-1) > 0, 'today’s bar stands');
+        const rows = await page.$$eval(`${section}table tbody tr`, (trs) =>
+          trs.map((tr) => tr.lastElementChild.textContent.trim()),
+        );
+        assert.deepEqual(
+          rows,
+          stats.completions_by_day.map((day) => String(day.completions)),
+          'the chart as a table',
+        );
+        const numbers = await page.$$eval(`${section}dl dd`, (dds) => dds.map((dd) => dd.textContent.trim()));
+        assert.deepEqual(numbers.slice(0, 3), [
+          String(stats.member_count),
+          String(stats.active_members_7d),
+          String(stats.pending_reviews),
+        ]);
+        assert.ok(await page.$(`${section}dd a[href="#reviews"]`), 'a link to the review queue');
+        const top = await page.$$eval(`${section}ol.top-tasks li`, (items) => items.map((item) => item.textContent.trim()));
+        assert.deepEqual(
+          top,
+          stats.top_tasks.map((each) => `${each.name}: completed ${each.completions} times`),
+        );
+        assert.ok(top.includes(`${taskName}: completed 3 times`), top.join(' | '));
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `${overflow}px wider than a 360 px screen`);
+        assert.deepEqual(await axeViolations(page), []);
         assert.deepEqual(problems, []);
       } finally {
         await close();

@@ -37,6 +37,19 @@ export const words: Words = {
   'section.nav': 'Bereiche',
   'section.unavailable': 'Dieser Server bietet das noch nicht an: {reason}',
 
+  'overview.active': 'Diese Woche aktiv',
+  'overview.pending': 'Offene Prüfungen',
+  'overview.pendingMore': 'mehr als {count}',
+  'overview.openReviews': 'Zur Prüfwarteschlange',
+  'overview.chart.heading': 'Abschlüsse pro Tag, letzte 30 Tage',
+  'overview.chart.summary': '{total} Aufgaben abgeschlossen vom {from} bis {to}; der stärkste Tag war der {day} mit {most}.',
+  'overview.chart.none': 'Vom {from} bis {to} wurde keine Aufgabe abgeschlossen.',
+  'overview.chart.day': 'Tag',
+  'overview.chart.completions': 'Abschlüsse',
+  'overview.topTasks': 'Top-Aufgaben, letzte 30 Tage',
+  'overview.topTask': '{name}: {count}-mal abgeschlossen',
+  'overview.noCompletions': 'In den letzten 30 Tagen wurde keine Aufgabe abgeschlossen.',
+
   'data.export.heading': 'Export',
   'data.export.intro':
     'Laden Sie alles herunter, was diese Community enthält, als Datensatz, den Sie anderswo importieren können.',

@@ -37,6 +37,19 @@ export const words: Words = {
   'section.nav': 'Secciones',
   'section.unavailable': 'Este servidor aún no ofrece esto: {reason}',
 
+  'overview.active': 'Activos esta semana',
+  'overview.pending': 'Revisiones pendientes',
+  'overview.pendingMore': 'más de {count}',
+  'overview.openReviews': 'Abrir la cola de revisión',
+  'overview.chart.heading': 'Tareas completadas por día, últimos 30 días',
+  'overview.chart.summary': '{total} tareas completadas del {from} al {to}; el día con más fue el {day}, con {most}.',
+  'overview.chart.none': 'No se completó ninguna tarea del {from} al {to}.',
+  'overview.chart.day': 'Día',
+  'overview.chart.completions': 'Completadas',
+  'overview.topTasks': 'Tareas más completadas, últimos 30 días',
+  'overview.topTask': '{name}: completada {count} veces',
+  'overview.noCompletions': 'No se completó ninguna tarea en los últimos 30 días.',
+
   'data.export.heading': 'Exportar',
   'data.export.intro':
     'Descarga todo lo que contiene esta comunidad, como un conjunto de datos que puedes importar en otro lugar.',

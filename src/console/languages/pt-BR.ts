@@ -36,6 +36,19 @@ export const words: Words = {
   'section.nav': 'Seções',
   'section.unavailable': 'Este servidor ainda não oferece isto: {reason}',
 
+  'overview.active': 'Ativos esta semana',
+  'overview.pending': 'Revisões pendentes',
+  'overview.pendingMore': 'mais de {count}',
+  'overview.openReviews': 'Abrir a fila de revisão',
+  'overview.chart.heading': 'Tarefas concluídas por dia, últimos 30 dias',
+  'overview.chart.summary': '{total} tarefas concluídas de {from} a {to}; o dia com mais foi {day}, com {most}.',
+  'overview.chart.none': 'Nenhuma tarefa foi concluída de {from} a {to}.',
+  'overview.chart.day': 'Dia',
+  'overview.chart.completions': 'Concluídas',
+  'overview.topTasks': 'Tarefas mais concluídas, últimos 30 dias',
+  'overview.topTask': '{name}: concluída {count} vezes',
+  'overview.noCompletions': 'Nenhuma tarefa foi concluída nos últimos 30 dias.',
+
   'data.export.heading': 'Exportar',
   'data.export.intro':
     'Baixe tudo o que esta comunidade contém, como um conjunto de dados que você pode importar em outro lugar.',
