@@ -4,6 +4,7 @@
 // twentieth of its gzip size. Only whitespace, comments and a block's last `;` change: a run of
 // whitespace becomes one space (between selectors it is a combinator), and none is kept beside
 // `{`, `}` or `;`, nor after `:` or `,` (never before a colon: `.a :hover` is not `.a:hover`).
+// The markup in `html` templates loses its indentation too (minifyHtml).
 /** A rolldown/Vite plugin, run after TypeScript is stripped. */
 export function minifyCssTemplates() {
   return {
