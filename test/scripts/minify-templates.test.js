@@ -4,7 +4,12 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { minifyCssTemplates, minifyHtml } from '../../scripts/minify-css-templates.js';
 
-const transform = (code) => minifyCssTemplates().transform(code, '/repo/src/components/x.ts').code;
+/** What the build makes of `code`, a source file under src/ (the plugin leaves other files alone). */
+function transform(code) {
+  const result = minifyCssTemplates().transform(code, '/repo/src/components/x.ts');
+  assert.ok(result, 'the plugin left a source file with templates alone');
+  return result.code;
+}
 
 it('collapses the indentation of html markup to one line break, keeping the text’s own spaces', () => {
   assert.equal(
