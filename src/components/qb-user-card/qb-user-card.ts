@@ -35,7 +35,7 @@ type StatLabel =
  * @csspart xp-bar-fill - The filled part of the XP bar.
  * @csspart xp-label - "320 of 600 XP".
  * @csspart stats - The list of totals.
- * @csspart highlights - The <qb-user-highlights> of the member: streak and latest badges (its own parts are its).
+ * @csspart highlights - The member's streak and latest badges: a <qb-user-highlights>, whose own parts the card does not forward.
  * @csspart status - The loading message.
  * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
  * @csspart empty - Shown for a member with no activity yet, or without an account-name.
