@@ -4,17 +4,22 @@
 // twentieth of its gzip size. Only whitespace, comments and a block's last `;` change: a run of
 // whitespace becomes one space (between selectors it is a combinator), and none is kept beside
 // `{`, `}` or `;`, nor after `:` or `,` (never before a colon: `.a :hover` is not `.a:hover`).
+// The markup in `html` templates loses its indentation too (minifyHtml).
 /** A rolldown/Vite plugin, run after TypeScript is stripped. */
 export function minifyCssTemplates() {
   return {
     name: 'questboard:minify-css-templates',
     enforce: 'post',
     transform(code, id) {
-      if (!/\/src\/.+\.ts$/.test(id) || !code.includes('css`')) return null;
+      if (!/\/src\/.+\.ts$/.test(id) || !(code.includes('css`') || code.includes('html`'))) return null;
+      const runs = [
+        ...templateTexts(code, 'css').map((text) => ({ ...text, minify: minifyCss })),
+        ...templateTexts(code, 'html').map((text) => ({ ...text, minify: minifyHtml })),
+      ].sort((a, b) => a.start - b.start);
       let minified = '';
       let copied = 0;
-      for (const { start, end } of cssTemplateTexts(code)) {
-        minified += code.slice(copied, start) + minifyCss(code.slice(start, end));
+      for (const { start, end, minify } of runs) {
+        minified += code.slice(copied, start) + minify(code.slice(start, end));
         copied = end;
       }
       // No source map: these scripts ship without one.
@@ -46,15 +51,24 @@ export function minifyCss(css) {
     .join('');
 }
 
-/** The literal text runs of every css`…` template (not their ${…} expressions), as offsets in `code`. */
-function cssTemplateTexts(code) {
+/**
+ * Lit's html`…` markup: a run of whitespace across lines (the source's indentation) becomes one
+ * line break. HTML collapses such runs to one space wherever the elements render text (none sets
+ * `white-space: pre`), so what a member sees is the same, and the text's own spaces are kept.
+ */
+export function minifyHtml(html) {
+  return html.replace(/\s*\n\s*/g, '\n');
+}
+
+/**
+ * The literal text runs of every `tag`…` template (not their ${…} expressions), as offsets in
+ * `code`, those of templates nested in another's expressions too.
+ */
+function templateTexts(code, tag) {
   const texts = [];
-  const tag = /(?<![\w$.])css`/g;
+  const opening = new RegExp(`(?<![\\w$.])${tag}\``, 'g');
   let match;
-  while ((match = tag.exec(code)) !== null) {
-    const end = scanTemplate(code, match.index + match[0].length, texts);
-    tag.lastIndex = end;
-  }
+  while ((match = opening.exec(code)) !== null) scanTemplate(code, match.index + match[0].length, texts);
   return texts.filter(({ start, end }) => end > start);
 }
 

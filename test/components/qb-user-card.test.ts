@@ -1,6 +1,8 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/components/qb-user-card/qb-user-card.js';
+// The card's streak and badges (test/components/qb-user-highlights.test.ts), as the ES modules define them.
+import '../../src/components/lazy.js';
 import type { QbUserCard } from '../../src/components/qb-user-card/qb-user-card.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';
 import { APP_ID, API_KEY, guildDataset, injected, useApi, shadow } from './support.js';

@@ -59,6 +59,14 @@ const CASES: Case[] = [
     subject: 'alice’s achievements',
     readySelector: '.card',
   },
+  {
+    tag: 'qb-user-highlights',
+    element: html`<qb-user-highlights app-id=${APP_ID} account-name="alice"></qb-user-highlights>`,
+    idle: html`<qb-user-highlights app-id=${APP_ID}></qb-user-highlights>`,
+    idleText: 'No member selected.',
+    subject: 'alice’s achievements',
+    readySelector: '.row',
+  },
 ];
 
 describe('states every data element shares', () => {

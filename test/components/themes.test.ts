@@ -29,6 +29,7 @@ const COMPONENTS: Array<[string, TemplateResult, string]> = [
     html`<qb-quest-task app-id=${APP_ID} task-id=${POST_TASK_ID} kind="code" task-name="Post" account-name="alice"></qb-quest-task>`,
     'form',
   ],
+  ['qb-user-highlights', html`<qb-user-highlights app-id=${APP_ID} account-name="alice"></qb-user-highlights>`, '.row'],
 ];
 
 function transitionsIn(root: ShadowRoot): string[] {
@@ -97,6 +98,7 @@ const ELEMENTS: Array<[string, Record<string, string>, string]> = [
   ['qb-endorse-button', { 'app-id': APP_ID, from: 'alice', to: 'bob', 'endorsement-id': 'helpful' }, 'button'],
   ['qb-connect-social', { 'app-id': APP_ID, 'account-name': 'alice' }, 'form'],
   ['qb-quest-task', { 'app-id': APP_ID, 'task-id': POST_TASK_ID, kind: 'code', 'account-name': 'alice' }, 'form'],
+  ['qb-user-highlights', { 'app-id': APP_ID, 'account-name': 'alice' }, '.row'],
 ];
 
 /** The computed form of a palette colour. */

@@ -338,7 +338,7 @@ describe('the script-tag embed page', { timeout: 180_000 }, () => {
         { timeout: 60_000 },
       );
       const states = await untilComponentsSettled(page);
-      assert.deepEqual(Object.keys(states).sort(), ['qb-challenge', 'qb-task-progress', 'qb-user-card']);
+      assert.deepEqual(Object.keys(states).sort(), ['qb-challenge', 'qb-task-progress', 'qb-user-card', 'qb-user-highlights']);
       assertAllLoaded(states);
       assert.equal(await page.evaluate(() => typeof window.Questboard?.configure), 'function');
       assert.deepEqual(transportLines, ['[questboard] transport: service-worker (worker controls this page)']);

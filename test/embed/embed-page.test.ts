@@ -219,12 +219,36 @@ describe('the script-tag embed (dist/questboard.js)', () => {
       'the elements never loaded',
       { timeout: 10_000 },
     );
+    // The user card's streak and badges, loaded on demand inside it.
+    const highlights = doc.querySelector('qb-user-card')!.shadowRoot!.querySelector('qb-user-highlights')!;
+    await waitUntil(() => highlights.shadowRoot?.querySelector('[part="streak"]'), 'the card’s highlights never loaded');
+    expect(highlights.shadowRoot!.querySelector('[part="streak"]')!.textContent).to.contain('Aktuelle Serie');
     expect(board.querySelector('caption')!.textContent).to.equal('Bestenliste dieser Woche');
     const text = shownText(doc.body).join('\n');
     expect(englishWordsReplacedBy(await catalogOf('de')).filter((piece) => text.includes(piece))).to.deep.equal([]);
     const fetched = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
     expect(fetched.filter((path) => path.includes('/locales/'))).to.deep.equal(['/dist/locales/de.js']);
-    expect(fetched.filter((path) => path.includes('/elements/'))).to.deep.equal(['/dist/elements/qb-achievements.js']);
+    expect(fetched.filter((path) => path.includes('/elements/')).sort()).to.deep.equal([
+      '/dist/elements/qb-achievements.js',
+      '/dist/elements/qb-user-highlights.js',
+    ]);
+    expect(win.pageRecord.violations).to.deep.equal([]);
+  });
+
+  it('loads the user card’s streak and badges from beside itself once a card shows a member', async () => {
+    const { win, doc } = await openPage('no-worker');
+    const card = doc.querySelector('qb-user-card')!;
+    // The tag sits in the card's shadow root, where the embed's observer does not look: the card asks for it.
+    const highlights = () => card.shadowRoot?.querySelector('qb-user-highlights');
+    await waitUntil(() => highlights()?.shadowRoot?.querySelector('[part="streak"]'), 'the highlights never loaded', {
+      timeout: 10_000,
+    });
+    // alice was last active on 1 November, and the guild has no badges.
+    expect(highlights()!.shadowRoot!.querySelector('[part="streak"]')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal(
+      'Current streak 0 days',
+    );
+    const fetched = win.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+    expect(fetched.filter((path) => path.includes('/elements/'))).to.deep.equal(['/dist/elements/qb-user-highlights.js']);
     expect(win.pageRecord.violations).to.deep.equal([]);
   });
 

@@ -167,6 +167,9 @@ async function addEmbed({ doc }: HostPage, settings: Record<string, string> = {}
   }
   const nested = doc.querySelector('qb-challenge')!.shadowRoot!.querySelector('qb-task-progress')!;
   await waitUntil(() => nested.shadowRoot?.querySelector('.task'), 'the challenge’s task never loaded', { timeout: 10_000 });
+  // The card's streak and badges, which the embed loads on demand from beside itself.
+  const highlights = doc.querySelector('qb-user-card')!.shadowRoot!.querySelector('qb-user-highlights')!;
+  await waitUntil(() => highlights.shadowRoot?.querySelector('.row'), 'the card’s highlights never loaded', { timeout: 10_000 });
 }
 
 async function openWithEmbed(name: string): Promise<HostPage> {

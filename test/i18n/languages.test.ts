@@ -5,6 +5,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import { configure } from '../../src/client/config.js';
 import '../../src/components/index.js';
+import '../../src/components/lazy.js';
 import { localeOf } from '../../src/components/shared/locale.js';
 import { loadCatalogChunk } from '../../src/i18n/catalog-chunks.js';
 import { setCatalogLoader } from '../../src/i18n/page-catalogs.js';
@@ -85,8 +86,8 @@ async function settled(root: Element) {
         const shadow = element.shadowRoot;
         if (!shadow || shadow.childElementCount === 0) return false;
         if (shadow.querySelector('[part~="status"], [part~="error"]')) return false;
-        // A challenge's own task elements settle too.
-        return [...shadow.querySelectorAll('qb-task-progress')].every(
+        // A challenge's own task elements settle too, and a card's streak and badges.
+        return [...shadow.querySelectorAll('qb-task-progress, qb-user-highlights')].every(
           (task) => task.shadowRoot?.childElementCount && !task.shadowRoot.querySelector('[part~="status"]'),
         );
       }),

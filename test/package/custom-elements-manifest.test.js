@@ -72,7 +72,7 @@ function partsRendered(text) {
   return parts;
 }
 
-it('lists the nine elements, those loaded on demand among them', () => {
+it('lists the ten elements, those loaded on demand among them', () => {
   assert.deepEqual(
     elements()
       .map((element) => element.tagName)
@@ -87,6 +87,7 @@ it('lists the nine elements, those loaded on demand among them', () => {
       'qb-season-picker',
       'qb-task-progress',
       'qb-user-card',
+      'qb-user-highlights',
     ],
   );
 });

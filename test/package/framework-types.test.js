@@ -68,7 +68,7 @@ it('uses every element in both, and types every property and event the manifest 
   const vue = readFileSync(`${root}dist/vue.d.ts`, 'utf8');
   const app = readFileSync(fixture('react/app.tsx'), 'utf8');
   const component = readFileSync(fixture('vue/App.vue'), 'utf8');
-  assert.equal(elements.length, 9);
+  assert.equal(elements.length, 10);
   for (const element of elements) {
     const settable = element.members.filter(
       (member) => member.kind === 'field' && !member.privacy && !member.readonly && !member.static,

@@ -224,6 +224,7 @@ it('exports from its ES entry what sites use, and no internal hook', async () =>
     'QbSeasonPicker',
     'QbTaskProgress',
     'QbUserCard',
+    'QbUserHighlights',
     'QuestboardClient',
     'QuestboardError',
     'TRUSTED_TYPES_POLICY_NAME',

@@ -41,10 +41,7 @@ export const userCardStyles = css`
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(9em, 1fr));
     gap: calc(var(--_qb-space) * 2 / 3) calc(var(--_qb-space) * 4 / 3);
-    margin: 0;
-  }
-  .stat {
-    margin: 0;
+    margin: 0 0 var(--_qb-space);
   }
   .stat dt {
     color: var(--_qb-text-muted);
@@ -54,5 +51,10 @@ export const userCardStyles = css`
     margin: 0;
     font-weight: 600;
     font-variant-numeric: tabular-nums;
+  }
+  qb-user-highlights {
+    /* Its row's room (its badge images' default size), kept while its file loads: the tag is unknown until then. */
+    display: block;
+    min-height: 1.5em;
   }
 `;

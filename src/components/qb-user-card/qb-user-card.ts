@@ -7,6 +7,7 @@ import { QuestboardError } from '../../client/questboard-error.js';
 import type { Translator } from '../../i18n/messages.js';
 import { cssProperty } from '../shared/css-property.js';
 import { defineElement } from '../shared/define-element.js';
+import { loadElement } from '../shared/lazy-elements.js';
 import { QueryController } from '../shared/query-controller.js';
 import { QuestboardElement } from '../shared/questboard-element.js';
 import { renderEmpty } from '../shared/status.js';
@@ -24,7 +25,8 @@ type StatLabel =
 
 /**
  * A member's standing: level and the XP bar to the next level, total, weekly and monthly
- * score, challenges and tasks completed, achievements.
+ * score, challenges and tasks completed, achievements; below them the member's current streak
+ * and latest badges (<qb-user-highlights>, which the script-tag embed loads on demand).
  *
  * @csspart card - The card.
  * @csspart name - The member's name.
@@ -33,6 +35,7 @@ type StatLabel =
  * @csspart xp-bar-fill - The filled part of the XP bar.
  * @csspart xp-label - "320 of 600 XP".
  * @csspart stats - The list of totals.
+ * @csspart highlights - The member's streak and latest badges: a <qb-user-highlights>, whose own parts the card does not forward.
  * @csspart status - The loading message.
  * @csspart kept - "Offline — last updated …", above data the remote gave earlier.
  * @csspart empty - Shown for a member with no activity yet, or without an account-name.
@@ -47,7 +50,9 @@ export class QbUserCard extends QuestboardElement {
   // The shared bar rules come last, so forced colours win over each element's colours.
   static override styles = [tokens, cardHost, userCardStyles, barStyles];
 
+  /** The member's app. */
   @property({ attribute: 'app-id' }) appId = '';
+  /** The member whose standing is shown. */
   @property({ attribute: 'account-name' }) accountName = '';
 
   private readonly query = new QueryController<UserInfo | null>(this, {
@@ -85,6 +90,8 @@ export class QbUserCard extends QuestboardElement {
       ['userCard.tasksCompleted', user.tasks_completed],
       ['userCard.achievements', user.total_achievements],
     ];
+    // The embed's observer does not see into this shadow root: the streak and badges' element is asked for here.
+    void loadElement('qb-user-highlights');
     const xpText = t.text('userCard.xp', { current: user.current_xp, next: user.next_level_xp });
     return html`<section class="card" part="card" aria-labelledby="name">
       <div class="header">
@@ -112,6 +119,13 @@ export class QbUserCard extends QuestboardElement {
           </div>`,
         )}
       </dl>
+      <qb-user-highlights
+        part="highlights"
+        app-id=${this.appId}
+        account-name=${this.accountName}
+        .apiKey=${this.apiKey}
+        .baseUrl=${this.baseUrl}
+      ></qb-user-highlights>
     </section>`;
   }
 }

@@ -4,7 +4,12 @@
 
 /** The elements loaded on demand, each in its own file: dist/elements/<tag>.js. */
 export type LazyElement = `qb-${string}`;
-export const LAZY_ELEMENTS: readonly LazyElement[] = ['qb-achievements', 'qb-season-picker', 'qb-quest-task'];
+export const LAZY_ELEMENTS: readonly LazyElement[] = [
+  'qb-achievements',
+  'qb-season-picker',
+  'qb-quest-task',
+  'qb-user-highlights',
+];
 
 export type ElementLoader = (tag: LazyElement) => Promise<unknown>;
 

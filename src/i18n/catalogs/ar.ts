@@ -152,6 +152,7 @@ export const onDemand = {
   'achievements.progress': '{current} من {target}',
   'achievements.progressToward': 'التقدم نحو {badge}',
   'achievements.byHand': 'يمنحها فريق المجتمع',
+  'achievements.more': 'و{count} غيرها',
   'seasonPicker.idle': 'لم تُحدَّد أي لوحة صدارة.',
   'seasonPicker.loading': 'جارٍ تحميل المواسم…',
   'seasonPicker.loadFailed': 'تعذّر تحميل المواسم.',

@@ -125,6 +125,7 @@ export const onDemand = {
   'achievements.progress': '{current} von {target}',
   'achievements.progressToward': 'Fortschritt zu {badge}',
   'achievements.byHand': 'Vom Community-Team verliehen',
+  'achievements.more': 'und {count} weitere',
   'seasonPicker.idle': 'Keine Bestenliste ausgewählt.',
   'seasonPicker.loading': 'Saisons werden geladen…',
   'seasonPicker.loadFailed': 'Die Saisons konnten nicht geladen werden.',

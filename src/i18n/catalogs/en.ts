@@ -127,6 +127,7 @@ export const onDemand = {
   'achievements.progress': '{current} of {target}',
   'achievements.progressToward': 'Progress toward {badge}',
   'achievements.byHand': 'Given by the community team',
+  'achievements.more': 'and {count} more',
   'seasonPicker.idle': 'No leaderboard selected.',
   'seasonPicker.loading': 'Loading the seasons…',
   'seasonPicker.loadFailed': 'Could not load the seasons.',

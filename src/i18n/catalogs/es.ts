@@ -127,6 +127,7 @@ export const onDemand = {
   'achievements.progress': '{current} de {target}',
   'achievements.progressToward': 'Progreso hacia {badge}',
   'achievements.byHand': 'Otorgada por el equipo de la comunidad',
+  'achievements.more': 'y {count} más',
   'seasonPicker.idle': 'Ninguna clasificación seleccionada.',
   'seasonPicker.loading': 'Cargando las temporadas…',
   'seasonPicker.loadFailed': 'No se pudieron cargar las temporadas.',

@@ -128,6 +128,7 @@ export const onDemand = {
   'achievements.progress': '{current} sur {target}',
   'achievements.progressToward': 'Progression vers {badge}',
   'achievements.byHand': 'Décerné par l’équipe de la communauté',
+  'achievements.more': 'et {count} de plus',
   'seasonPicker.idle': 'Aucun classement sélectionné.',
   'seasonPicker.loading': 'Chargement des saisons…',
   'seasonPicker.loadFailed': 'Impossible de charger les saisons.',

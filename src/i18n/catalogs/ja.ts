@@ -116,6 +116,7 @@ export const onDemand = {
   'achievements.progress': '{target} 中 {current}',
   'achievements.progressToward': '{badge} への進捗',
   'achievements.byHand': 'コミュニティチームから授与',
+  'achievements.more': 'ほか{count}個',
   'seasonPicker.idle': 'ランキングが選択されていません。',
   'seasonPicker.loading': 'シーズンを読み込み中…',
   'seasonPicker.loadFailed': 'シーズンを読み込めませんでした。',

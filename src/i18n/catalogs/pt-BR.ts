@@ -127,6 +127,7 @@ export const onDemand = {
   'achievements.progress': '{current} de {target}',
   'achievements.progressToward': 'Progresso para {badge}',
   'achievements.byHand': 'Concedido pela equipe da comunidade',
+  'achievements.more': 'e mais {count}',
   'seasonPicker.idle': 'Nenhuma classificação selecionada.',
   'seasonPicker.loading': 'Carregando as temporadas…',
   'seasonPicker.loadFailed': 'Não foi possível carregar as temporadas.',

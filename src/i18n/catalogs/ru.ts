@@ -135,6 +135,7 @@ export const onDemand = {
   'achievements.progress': '{current} из {target}',
   'achievements.progressToward': 'Прогресс к значку «{badge}»',
   'achievements.byHand': 'Вручается командой сообщества',
+  'achievements.more': 'и ещё {count}',
   'seasonPicker.idle': 'Рейтинг не выбран.',
   'seasonPicker.loading': 'Загрузка сезонов…',
   'seasonPicker.loadFailed': 'Не удалось загрузить сезоны.',

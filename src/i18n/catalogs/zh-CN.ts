@@ -116,6 +116,7 @@ export const onDemand = {
   'achievements.progress': '{current} / {target}',
   'achievements.progressToward': '{badge} 的进度',
   'achievements.byHand': '由社区团队颁发',
+  'achievements.more': '还有 {count} 个',
   'seasonPicker.idle': '未选择排行榜。',
   'seasonPicker.loading': '正在加载赛季…',
   'seasonPicker.loadFailed': '无法加载赛季。',

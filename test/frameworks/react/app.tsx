@@ -31,6 +31,7 @@ export function App() {
         onqb-season-change={(event) => console.log(event.detail.season_id?.toUpperCase())}
       />
       <qb-quest-task app-id="guild" task-id="22222222-2222-4222-8222-222222222222" kind="code" account-name="alice" />
+      <qb-user-highlights app-id="guild" account-name="alice" />
       {/* @ts-expect-error: a theme is light, dark or auto */}
       <qb-user-card app-id="guild" account-name="alice" theme="blue" />
       {/* @ts-expect-error: limit is a number */}
