@@ -349,12 +349,6 @@ export class SqlTransaction implements Transaction {
   countUnrankedBefore = (board: BoardRef, name: string) => this.boards.countUnrankedBefore(board, name);
   unrankedPage = (board: BoardRef, skip: number, limit: number) => this.boards.unrankedPage(board, skip, limit);
 
-  async countInSeason(app_id: string, season_id: string): Promise<number> {
-    const [row] = await this.session.query<{ count: number }>(sql`
-      SELECT count(*)::integer AS count FROM season_points WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text`);
-    return row!.count;
-  }
-
   async countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number> {
     const counted = new Identifier(distinct ? 'count(DISTINCT points)' : 'count(*)');
     const [row] = await this.session.query<{ count: number }>(sql`
