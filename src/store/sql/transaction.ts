@@ -370,9 +370,17 @@ export class SqlTransaction implements Transaction {
   }
 
   async seasonPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonPointsRecord[]> {
+    // The members before the offset skipped in season_points_by_order alone, which holds every
+    // column of the order (an index-only scan): only the page's rows are read from the table.
+    // Skipped as whole rows, the page half-way down a season of 20,000 members read 10,000 of them.
     const rows = await this.session.query<{ record: string }>(sql`
-      SELECT record FROM season_points WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text
-      ORDER BY points DESC, at, account_name OFFSET ${offset}::bigint LIMIT ${limit}::bigint`);
+      SELECT member.record FROM (
+        SELECT points, at, account_name FROM season_points WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text
+        ORDER BY points DESC, at, account_name OFFSET ${offset}::bigint LIMIT ${limit}::bigint
+      ) AS page
+      JOIN season_points AS member
+        ON member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = page.account_name
+      ORDER BY page.points DESC, page.at, page.account_name`);
     return rows.map((row) => parse<SeasonPointsRecord>(row));
   }
 
