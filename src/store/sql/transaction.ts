@@ -370,17 +370,27 @@ export class SqlTransaction implements Transaction {
   }
 
   async seasonPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonPointsRecord[]> {
-    // The members before the offset skipped in season_points_by_order alone, which holds every
-    // column of the order (an index-only scan): only the page's rows are read from the table.
-    // Skipped as whole rows, the page half-way down a season of 20,000 members read 10,000 of them.
-    const rows = await this.session.query<{ record: string }>(sql`
-      SELECT member.record FROM (
-        SELECT points, at, account_name FROM season_points WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text
-        ORDER BY points DESC, at, account_name OFFSET ${offset}::bigint LIMIT ${limit}::bigint
-      ) AS page
-      JOIN season_points AS member
-        ON member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = page.account_name
-      ORDER BY page.points DESC, page.at, page.account_name`);
+    const season = sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
+    const order = sql`ORDER BY points DESC, at, account_name`;
+    // A page further down skips the members before it in season_points_by_order alone, which holds
+    // every column of the order (an index-only scan), then reads only its own rows, each by its
+    // key: skipped as whole rows, the page half-way down a season of 20,000 members read 10,000 of
+    // them. Each read a subquery of its own (LIMIT 1): joined, a generic plan hashed the whole
+    // season. The first page reads its rows as it walks the index, without a probe per row.
+    const rows = await this.session.query<{ record: string }>(
+      offset === 0
+        ? sql`SELECT record FROM season_points WHERE ${season} ${order} LIMIT ${limit}::bigint`
+        : sql`
+          SELECT member.record FROM (
+            SELECT points, at, account_name FROM season_points WHERE ${season} ${order} OFFSET ${offset}::bigint LIMIT ${limit}::bigint
+          ) AS page
+          CROSS JOIN LATERAL (
+            SELECT record FROM season_points AS member
+            WHERE member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = page.account_name
+            LIMIT 1
+          ) AS member
+          ORDER BY page.points DESC, page.at, page.account_name`,
+    );
     return rows.map((row) => parse<SeasonPointsRecord>(row));
   }
 
