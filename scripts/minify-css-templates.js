@@ -10,6 +10,7 @@ export function minifyCssTemplates() {
   return {
     name: 'questboard:minify-css-templates',
     enforce: 'post',
+    /** @param {string} code @param {string} id */
     transform(code, id) {
       if (!/\/src\/.+\.ts$/.test(id) || !(code.includes('css`') || code.includes('html`'))) return null;
       const runs = [
@@ -28,11 +29,12 @@ export function minifyCssTemplates() {
   };
 }
 
+/** @param {string} css */
 export function minifyCss(css) {
   // Quoted text (a `content` value, a font name) is kept as written.
   return css
     .split(/("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/)
-    .map((part, index) =>
+    .map((/** @type {string} */ part, /** @type {number} */ index) =>
       index % 2 === 1
         ? part
         : part
@@ -56,6 +58,7 @@ export function minifyCss(css) {
  * line break. HTML collapses such runs to one space wherever the elements render text (none sets
  * `white-space: pre`), so what a member sees is the same, and the text's own spaces are kept.
  */
+/** @param {string} html */
 export function minifyHtml(html) {
   return html.replace(/\s*\n\s*/g, '\n');
 }
@@ -64,7 +67,14 @@ export function minifyHtml(html) {
  * The literal text runs of every `tag`…` template (not their ${…} expressions), as offsets in
  * `code`, those of templates nested in another's expressions too.
  */
+/** @typedef {{ start: number, end: number }} TextRun */
+
+/**
+ * @param {string} code
+ * @param {string} tag
+ */
 function templateTexts(code, tag) {
+  /** @type {TextRun[]} */
   const texts = [];
   const opening = new RegExp(`(?<![\\w$.])${tag}\``, 'g');
   let match;
@@ -75,6 +85,10 @@ function templateTexts(code, tag) {
 /**
  * Reads a template literal from just after its opening backtick; pushes its text runs to
  * `texts` (when given) and returns the offset after its closing backtick.
+ * @param {string} code
+ * @param {number} from
+ * @param {TextRun[] | null} texts
+ * @returns {number}
  */
 function scanTemplate(code, from, texts) {
   let start = from;
@@ -93,7 +107,11 @@ function scanTemplate(code, from, texts) {
   throw new Error('minify-css-templates: a template literal never ends');
 }
 
-/** Reads a ${…} expression from just after `${`; returns the offset after its closing brace. */
+/**
+ * Reads a ${…} expression from just after `${`; returns the offset after its closing brace.
+ * @param {string} code
+ * @param {number} from
+ */
 function scanExpression(code, from) {
   let depth = 0;
   for (let at = from; at < code.length; at++) {
@@ -109,7 +127,11 @@ function scanExpression(code, from) {
   throw new Error('minify-css-templates: a ${…} expression never ends');
 }
 
-/** The offset of the quote that closes the string opened at `from`. */
+/**
+ * The offset of the quote that closes the string opened at `from`.
+ * @param {string} code
+ * @param {number} from
+ */
 function scanString(code, from) {
   for (let at = from + 1; at < code.length; at++) {
     if (code[at] === '\\') at++;

@@ -35,9 +35,11 @@ export const SHIPPED_SCRIPTS = {
     // minified, zod 28, the contract 27, the handler 22, the store 19, the fragment's words in
     // eight other languages 12.8 (2.3 KB of the gzip). Next cuts: those languages fetched beside
     // the worker when a fragment first asks for one (kept in Cache Storage, loaded before the
-    // handler's transaction); the three refusals only a server gives. 0.15 KB since an import
-    // keeps a webhook secret it replaces for a day (core/webhook-secrets.ts, rotatedWebhooks).
-    budgetKB: 52.6,
+    // handler's transaction); the three refusals only a server gives. Grown from 51.13 to 52.75
+    // KB in stop 48: the console's overview (admin/stats and the day's counts every log keeps)
+    // 0.6, the ledger's transfers, member-token keys and retired challenges 0.3, webhook
+    // endpoints 0.35, secret rotation 0.15, season member counts 0.1.
+    budgetKB: 52.8,
   },
   // What a site owner pastes in a <script src> tag.
   'questboard.js': {
@@ -59,7 +61,7 @@ export const SHIPPED_SCRIPTS = {
     entry: 'src/embed/in-page-server.ts',
     tsconfig: 'tsconfig.json',
     format: 'esm',
-    budgetKB: 52.8,
+    budgetKB: 53,
   },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.
@@ -71,8 +73,9 @@ export const SHIPPED_SCRIPTS = {
       .filter((file) => file.endsWith('.ts') && file !== 'en.ts')
       .map((file) => [
         `locales/${file.replace(/\.ts$/, '.js')}`,
-        // 4.5 KB: a language's words for the elements loaded on demand come in this file too.
-        { entry: `src/i18n/catalogs/${file}`, tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4.5 },
+        // 4.6 KB: a language's words for the elements loaded on demand come in this file too, and
+        // every refusal's (Russian, the longest, weighs 4.53 since ledger, retire and webhooks).
+        { entry: `src/i18n/catalogs/${file}`, tsconfig: 'tsconfig.json', format: 'esm', budgetKB: 4.6 },
       ]),
   ),
   // The elements the embed loads from beside itself the first time a page shows one

@@ -489,19 +489,22 @@ async function importSeason(tx: Transaction, app: AppRecord, data: NonNullable<D
     rewards: data.rewards ?? [],
   });
   if (data.frozen && season.frozen_at === null) freezeSeason(tx, app, season.season_id, season.ends_at);
-  for (const entry of data.board ?? []) {
-    putSeasonPoints(tx, {
+  await putSeasonPoints(
+    tx,
+    app,
+    season.season_id,
+    (data.board ?? []).map((entry) => ({
       app_id,
-      season_id: data.season_id,
+      season_id: season.season_id,
       account_name: entry.account_name,
       points: entry.points,
       at: Date.parse(entry.at),
-    });
-  }
+    })),
+  );
 }
 
 async function exportSeason(tx: Transaction, app_id: string, season: Season) {
-  const board = await seasonMembers(tx, app_id, season.season_id);
+  const board = await seasonMembers(tx, app_id, season);
   return {
     season_id: season.season_id,
     name: season.name,

@@ -15,11 +15,12 @@ export type { Season, SeasonReward } from '../store/index.js';
 /** The app's seasons, in the order they were defined. */
 export const listSeasons = (app: AppRecord): Season[] => app.seasons ?? [];
 
-/** Defines a season or changes one; a frozen season keeps its frozen board. */
-export function putSeason(tx: Transaction, app: AppRecord, season: Omit<Season, 'frozen_at'>): Season {
+/** Defines a season or changes one; a frozen season keeps its frozen board, and every season its members. */
+export function putSeason(tx: Transaction, app: AppRecord, season: Omit<Season, 'frozen_at' | 'member_count'>): Season {
   const seasons = [...listSeasons(app)];
   const index = seasons.findIndex((known) => known.season_id === season.season_id);
-  const kept: Season = { ...season, frozen_at: index < 0 ? null : seasons[index]!.frozen_at };
+  const known = seasons[index];
+  const kept: Season = { ...season, frozen_at: known?.frozen_at ?? null, member_count: known?.member_count ?? 0 };
   if (index < 0) seasons.push(kept);
   else seasons[index] = kept;
   app.seasons = seasons;
@@ -102,17 +103,38 @@ export async function earnSeasonPoints(tx: Transaction, app: AppRecord, account_
       points: (before?.points ?? 0) + points,
       at: Math.max(before?.at ?? at, at),
     });
+    if (!before) countJoined(tx, app, season_id, 1);
   }
 }
 
-/** The season's members in board order, every one (an export). */
-export async function seasonMembers(tx: Transaction, app_id: string, season_id: string): Promise<SeasonPointsRecord[]> {
-  return tx.seasonPage(app_id, season_id, 0, await tx.countInSeason(app_id, season_id));
+/** Adds `joined` members to the season's count: those whose first points in it were just put. */
+function countJoined(tx: Transaction, app: AppRecord, season_id: string, joined: number) {
+  if (joined === 0) return;
+  app.seasons = listSeasons(app).map((season) =>
+    season.season_id === season_id ? { ...season, member_count: season.member_count + joined } : season,
+  );
+  tx.put('apps', app);
 }
 
-/** Puts a member's points in a season as they stood (an import bringing a season's board). */
-export function putSeasonPoints(tx: Transaction, member: SeasonPointsRecord) {
-  tx.put('season_points', member);
+/** The season's members in board order, every one (an export). */
+export async function seasonMembers(tx: Transaction, app_id: string, season: Season): Promise<SeasonPointsRecord[]> {
+  return tx.seasonPage(app_id, season.season_id, 0, season.member_count);
+}
+
+/**
+ * Puts members' points in a season as they stood (an import bringing a season's board), counting
+ * those new to it: the points already there read first, all in one read.
+ */
+export async function putSeasonPoints(tx: Transaction, app: AppRecord, season_id: string, members: SeasonPointsRecord[]) {
+  const keys = members.map(({ account_name }): [string, string, string] => [app.app_id, season_id, account_name]);
+  await tx.getMany('season_points', keys);
+  let joined = 0;
+  for (const [index, member] of members.entries()) {
+    // A member twice in one board is counted once: the second read finds the first put.
+    if (!(await tx.get('season_points', keys[index]!))) joined++;
+    tx.put('season_points', member);
+  }
+  countJoined(tx, app, season_id, joined);
 }
 
 export function findSeason(app: AppRecord, season_id: string): Season {
@@ -132,12 +154,9 @@ export async function readSeasonBoard(
   season_id: string,
   query: BoardQuery,
 ): Promise<Leaderboard> {
-  findSeason(app, season_id);
+  const total = findSeason(app, season_id).member_count;
   const { app_id } = app;
-  const [total, around] = await Promise.all([
-    tx.countInSeason(app_id, season_id),
-    query.around === undefined ? undefined : tx.get('season_points', [app_id, season_id, query.around]),
-  ]);
+  const around = query.around === undefined ? undefined : await tx.get('season_points', [app_id, season_id, query.around]);
   let offset = query.offset;
   if (query.around !== undefined) {
     const position = around ? await tx.seasonPosition(around) : -1;

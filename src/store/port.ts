@@ -221,10 +221,10 @@ export interface Transaction {
 
   /**
    * A season's board: its members by points, the earlier to reach them first, then by name, kept
-   * in an index of the store's (no walk over the season's members in the rules).
+   * in an index of the store's (no walk over the season's members in the rules); how many it
+   * holds, the season's entry on the app (Season.member_count). Here: how many of the season's
+   * members hold more than `points` (`distinct`: how many point values lie above).
    */
-  countInSeason(app_id: string, season_id: string): Promise<number>;
-  /** How many of the season's members hold more than `points` (`distinct`: how many point values lie above). */
   countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number>;
   /** How many of the season's members come before this one on its board. */
   seasonPosition(member: SeasonPointsRecord): Promise<number>;

@@ -80,6 +80,11 @@ export interface Season {
   rewards: SeasonReward[];
   /** When the first write after its end froze its board (epoch ms); null while it may change. */
   frozen_at: number | null;
+  /**
+   * Members on its board (those with points in it), kept as the app's member_count is: a page of
+   * its board counts none of them (core/seasons.ts counts each one's first points).
+   */
+  member_count: number;
 }
 
 export interface BadgeDefinition {

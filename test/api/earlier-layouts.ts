@@ -3,6 +3,8 @@
 // change to the migrations cannot change what the upgrade tests start from.
 import { openDB, type IDBPDatabase } from 'idb';
 
+type EarlierVersion = 1 | 3 | 4 | 5 | 9 | 10;
+
 /** Members carried their board keys in these indexes up to version 3. */
 const BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly'];
 
@@ -10,11 +12,11 @@ const BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly
  * Creates the database `name` at `version`, with the layout that version had, and opens it. The
  * connection, like an old tab's, does not close when a newer version asks it to.
  */
-export function openEarlierVersion(name: string, version: 1 | 3 | 4 | 5 | 9): Promise<IDBPDatabase> {
+export function openEarlierVersion(name: string, version: EarlierVersion): Promise<IDBPDatabase> {
   return openDB(name, version, { upgrade: (db) => createLayout(db, version) });
 }
 
-function createLayout(db: IDBPDatabase, version: 1 | 3 | 4 | 5 | 9): void {
+function createLayout(db: IDBPDatabase, version: EarlierVersion): void {
   db.createObjectStore('meta');
   db.createObjectStore('apps', { keyPath: 'app_id' });
   db.createObjectStore('api_keys', { keyPath: version < 7 ? 'key' : 'key_sha256' }).createIndex('by_app', 'app_id');
@@ -47,5 +49,14 @@ function createLayout(db: IDBPDatabase, version: 1 | 3 | 4 | 5 | 9): void {
     submissions.createIndex('by_status', ['app_id', 'status', 'created_at', 'submission_id']);
     submissions.createIndex('by_member', ['app_id', 'account_name', 'created_at', 'submission_id']);
     db.createObjectStore('attempts', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
+  }
+  if (version >= 10) {
+    db.createObjectStore('season_points', { keyPath: ['app_id', 'season_id', 'account_name'] }).createIndex('by_order', [
+      'app_id',
+      'season_id',
+      'order',
+      'at',
+      'account_name',
+    ]);
   }
 }

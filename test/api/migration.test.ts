@@ -289,7 +289,7 @@ describe('upgrade from version 9', () => {
       store.close();
     }
     await checkUpgraded(name, async (db) => {
-      expect((await db.get('apps', 'guild')).seasons).to.deep.equal([SEASON]);
+      expect((await db.get('apps', 'guild')).seasons).to.deep.equal([{ ...SEASON, member_count: 1 }]);
       expect(await db.get('meta', 'seasons guild')).to.equal(undefined);
       // Each member's points a record of its own, no longer in meta.
       expect(await db.get('meta', `season guild ${SPRING}`)).to.equal(undefined);
@@ -301,6 +301,61 @@ describe('upgrade from version 9', () => {
         points: 40,
         at: Date.UTC(2030, 2, 2),
       });
+    });
+  });
+});
+
+const AUTUMN = 'c0000000-0000-4000-8000-00000000bbbb';
+
+/** Seasons as version 10 kept them: on the app, uncounted, their points records of their own. */
+async function createVersion10(name: string) {
+  const db = await openEarlierVersion(name, 10);
+  const tx = db.transaction(['apps', 'api_keys', 'season_points'], 'readwrite');
+  const points = (account_name: string, points: number) => ({
+    app_id: 'guild',
+    season_id: SPRING,
+    account_name,
+    points,
+    at: Date.UTC(2030, 2, 2),
+    order: -points,
+  });
+  await Promise.all([
+    tx.objectStore('apps').put({ ...guildApp(3), seasons: [SEASON, { ...SEASON, season_id: AUTUMN, name: 'Autumn' }] }),
+    // An app without seasons is left as it was.
+    tx.objectStore('apps').put({ ...guildApp(0), app_id: 'other' }),
+    tx.objectStore('api_keys').put({ key_sha256: sha256Hex('pk_guild'), app_id: 'guild', scopes: ['read'] }),
+    ...[points('alice', 40), points('bob', 30), points('cy', 30)].map((record) => tx.objectStore('season_points').put(record)),
+    tx.done,
+  ]);
+  db.close();
+}
+
+describe('upgrade from version 10', () => {
+  const name = `questboard-test-${crypto.randomUUID()}`;
+  after(() => deleteDB(name));
+
+  it('counts the members on each season’s board onto its entry, and the board answers with that count', async () => {
+    await createVersion10(name);
+    const store = openIndexedDbStore({ name });
+    const handle = createHandler({ store, now: () => new Date(Date.UTC(2030, 3, 1)) });
+    try {
+      const response = await handle(
+        new Request(`https://questboard.test/v1/get_leaderboard?app_id=guild&season=${SPRING}&around=cy&limit=1`, {
+          headers: { authorization: 'Bearer pk_guild' },
+        }),
+      );
+      const board = await response.json();
+      expect(board.total_users, JSON.stringify(board)).to.equal(3);
+      expect(board.leaderboard_users.map((entry: { rank: number }) => entry.rank)).to.deep.equal([2]);
+    } finally {
+      store.close();
+    }
+    await checkUpgraded(name, async (db) => {
+      expect((await db.get('apps', 'guild')).seasons).to.deep.equal([
+        { ...SEASON, member_count: 3 },
+        { ...SEASON, season_id: AUTUMN, name: 'Autumn', member_count: 0 },
+      ]);
+      expect(await db.get('apps', 'other')).to.deep.equal({ ...guildApp(0), app_id: 'other' });
     });
   });
 });

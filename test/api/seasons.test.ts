@@ -170,6 +170,47 @@ describe('seasons', () => {
     expect(html.body.html).to.contain('cy');
   });
 
+  it('counts the members on its board as they join, mid-season and by imports', async () => {
+    expect((await defineSeason(api)).status).to.equal(200);
+    const total = async () => {
+      const answer = await api.call('GET', `/v1/get_leaderboard?app_id=league&season=${SEASON}`);
+      expect(answer.status, answer.text).to.equal(200);
+      return answer.body.total_users;
+    };
+    expect(await total()).to.equal(0);
+    clock.now = STARTS + 1;
+    await checkIn(api, 'ann');
+    expect(await total()).to.equal(1);
+    // More points for a member already on it add no one; nor does the season defined again.
+    for (const name of ['ann', 'bob']) await checkIn(api, name);
+    expect((await defineSeason(api, { name: 'Late autumn' })).status).to.equal(200);
+    expect(await total()).to.equal(2);
+    // A merge import's board: ann already on it, dan new (twice in the board), eve new.
+    const season = { season_id: SEASON, name: 'Late autumn', starts_at: iso(STARTS), ends_at: iso(ENDS) };
+    const board = [
+      { account_name: 'ann', points: 40, at: iso(STARTS + 2) },
+      { account_name: 'dan', points: 20, at: iso(STARTS + 3) },
+      { account_name: 'dan', points: 30, at: iso(STARTS + 3) },
+      { account_name: 'eve', points: 20, at: iso(STARTS + 4) },
+    ];
+    const merge = () =>
+      api.call('POST', '/v1/admin/import', { body: { apps: [{ app_id: 'league', seasons: [{ ...season, board }] }] } });
+    expect((await merge()).status).to.equal(200);
+    expect(await total()).to.equal(4);
+    expect((await merge()).status).to.equal(200);
+    expect(await total()).to.equal(4);
+    expect(await seasonRows(api)).to.deep.equal(['1:ann:40', '2:dan:30', '3:eve:20', '4:bob:5']);
+    // The page around the last member ends with the board: its offset is bounded by the count.
+    const around = await api.call('GET', `/v1/get_leaderboard?app_id=league&season=${SEASON}&around=bob&limit=2`);
+    expect(around.body.leaderboard_users.map((e: any) => `${e.rank}:${e.external_user.username}`)).to.deep.equal([
+      '3:eve',
+      '4:bob',
+    ]);
+    // A new member's first points count them once more.
+    await checkIn(api, 'cy');
+    expect(await total()).to.equal(5);
+  });
+
   it('carries seasons and their boards through export and import', async () => {
     expect((await defineSeason(api)).status).to.equal(200);
     clock.now = STARTS + 1;
@@ -187,6 +228,14 @@ describe('seasons', () => {
       expect(await seasonRows(elsewhere)).to.deep.equal(await seasonRows(api));
       const seasons = async (on: Api) => (await on.call('GET', '/v1/admin/seasons?app_id=league')).body.seasons;
       expect(await seasons(elsewhere)).to.deep.equal(await seasons(api));
+      const totalOf = async (on: Api) =>
+        (await on.call('GET', `/v1/get_leaderboard?app_id=league&season=${SEASON}`)).body.total_users;
+      expect(await totalOf(elsewhere)).to.equal(2);
+      expect(await totalOf(api)).to.equal(2);
+      // Imported again over itself, replacing the app: its board counted as it came, not twice.
+      const replaced = await elsewhere.call('POST', '/v1/admin/import?mode=replace', { body: exported.body });
+      expect(replaced.status, replaced.text).to.equal(200);
+      expect(await totalOf(elsewhere)).to.equal(2);
     } finally {
       await elsewhere.close();
     }

@@ -4,7 +4,10 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { minifyCssTemplates, minifyHtml } from '../../scripts/minify-css-templates.js';
 
-/** What the build makes of `code`, a source file under src/ (the plugin leaves other files alone). */
+/**
+ * What the build makes of `code`, a source file under src/ (the plugin leaves other files alone).
+ * @param {string} code
+ */
 function transform(code) {
   const result = minifyCssTemplates().transform(code, '/repo/src/components/x.ts');
   assert.ok(result, 'the plugin left a source file with templates alone');

@@ -3,6 +3,8 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
 import { rebuildPositions } from './board-positions.js';
+import type { AppRecord, Season } from '../records.js';
+import { prefixRange } from './key-ranges.js';
 import { storedSeasonPoints } from './season-boards.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 
@@ -10,7 +12,12 @@ type UpgradeTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'versio
 // Earlier versions had stores and indexes this schema no longer names.
 type AnyDatabase = IDBPDatabase<any>;
 type AnyUpgrade = IDBPTransaction<any, any, 'versionchange'>;
-type Migration = (db: AnyDatabase, tx: AnyUpgrade) => void;
+/**
+ * A version's step: its stores and indexes made at once, its records moved in requests that may
+ * go on after it returns. `moved` settles once the moves the steps before returned are done: a
+ * step that reads what they move waits for it, and returns its own.
+ */
+type Migration = (db: AnyDatabase, tx: AnyUpgrade, moved: Promise<void>) => Promise<void> | void;
 
 const MIGRATIONS: Migration[] = [
   // Version 1: everything the /v1 API needs.
@@ -92,12 +99,15 @@ const MIGRATIONS: Migration[] = [
       'at',
       'account_name',
     ]);
-    void moveSeasonsOutOfMeta(tx);
+    return moveSeasonsOutOfMeta(tx);
   },
   // Version 11: the ledger's history, each app's transfers one range in time order.
   (db) => {
     db.createObjectStore('transfers', { keyPath: ['app_id', 'at', 'tx_id'] });
   },
+  // Version 12: each season's entry on the app counts the members on its board (Season.member_count),
+  // so that a page of it counts none; counted once version 10 has moved the points into records.
+  (_db, tx, moved) => moved.then(() => countSeasonMembers(tx)),
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -106,7 +116,8 @@ export const DATABASE_VERSION = MIGRATIONS.length;
 const OLD_BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly'] as const;
 
 export function migrate(db: IDBPDatabase<QuestboardSchema>, oldVersion: number, tx: UpgradeTransaction): void {
-  for (let version = oldVersion; version < DATABASE_VERSION; version++) MIGRATIONS[version]!(db, tx);
+  let moved = Promise.resolve();
+  for (let version = oldVersion; version < DATABASE_VERSION; version++) moved = MIGRATIONS[version]!(db, tx, moved) ?? moved;
   // Boards are derived from the members: a database from before version 4 lays its boards out anew, once.
   if (oldVersion > 0 && oldVersion < 4) void layOutExistingApps(tx);
 }
@@ -163,6 +174,19 @@ async function moveSeasonsOutOfMeta(tx: AnyUpgrade): Promise<void> {
       void tx.objectStore('season_points').put(storedSeasonPoints({ app_id, season_id, account_name, points, at }));
     }
     void cursor.delete();
+  }
+}
+
+async function countSeasonMembers(tx: AnyUpgrade): Promise<void> {
+  const members = tx.objectStore('season_points').index('by_order');
+  for (let cursor = await tx.objectStore('apps').openCursor(); cursor; cursor = await cursor.continue()) {
+    const app = cursor.value as AppRecord;
+    if (!app.seasons) continue;
+    const seasons: Season[] = [];
+    for (const season of app.seasons) {
+      seasons.push({ ...season, member_count: await members.count(prefixRange([app.app_id, season.season_id])) });
+    }
+    void cursor.update({ ...app, seasons });
   }
 }
 

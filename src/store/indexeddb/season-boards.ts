@@ -17,9 +17,6 @@ export const storedSeasonPoints = (record: SeasonPointsRecord): StoredSeasonPoin
 
 const byOrder = (tx: RawTransaction) => tx.objectStore('season_points').index('by_order');
 
-export const countInSeason = (tx: RawTransaction, app_id: string, season_id: string) =>
-  byOrder(tx).count(prefixRange([app_id, season_id]));
-
 export async function countSeasonHigher(
   tx: RawTransaction,
   app_id: string,

@@ -23,7 +23,7 @@ import {
   unrankedPage,
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
-import { countInSeason, countSeasonHigher, seasonPage, seasonPosition, storedSeasonPoints } from './season-boards.js';
+import { countSeasonHigher, seasonPage, seasonPosition, storedSeasonPoints } from './season-boards.js';
 import { isShown, placements, placementText, rowOf, type Placement } from '../placements.js';
 import {
   keyText,
@@ -180,7 +180,6 @@ export class IndexedDbTransaction implements Transaction {
   boardPage = (board: BoardRef, offset: number, limit: number) => boardPage(this.raw, board, offset, limit);
   countUnrankedBefore = (board: BoardRef, name: string) => countUnrankedBefore(this.raw, board, name);
   unrankedPage = (board: BoardRef, skip: number, limit: number) => unrankedPage(this.raw, board, skip, limit);
-  countInSeason = (app_id: string, season_id: string) => countInSeason(this.raw, app_id, season_id);
   countSeasonHigher = (app_id: string, season_id: string, points: number, distinct: boolean) =>
     countSeasonHigher(this.raw, app_id, season_id, points, distinct);
   seasonPosition = (member: SeasonPointsRecord) => seasonPosition(this.raw, member);

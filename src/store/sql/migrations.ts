@@ -376,6 +376,33 @@ export const MIGRATIONS: Migration[] = [
         app_id text COLLATE "C", at float8, tx_id text COLLATE "C", record text NOT NULL, PRIMARY KEY (app_id, at, tx_id))`,
     ],
   },
+  {
+    version: 19,
+    name: 'season member counts',
+    statements: [
+      // Each season's entry on the app counts the members on its board (Season.member_count), so
+      // that a page of it counts none: counted here from season_points. In the record's text (as
+      // version 12: a record may hold \u0000, which PostgreSQL's JSON functions refuse), where
+      // every season's object begins with its id, as JSON.stringify wrote it (core/seasons.ts,
+      // putSeason): a quote outside a string cannot be part of one. First every season at 0...
+      `UPDATE apps SET record = replace(record, '{"season_id":"', '{"member_count":0,"season_id":"')
+        WHERE strpos(record, '{"season_id":"') > 0`,
+      // ...then each season with members at its count, its app's seasons one after another.
+      `WITH RECURSIVE counted AS (
+          SELECT app_id, '{"member_count":0,"season_id":' || to_json(season_id)::text || ',' AS uncounted,
+            '{"member_count":' || count(*) || ',"season_id":' || to_json(season_id)::text || ',' AS counted,
+            row_number() OVER (PARTITION BY app_id ORDER BY season_id) AS i
+          FROM season_points GROUP BY app_id, season_id),
+        folded AS (
+          SELECT app_id, record, 0::bigint AS i FROM apps WHERE app_id IN (SELECT app_id FROM counted)
+          UNION ALL
+          SELECT folded.app_id, replace(folded.record, counted.uncounted, counted.counted), folded.i + 1
+          FROM folded JOIN counted ON counted.app_id = folded.app_id AND counted.i = folded.i + 1)
+      UPDATE apps SET record = last.record
+        FROM (SELECT DISTINCT ON (app_id) app_id, record FROM folded ORDER BY app_id, i DESC) AS last
+        WHERE apps.app_id = last.app_id`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

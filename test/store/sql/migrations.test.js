@@ -352,7 +352,7 @@ async function upgradeSeasons(openDriver, storeOptions) {
     assert.deepEqual(
       [...rows.apps].map(({ record }) => JSON.parse(record)),
       [
-        { ...app, seasons: [SEASON] },
+        { ...app, seasons: [{ ...SEASON, member_count: 1 }] },
         { ...app, app_id: 'other' },
       ],
     );
@@ -475,6 +475,132 @@ describe('webhook deliveries kept with their secret lose it, and sign with the s
     const database = await createDatabase('questboard_outbox_secrets');
     try {
       await upgradeOutbox(() => sql.postgresDriver({ url: database.url }), { databaseUrl: database.url });
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+/** The migration that counts each season's members onto its entry, by name, as beforeSeasonsOnApp. */
+const beforeSeasonCounts = () => sql.MIGRATIONS.findIndex((migration) => migration.name === 'season member counts');
+
+const AUTUMN = 'c0000000-0000-4000-8000-00000000bbbb';
+
+/**
+ * @param {() => SqlDriver | Promise<SqlDriver>} openDriver
+ * @param {SqlStoreOptions} storeOptions
+ */
+async function upgradeSeasonCounts(openDriver, storeOptions) {
+  const driver = await openDriver();
+  await sql.migrate(driver, beforeSeasonCounts());
+  // A name holding U+0000, which PostgreSQL's JSON functions refuse: the record is kept as text.
+  const seasons = [SEASON, { ...SEASON, season_id: AUTUMN, name: 'Autumn \u0000' }];
+  const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 3, treasury: null };
+  /** @type {(app_id: string, season_id: string, account_name: string, points: number) => unknown[]} */
+  const points = (app_id, season_id, account_name, points) => [
+    app_id,
+    season_id,
+    account_name,
+    points,
+    Date.UTC(2030, 2, 2),
+    JSON.stringify({ app_id, season_id, account_name, points, at: Date.UTC(2030, 2, 2) }),
+  ];
+  await driver.transaction('write', async (session) => {
+    /** @param {string} text @param {unknown[]} values */
+    const run = (text, values) => session.query({ text, values });
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['guild', JSON.stringify({ ...app, seasons })]);
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', ['other', JSON.stringify({ ...app, app_id: 'other' })]);
+    // Another app with a season of the same id: counted apart.
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', [
+      'third',
+      JSON.stringify({ ...app, app_id: 'third', seasons }),
+    ]);
+    await run('INSERT INTO api_keys (key_sha256, app_id, record) VALUES ($1, $2, $3)', [
+      sql.sha256Hex('pk_guild'),
+      'guild',
+      JSON.stringify({ key_sha256: sql.sha256Hex('pk_guild'), app_id: 'guild', scopes: ['read'] }),
+    ]);
+    for (const row of [
+      points('guild', SPRING, 'alice', 40),
+      points('guild', SPRING, 'bob', 30),
+      points('guild', SPRING, 'cy', 30),
+      points('guild', AUTUMN, 'alice', 10),
+      points('third', SPRING, 'alice', 10),
+    ]) {
+      await run(
+        'INSERT INTO season_points (app_id, season_id, account_name, points, at, record) VALUES ($1, $2, $3, $4, $5, $6)',
+        row,
+      );
+    }
+  });
+  await driver.close();
+
+  const store = await sql.openSqlStore(storeOptions);
+  try {
+    const handle = sql.createHandler({ store, now: () => new Date(Date.UTC(2030, 3, 1)) });
+    const response = await handle(
+      new Request(`http://questboard.test/v1/get_leaderboard?app_id=guild&season=${SPRING}&around=cy&limit=1`, {
+        headers: { authorization: 'Bearer pk_guild' },
+      }),
+    );
+    assert.equal(response.status, 200);
+    const board = /** @type {import('../../../src/api/responses.js').Leaderboard} */ (await response.json());
+    assert.equal(board.total_users, 3);
+    assert.deepEqual(
+      board.leaderboard_users.map((entry) => [entry.external_user.username, entry.rank]),
+      [['cy', 2]],
+    );
+  } finally {
+    await store.close();
+  }
+
+  const reader = await openDriver();
+  try {
+    /** @type {{ record: string }[]} */
+    const apps = await reader.transaction('read', (session) =>
+      session.query({ text: 'SELECT record FROM apps ORDER BY app_id', values: [] }),
+    );
+    assert.deepEqual(
+      [...apps].map(({ record }) => JSON.parse(record)),
+      [
+        {
+          ...app,
+          seasons: [
+            { ...seasons[0], member_count: 3 },
+            { ...seasons[1], member_count: 1 },
+          ],
+        },
+        { ...app, app_id: 'other' },
+        {
+          ...app,
+          app_id: 'third',
+          seasons: [
+            { ...seasons[0], member_count: 1 },
+            { ...seasons[1], member_count: 0 },
+          ],
+        },
+      ],
+    );
+  } finally {
+    await reader.close();
+  }
+}
+
+describe("each season's members counted onto its entry on the app", () => {
+  it('on PGlite in a directory', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'questboard-migration-'));
+    try {
+      await upgradeSeasonCounts(() => sql.pgliteDriver(dataDir), { dataDir });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('on PostgreSQL', async (t) => {
+    if (!(await postgresOrSkip(t))) return;
+    const database = await createDatabase('questboard_season_counts');
+    try {
+      await upgradeSeasonCounts(() => sql.postgresDriver({ url: database.url }), { databaseUrl: database.url });
     } finally {
       await database.drop();
     }

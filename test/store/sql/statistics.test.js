@@ -77,11 +77,14 @@ describe('statistics kept on PostgreSQL', () => {
     }
   });
 
+  /** The season each member written has points in (a season's id is a GUID). */
+  const SEASON = 'c0000000-0000-4000-8000-00000000aaaa';
+
   /**
    * A store on the test's database (in `schema`, if given), with what the tests ask of it: writing
-   * members `from`…`from + count - 1`, and the members table's rows as ANALYZE last counted them
-   * (-1 until then), looked for until they reach `count` (the maintenance runs beside the
-   * requests, none waiting for it).
+   * members `from`…`from + count - 1`, each with points in a season, and the members table's rows
+   * as ANALYZE last counted them (-1 until then), looked for until they reach `count` (the
+   * maintenance runs beside the requests, none waiting for it).
    * @param {{ url: string }} database
    * @param {string} [schema]
    */
@@ -109,6 +112,7 @@ describe('statistics kept on PostgreSQL', () => {
         store.write(async (tx) => {
           for (let i = from; i < from + count; i++) {
             tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
+            tx.put('season_points', { app_id: 'guild', season_id: SEASON, account_name: `member-${i}`, points: i % 7, at: i });
           }
         }),
       async close() {
@@ -131,6 +135,14 @@ describe('statistics kept on PostgreSQL', () => {
         assert.equal(await store.rowsReach(1210), 1210, 'every member counted by the ANALYZE');
         const [stats] = await store.observer`SELECT last_vacuum FROM pg_stat_user_tables WHERE relid = ${store.users}::regclass`;
         assert.ok(stats.last_vacuum instanceof Date, 'and vacuumed');
+        // A season's points, counted by index alone as the members are, vacuumed with them (by
+        // the same statement, after the members: looked for until then).
+        const points = schema ? `${schema}.season_points` : 'season_points';
+        const lastVacuum = async () =>
+          (await store.observer`SELECT last_vacuum FROM pg_stat_user_tables WHERE relid = ${points}::regclass`)[0].last_vacuum;
+        const deadline = Date.now() + 30_000;
+        while ((await lastVacuum()) === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.ok((await lastVacuum()) instanceof Date, "and the season's points vacuumed");
       } finally {
         await store.close();
       }
