@@ -227,6 +227,46 @@ for (const engine of engines) {
       }
     });
 
+    it('creates a code task through the form: members see its kind, never its answer, and the answer completes it', async () => {
+      const { page, problems, close } = await open();
+      const name = `Gate walk ${engine.name}`;
+      const section = 'qb-console >>> qb-console-challenges >>> ';
+      try {
+        await signIn(page, ADMIN_KEY);
+        await shown(page, 'qb-console >>> nav');
+        await page.click('qb-console >>> nav a[href="#challenges"]');
+        await untilSectionSettled(page);
+        await (await shown(page, `${section}button`)).click();
+        await (await shown(page, `${section}#name`)).type(name);
+        await (await shown(page, `${section}#task-0-name`)).type('Say the word at the gate');
+        await page.select(`${section}#task-0-kind`, 'code');
+        await (await shown(page, `${section}#task-0-answers`)).type('Lantern');
+        await page.keyboard.press('Tab');
+        await page.click(`${section}button[type=submit]`);
+        await shown(page, `${section}li.card h3 ::-p-text(${name})`);
+        const created = (await api('GET', '/v1/admin/challenges?app_id=riverside')).challenges.find(
+          (challenge) => challenge.name === name,
+        );
+        assert.ok(created, 'the API lists the new challenge');
+        const seen = await call('GET', `/v1/get_challenge?challenge_id=${created.challenge_id}`);
+        const text = await seen.text();
+        assert.deepEqual(
+          JSON.parse(text).tasks.map((task) => task.verification),
+          [{ kind: 'code' }],
+        );
+        assert.doesNotMatch(text, /lantern/i, 'the answer is never shown');
+        const submitted = await call('POST', '/v1/submit_task', {
+          task_id: created.tasks[0].task_id,
+          account_name: 'grace',
+          answer: ' LANTERN ',
+        });
+        assert.equal(submitted.status, 200, await submitted.clone().text());
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
     it('creates a challenge, finds and adjusts a member, and the audit log says so', async () => {
       const { page, problems, close } = await open();
       const name = `Meetup ${engine.name}`;

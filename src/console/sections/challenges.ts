@@ -4,6 +4,16 @@ import { newGuid } from '../../api/formats.js';
 import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
+/** How a task is completed (docs/quests.md): a code's answers come back as hashes, never in clear. */
+interface VerificationDraft {
+  kind: 'code' | 'review' | 'callback';
+  answers?: string[];
+  answer_hashes?: string[];
+  url?: string;
+}
+
+const VERIFICATION_KINDS = ['backend', 'code', 'review', 'callback'] as const;
+
 /** A task as the import's shape has it (the fields the form edits). */
 interface TaskDraft {
   task_id: string;
@@ -13,6 +23,8 @@ interface TaskDraft {
   points: number;
   allowretry: boolean;
   alloweditquantity: boolean;
+  /** Absent: completed by the site's backend (admin/log_task) alone. */
+  verification?: VerificationDraft;
 }
 
 interface ChallengeDraft {
@@ -107,11 +119,31 @@ export class ConsoleChallenges extends ConsoleSection {
         : input.type === 'number' || input.name.endsWith('operator')
           ? Number(input.value)
           : input.value;
+    if (path[2] === 'verification') return this.verificationField(Number(path[1]), path[3]!, input.value);
     const draft = structuredClone(this.draft!) as unknown as Record<string, unknown>;
     let target = draft;
     for (const part of path.slice(0, -1)) target = target[part] as Record<string, unknown>;
     target[path[path.length - 1]!] = value;
     this.draft = draft as unknown as ChallengeDraft;
+  }
+
+  /** A task's verification from its fields: its kind (the other fields go with the kind they are of), a code's answers, a callback's URL. */
+  private verificationField(index: number, field: string, value: string) {
+    const draft = structuredClone(this.draft!);
+    const task = draft.tasks[index]!;
+    if (field === 'kind') {
+      const kind = value as (typeof VERIFICATION_KINDS)[number];
+      if (kind === 'backend') delete task.verification;
+      else if (task.verification?.kind !== kind) task.verification = { kind };
+    } else if (field === 'answers') {
+      task.verification!.answers = value
+        .split('\n')
+        .map((answer) => answer.trim())
+        .filter(Boolean);
+      // Answers typed replace those kept, which the console never sees in clear.
+      if (task.verification!.answers.length > 0) delete task.verification!.answer_hashes;
+    } else if (field === 'url') task.verification!.url = value.trim();
+    this.draft = draft;
   }
 
   override render() {
@@ -159,6 +191,31 @@ export class ConsoleChallenges extends ConsoleSection {
     `;
   }
 
+  private verificationFields(index: number, task: TaskDraft) {
+    const { t } = this.locale;
+    const verification = task.verification;
+    const kind = verification?.kind ?? 'backend';
+    const kept = verification?.answer_hashes?.length ?? 0;
+    return html`<label for="task-${index}-kind">${t('challenges.verification')}</label>
+      <select id="task-${index}-kind" name="tasks.${index}.verification.kind">
+        ${VERIFICATION_KINDS.map((option) => html`<option value=${option} ?selected=${option === kind}>${t(`challenges.verification.${option}`)}</option>`)}
+      </select>
+      ${
+        kind === 'code'
+          ? html`<label for="task-${index}-answers">${t('challenges.answers')}</label>
+              <textarea id="task-${index}-answers" name="tasks.${index}.verification.answers" rows="2" ?required=${kept === 0}
+                aria-describedby=${kept > 0 ? `task-${index}-kept` : nothing} .value=${(verification?.answers ?? []).join('\n')}></textarea>
+              ${kept > 0 ? html`<p id="task-${index}-kept" class="muted">${t('challenges.answersKept', { count: kept })}</p>` : nothing}`
+          : nothing
+      }
+      ${
+        kind === 'callback'
+          ? html`<label for="task-${index}-url">${t('challenges.callbackUrl')}</label>
+              <input id="task-${index}-url" name="tasks.${index}.verification.url" type="url" required placeholder="https://" .value=${verification?.url ?? ''} />`
+          : nothing
+      }`;
+  }
+
   private renderForm(draft: ChallengeDraft) {
     const { t } = this.locale;
     return html`
@@ -192,6 +249,7 @@ export class ConsoleChallenges extends ConsoleSection {
               ><input type="checkbox" name="tasks.${index}.alloweditquantity" .checked=${task.alloweditquantity} />
               ${t('challenges.allowEdit')}</label
             >
+            ${this.verificationFields(index, task)}
           </fieldset>`,
         )}
         <div class="row">
