@@ -2,6 +2,7 @@
 // write that recorded them commits, on start for those a stopped or killed process left, and
 // each retry when it is due. Every process on one database delivers; the outbox's lease makes
 // sure that no two send one delivery at once.
+import { signingSecrets } from '../core/webhook-secrets.js';
 import { KEPT_FOR_MS, type ClaimedDelivery, type WebhookOutbox } from '../store/sql/index.js';
 import type { Logger } from './logger.js';
 import { OUTBOUND_TIMEOUT_MS, postSigned } from './outbound-post.js';
@@ -52,7 +53,7 @@ export function startWebhookDelivery(outbox: WebhookOutbox, options: DeliveryOpt
     let outcome;
     try {
       const answer = await postSigned(
-        { url: delivery.url, id: delivery.id, body: delivery.body, secrets: delivery.secrets },
+        { url: delivery.url, id: delivery.id, body: delivery.body, secrets: signingSecrets(delivery.endpoint, now()) },
         options,
       );
       outcome = {

@@ -9,12 +9,11 @@
 // delivery at once. A process killed mid-attempt leaves its lease to run out; the row is then
 // due again, with the same webhook-id (at least once).
 //
-// A row keeps no secret: a claim reads the app's endpoints and signs each attempt with the
-// secrets its endpoint has then (core/webhook-secrets.ts), so a secret changed since the event
-// signs its retries, and a delivery to an endpoint removed since fails unsent.
+// A row keeps no secret: a claim reads the app's endpoints and hands each attempt its endpoint
+// as it is then, whose secrets sign it (src/server/webhook-delivery.ts), so a secret changed
+// since the event signs its retries, and a delivery to an endpoint removed since fails unsent.
 import type { WebhookEvent } from '../../api/webhook-events.js';
-import { signingSecrets } from '../../core/webhook-secrets.js';
-import type { AppRecord, WebhookDeliveryRecord } from '../records.js';
+import type { AppRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../records.js';
 import { sql, type SqlDriver, type SqlSession } from './sql.js';
 
 /**
@@ -136,8 +135,8 @@ export interface ClaimedDelivery {
   id: string;
   app_id: string;
   url: string;
-  /** What this attempt is signed with: the endpoint's secrets when it was claimed (signingSecrets). */
-  secrets: string[];
+  /** The endpoint as the claim read it: its secrets sign this attempt (core/webhook-secrets.ts). */
+  endpoint: WebhookEndpointRecord;
   body: string;
   /** This attempt's number, from 1. */
   attempt: number;
@@ -178,7 +177,7 @@ export function webhookOutbox(driver: SqlDriver, transform: (session: SqlSession
   const outbox: WebhookOutbox = {
     claim: (now, limit, leaseMs) =>
       write(async (session) => {
-        const rows = await session.query<Omit<ClaimedDelivery, 'attempt' | 'secrets'> & { attempts: number }>(sql`
+        const rows = await session.query<Omit<ClaimedDelivery, 'attempt' | 'endpoint'> & { attempts: number }>(sql`
           UPDATE webhook_deliveries SET lease_until = ${now + leaseMs}::float8, attempts = attempts + 1
           WHERE id IN (
             SELECT id FROM webhook_deliveries
@@ -201,7 +200,7 @@ export function webhookOutbox(driver: SqlDriver, transform: (session: SqlSession
         for (const { attempts, ...row } of rows) {
           const endpoint = endpoints.get(`${row.app_id} ${row.url}`);
           if (endpoint === undefined) removed.push(row.id);
-          else claimed.push({ ...row, secrets: signingSecrets(endpoint, now), attempt: attempts });
+          else claimed.push({ ...row, endpoint, attempt: attempts });
         }
         if (removed.length > 0) {
           await session.query(sql`

@@ -434,8 +434,8 @@ async function upgradeOutbox(openDriver, storeOptions) {
   try {
     const claimed = await store.webhookOutbox.claim(Date.now(), 10, 60_000);
     assert.deepEqual(
-      claimed.map(({ id, secrets, attempt }) => ({ id, secrets, attempt })),
-      [{ id: 'msg_kept', secrets: [SECRET_NOW], attempt: 1 }],
+      claimed.map(({ id, endpoint, attempt }) => ({ id, secret: endpoint.secret, attempt })),
+      [{ id: 'msg_kept', secret: SECRET_NOW, attempt: 1 }],
     );
   } finally {
     await store.close();
