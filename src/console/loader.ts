@@ -19,6 +19,25 @@ export const outcomeView = (outcome: Outcome) =>
     ? nothing
     : html`<p role=${outcome.ok ? 'status' : 'alert'} class=${outcome.ok ? 'success' : 'error'}>${outcome.text}</p>`;
 
+/** Turns a page, or null where there is none that way. */
+type PageTurn = (() => void) | null;
+
+/**
+ * The buttons under a paged list, each disabled where there is no page that way; the page's
+ * number between them where a section shows it.
+ */
+export const pagerView = (
+  lang: ConsoleLanguage,
+  { previous, next, page }: { previous: PageTurn; next: PageTurn; page?: number },
+) =>
+  html`<div class="row">
+    <button type="button" class="secondary" ?disabled=${previous === null} @click=${() => previous?.()}>
+      ${lang.t('console.previous')}
+    </button>
+    ${page === undefined ? nothing : html`<span>${lang.t('console.page', { page })}</span>`}
+    <button type="button" class="secondary" ?disabled=${next === null} @click=${() => next?.()}>${lang.t('console.next')}</button>
+  </div>`;
+
 /**
  * What a section loads, and its four states: loading, empty, failed (with a retry) and ready.
  * A newer load replaces an older one still running, whose answer is then dropped.

@@ -1,7 +1,7 @@
 import { html } from 'lit';
 import type { AuditEntry } from '../../api/admin-responses.js';
 import { state } from 'lit/decorators.js';
-import { Loader } from '../loader.js';
+import { Loader, pagerView } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
@@ -59,14 +59,10 @@ export class ConsoleAudit extends ConsoleSection {
             </tbody>
           </table>
         </div>
-        <div class="row">
-          <button type="button" class="secondary" ?disabled=${this.pages.length === 1} @click=${this.previous}>
-            ${t('console.previous')}
-          </button>
-          <button type="button" class="secondary" ?disabled=${entries.length < PAGE_SIZE} @click=${() => this.next(entries)}>
-            ${t('console.next')}
-          </button>
-        </div>
+        ${pagerView(this.locale, {
+          previous: this.pages.length === 1 ? null : () => this.previous(),
+          next: entries.length < PAGE_SIZE ? null : () => this.next(entries),
+        })}
       `,
       ({ entries }) => entries.length === 0 && this.pages.length === 1,
     );

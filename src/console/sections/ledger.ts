@@ -1,7 +1,7 @@
 import { html } from 'lit';
 import { state } from 'lit/decorators.js';
 import type { Ledger } from '../../api/admin-responses.js';
-import { Loader } from '../loader.js';
+import { Loader, pagerView } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
@@ -75,16 +75,10 @@ export class ConsoleLedger extends ConsoleSection {
           </tbody>
         </table>
       </div>
-      <div class="row">
-        <button type="button" class="secondary" ?disabled=${this.offset === 0} @click=${() =>
-          this.page(Math.max(0, this.offset - PAGE_SIZE))}>
-          ${t('console.previous')}
-        </button>
-        <button type="button" class="secondary" ?disabled=${transfers.length < PAGE_SIZE} @click=${() =>
-          this.page(this.offset + PAGE_SIZE)}>
-          ${t('console.next')}
-        </button>
-      </div>
+      ${pagerView(this.locale, {
+        previous: this.offset === 0 ? null : () => this.page(Math.max(0, this.offset - PAGE_SIZE)),
+        next: transfers.length < PAGE_SIZE ? null : () => this.page(this.offset + PAGE_SIZE),
+      })}
     `;
   }
 }

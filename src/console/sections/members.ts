@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
-import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf, pagerView } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 20;
@@ -138,15 +138,11 @@ export class ConsoleMembers extends ConsoleSection {
               </tbody>
             </table>
           </div>
-          <div class="row">
-            <button type="button" class="secondary" ?disabled=${this.offset === 0} @click=${() => this.page(-1)}>
-              ${t('console.previous')}
-            </button>
-            <span>${t('console.page', { page: this.offset / PAGE_SIZE + 1 })}</span>
-            <button type="button" class="secondary" ?disabled=${members.length < PAGE_SIZE} @click=${() => this.page(1)}>
-              ${t('console.next')}
-            </button>
-          </div>
+          ${pagerView(this.locale, {
+            previous: this.offset === 0 ? null : () => this.page(-1),
+            page: this.offset / PAGE_SIZE + 1,
+            next: members.length < PAGE_SIZE ? null : () => this.page(1),
+          })}
         `,
         ({ members }) => members.length === 0 && this.offset === 0,
       )}

@@ -2,7 +2,7 @@ import { css, html } from 'lit';
 import type { SubmissionAnswer as Submission } from '../../api/admin-responses.js';
 import { consoleStyles } from '../console-styles.js';
 import { state } from 'lit/decorators.js';
-import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf, pagerView } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
@@ -132,16 +132,10 @@ export class ConsoleReviews extends ConsoleSection {
       <ul class="cards">
         ${submissions.map((submission) => this.item(submission))}
       </ul>
-      <div class="row">
-        <button type="button" class="secondary" ?disabled=${this.offset === 0} @click=${() =>
-          this.page(Math.max(0, this.offset - PAGE_SIZE))}>
-          ${t('console.previous')}
-        </button>
-        <button type="button" class="secondary" ?disabled=${next_offset === null} @click=${() =>
-          next_offset !== null && this.page(next_offset)}>
-          ${t('console.next')}
-        </button>
-      </div>
+      ${pagerView(this.locale, {
+        previous: this.offset === 0 ? null : () => this.page(Math.max(0, this.offset - PAGE_SIZE)),
+        next: next_offset === null ? null : () => this.page(next_offset),
+      })}
     `;
   }
 

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { WebhookDelivery } from '../../api/admin-responses.js';
 import { state } from 'lit/decorators.js';
-import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf, pagerView } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 import './webhook-endpoints.js';
 
@@ -96,16 +96,10 @@ export class ConsoleWebhooks extends ConsoleSection {
               </tbody>
             </table>
           </div>
-          <div class="row">
-            <button type="button" class="secondary" ?disabled=${this.offset === 0} @click=${() =>
-              this.page(Math.max(0, this.offset - PAGE_SIZE))}>
-              ${t('console.previous')}
-            </button>
-            <button type="button" class="secondary" ?disabled=${deliveries.length < PAGE_SIZE} @click=${() =>
-              this.page(this.offset + PAGE_SIZE)}>
-              ${t('console.next')}
-            </button>
-          </div>
+          ${pagerView(this.locale, {
+            previous: this.offset === 0 ? null : () => this.page(Math.max(0, this.offset - PAGE_SIZE)),
+            next: deliveries.length < PAGE_SIZE ? null : () => this.page(this.offset + PAGE_SIZE),
+          })}
         `,
         ({ deliveries }) => deliveries.length === 0 && this.offset === 0,
       )}
