@@ -75,3 +75,13 @@ export class QuestboardError extends Error {
     this.kind = classify(status, code);
   }
 }
+
+/**
+ * The answer, or null where the API answered 404: a member, say, that the app has not heard of
+ * yet, whom an element shows as having nothing yet rather than as an error.
+ */
+export const nullIfNotFound = <T>(answer: Promise<T>): Promise<T | null> =>
+  answer.catch((error: unknown) => {
+    if (error instanceof QuestboardError && error.status === 404) return null;
+    throw error;
+  });

@@ -5,7 +5,7 @@ import {
   addEnglishWords,
   QueryController,
   QuestboardElement,
-  QuestboardError,
+  nullIfNotFound,
   barStyles,
   cardHost,
   changeAffects,
@@ -70,11 +70,8 @@ export class QbAchievements extends QuestboardElement {
       const query = { app_id: this.appId, account_name: this.accountName };
       const [wall, achievements] = await Promise.all([
         client.getBadges(query),
-        client.getAchievements(query).catch((error: unknown) => {
-          // A member the app has not heard of yet has no streak, and every badge still to earn.
-          if (error instanceof QuestboardError && error.status === 404) return null;
-          throw error;
-        }),
+        // A member the app has not heard of yet has no streak, and every badge still to earn.
+        nullIfNotFound(client.getAchievements(query)),
       ]);
       return { badges: wall.badges, streak: achievements?.streak ?? null };
     },

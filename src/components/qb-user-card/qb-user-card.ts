@@ -3,7 +3,7 @@ import { property } from 'lit/decorators.js';
 import type { UserInfo } from '../../api/responses.js';
 import { levelStart } from '../../api/levels.js';
 import { changeAffects } from '../../client/changes.js';
-import { QuestboardError } from '../../client/questboard-error.js';
+import { nullIfNotFound } from '../../client/questboard-error.js';
 import type { Translator } from '../../i18n/messages.js';
 import { cssProperty } from '../shared/css-property.js';
 import { defineElement } from '../shared/define-element.js';
@@ -57,12 +57,8 @@ export class QbUserCard extends QuestboardElement {
 
   private readonly query = new QueryController<UserInfo | null>(this, {
     args: () => (this.appId && this.accountName ? [this.appId, this.accountName, this.apiKey, this.baseUrl] : null),
-    load: (client) =>
-      client.getUserInfo({ app_id: this.appId, account_name: this.accountName }).catch((error: unknown) => {
-        // A member the app has not heard of yet simply has nothing to show.
-        if (error instanceof QuestboardError && error.status === 404) return null;
-        throw error;
-      }),
+    // A member the app has not heard of yet simply has nothing to show.
+    load: (client) => nullIfNotFound(client.getUserInfo({ app_id: this.appId, account_name: this.accountName })),
     affectedBy: (change) => changeAffects(change, this.appId, this.accountName),
     appId: () => this.appId,
   });

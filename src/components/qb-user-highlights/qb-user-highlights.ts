@@ -6,7 +6,7 @@ import {
   addEnglishWords,
   QueryController,
   QuestboardElement,
-  QuestboardError,
+  nullIfNotFound,
   changeAffects,
   defineElement,
   html,
@@ -54,12 +54,8 @@ export class QbUserHighlights extends QuestboardElement {
 
   private readonly query = new QueryController<Achievements | null>(this, {
     args: () => (this.appId && this.accountName ? [this.appId, this.accountName, this.apiKey, this.baseUrl] : null),
-    load: (client) =>
-      client.getAchievements({ app_id: this.appId, account_name: this.accountName }).catch((error: unknown) => {
-        // A member the app has not heard of yet has nothing to show.
-        if (error instanceof QuestboardError && error.status === 404) return null;
-        throw error;
-      }),
+    // A member the app has not heard of yet has nothing to show.
+    load: (client) => nullIfNotFound(client.getAchievements({ app_id: this.appId, account_name: this.accountName })),
     affectedBy: (change) => changeAffects(change, this.appId, this.accountName),
     appId: () => this.appId,
   });

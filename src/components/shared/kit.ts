@@ -6,7 +6,7 @@
 // second Lit, and sees the page's configure(), signed-in member and loaded languages.
 export { LitElement, css, html, nothing, svg } from 'lit';
 export { property, state } from 'lit/decorators.js';
-export { QuestboardError } from '../../client/questboard-error.js';
+export { QuestboardError, nullIfNotFound } from '../../client/questboard-error.js';
 export { changeAffects } from '../../client/changes.js';
 export { addEnglishWords } from '../../i18n/page-catalogs.js';
 export { barStyles } from './bar.js';
