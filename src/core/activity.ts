@@ -50,7 +50,7 @@ export async function countActivity(tx: Transaction, app: AppRecord, user: UserR
   // Unlocked meta reads (store/sql): every log has read its app first, which a server's write
   // locks, so no two writes of one app update its day at once.
   const [counts, before] = await Promise.all([
-    tx.getMeta<DayCounts>(dayCountsKey(app, at)),
+    tx.getMeta<DayCounts>(countsKey(app.app_id, day)),
     left === undefined ? undefined : tx.getMeta<DayCounts>(countsKey(app.app_id, left)),
   ]);
   const today = counts ?? noCounts();
