@@ -232,5 +232,28 @@ for (const [name, storage] of Object.entries(STORES)) {
       assert.equal(deliveries.find((delivery) => delivery.url === staying.url).status, 'delivered');
       assert.equal(leaving.received.length, 1, 'not sent again');
     });
+
+    it('fails a pending delivery, unsent, once its endpoint stops taking its event', async (t) => {
+      const store = await storage(t);
+      if (store === null) return;
+      const answered = held();
+      const receiver = await startReceiver(() => answered.promise.then(() => 500));
+      const endpoint = { url: receiver.url, secret: STAYING_SECRET, events: ['task.completed'] };
+      const data = await datasetFile([endpoint]);
+      const server = await startServer([...store.args, '--data', data, '--allow-bootstrap', '--allow-private-webhooks']);
+      t.after(() => Promise.all([server.stop(), receiver.close()]));
+      const api = call(server.port);
+
+      assert.equal((await logTask(api, TASK)).status, 200);
+      await receiver.receivedAtLeast(1);
+      assert.equal((await saveWebhooks(api, [{ ...endpoint, events: ['submission.created'] }])).status, 200);
+      answered.release();
+      const [delivery] = await deliveriesOnce(api, (listed) => listed.every((listed) => listed.status !== 'pending'));
+      assert.deepEqual(
+        { status: delivery.status, attempts: delivery.attempts, last_error: delivery.last_error },
+        { status: 'failed', attempts: 1, last_error: 'the endpoint no longer subscribes to this event' },
+      );
+      assert.equal(receiver.received.length, 1, 'not sent again');
+    });
   });
 }

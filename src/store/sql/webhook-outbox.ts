@@ -11,7 +11,8 @@
 //
 // A row keeps no secret: a claim reads the app's endpoints and hands each attempt its endpoint
 // as it is then, whose secrets sign it (src/server/webhook-delivery.ts), so a secret changed
-// since the event signs its retries, and a delivery to an endpoint removed since fails unsent.
+// since the event signs its retries, and a delivery to an endpoint removed since, or no longer
+// subscribed to its event's type, fails unsent: the site said it wants no more of them.
 import type { WebhookEvent } from '../../api/webhook-events.js';
 import type { AppRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../records.js';
 import { sql, type SqlDriver, type SqlSession } from './sql.js';
@@ -38,6 +39,8 @@ export const KEPT_FOR_MS = 30 * 24 * 3_600_000;
 
 /** The last_error of a delivery whose endpoint was removed from its app before it was sent. */
 const ENDPOINT_REMOVED = 'the endpoint was removed';
+/** The last_error of a delivery whose endpoint's events no longer include its type. */
+const EVENT_UNSUBSCRIBED = 'the endpoint no longer subscribes to this event';
 
 /** A row of the outbox as a write inserts it. */
 interface OutboxRow {
@@ -151,7 +154,8 @@ export type AttemptOutcome = { status: number; error?: string } | { status: null
 export interface WebhookOutbox {
   /**
    * Leases up to `limit` deliveries due at `now` for `leaseMs`, each counted as an attempt; those
-   * whose endpoint its app no longer has fail instead, unsent (ENDPOINT_REMOVED), and are not returned.
+   * whose endpoint its app no longer has (ENDPOINT_REMOVED), or whose endpoint no longer takes their
+   * event's type (EVENT_UNSUBSCRIBED), fail instead, unsent, and are not returned.
    */
   claim(now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome: delivered on a 2xx; otherwise due again after its delay, or failed after the last. */
@@ -177,13 +181,13 @@ export function webhookOutbox(driver: SqlDriver, transform: (session: SqlSession
   const outbox: WebhookOutbox = {
     claim: (now, limit, leaseMs) =>
       write(async (session) => {
-        const rows = await session.query<Omit<ClaimedDelivery, 'attempt' | 'endpoint'> & { attempts: number }>(sql`
+        const rows = await session.query<Omit<ClaimedDelivery, 'attempt' | 'endpoint'> & { type: string; attempts: number }>(sql`
           UPDATE webhook_deliveries SET lease_until = ${now + leaseMs}::float8, attempts = attempts + 1
           WHERE id IN (
             SELECT id FROM webhook_deliveries
             WHERE status = 'pending' AND next_at <= ${now}::float8 AND lease_until <= ${now}::float8
             ORDER BY next_at LIMIT ${limit}::integer FOR UPDATE SKIP LOCKED)
-          RETURNING id, app_id, url, body, attempts, lease_until`);
+          RETURNING id, app_id, url, type, body, attempts, lease_until`);
         if (rows.length === 0) return [];
         // The endpoints of every app in the batch, in one read.
         const apps = await session.query<{ record: string }>(
@@ -196,17 +200,22 @@ export function webhookOutbox(driver: SqlDriver, transform: (session: SqlSession
           }),
         );
         const claimed: ClaimedDelivery[] = [];
-        const removed: string[] = [];
-        for (const { attempts, ...row } of rows) {
+        const unsent = new Map<string, string[]>([
+          [ENDPOINT_REMOVED, []],
+          [EVENT_UNSUBSCRIBED, []],
+        ]);
+        for (const { attempts, type, ...row } of rows) {
           const endpoint = endpoints.get(`${row.app_id} ${row.url}`);
-          if (endpoint === undefined) removed.push(row.id);
+          if (endpoint === undefined) unsent.get(ENDPOINT_REMOVED)!.push(row.id);
+          else if (!(endpoint.events as string[]).includes(type)) unsent.get(EVENT_UNSUBSCRIBED)!.push(row.id);
           else claimed.push({ ...row, endpoint, attempt: attempts });
         }
-        if (removed.length > 0) {
+        for (const [why, ids] of unsent) {
+          if (ids.length === 0) continue;
           await session.query(sql`
             UPDATE webhook_deliveries SET status = 'failed', lease_until = 0, attempts = attempts - 1, next_at = ${now}::float8,
-              last_error = ${ENDPOINT_REMOVED}::text
-            WHERE id = ANY(${removed}::text[])`);
+              last_error = ${why}::text
+            WHERE id = ANY(${ids}::text[])`);
         }
         return claimed;
       }),
