@@ -9,15 +9,31 @@ import { parseArgs } from 'node:util';
  * own. `timing` is what bench/rounds.js `measureRounds` takes.
  */
 export function readSettings({ defaultSizes, minSize, options, usage }) {
-  const { values } = parseArgs({
-    options: {
-      sizes: { type: 'string', default: defaultSizes },
-      rounds: { type: 'string', default: '100' },
-      warmup: { type: 'string', default: '20' },
-      'no-docs': { type: 'boolean', default: false },
-      ...options,
-    },
-  });
+  const refuse = () => {
+    console.error(usage);
+    process.exit(2);
+  };
+  const known = {
+    sizes: { type: 'string', default: defaultSizes },
+    rounds: { type: 'string', default: '100' },
+    warmup: { type: 'string', default: '20' },
+    'no-docs': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+    ...options,
+  };
+  /** @type {ReturnType<typeof parseArgs<{ options: typeof known }>>['values']} */
+  let values;
+  try {
+    ({ values } = parseArgs({ options: known }));
+  } catch (error) {
+    // An unknown option or a missing value: said in one line with the usage, not a stack trace.
+    console.error(/** @type {Error} */ (error).message);
+    refuse();
+  }
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
   const sizes = values.sizes.split(',').map(Number);
   const rounds = Number(values.rounds);
   const timing = {
@@ -27,10 +43,6 @@ export function readSettings({ defaultSizes, minSize, options, usage }) {
     minRounds: Math.min(20, rounds),
     warmupBudgetMs: 10_000,
     budgetMs: 60_000,
-  };
-  const refuse = () => {
-    console.error(usage);
-    process.exit(2);
   };
   if (sizes.some((size) => !Number.isInteger(size) || size < minSize) || !(timing.rounds > 0) || !(timing.warmupRounds >= 0)) {
     refuse();
