@@ -84,7 +84,10 @@ export const elements = {
   'endorse.done': '추천 완료',
   'endorse.failed': '추천하지 못했습니다.',
   'endorse.failedBecause': '추천하지 못했습니다: {reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'X 계정을 연결하려면 로그인해 주세요.',
   'connectSocial.label': 'X(트위터) 사용자 이름',
   'connectSocial.hint': '영문, 숫자, 밑줄(_)로 최대 {max}자까지 쓸 수 있습니다.',
@@ -96,10 +99,6 @@ export const elements = {
   'connectSocial.badCharacters': 'X 사용자 이름에는 영문, 숫자, 밑줄(_)만 쓸 수 있습니다.',
   'connectSocial.failed': '저장하지 못했습니다.',
   'connectSocial.failedBecause': '저장하지 못했습니다: {reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': '선택한 멤버가 없습니다.',
   'achievements.loading': '{name}님의 업적을 불러오는 중…',
   'achievements.loadFailed': '{name}님의 업적을 불러오지 못했습니다.',
