@@ -386,8 +386,9 @@ it("counts a write's limits and reads its members with its key once its key was 
     // Each member's id is drawn at random: the rest is the same.
     /** @param {Awaited<ReturnType<typeof server>>} s */
     const exported = async (s) =>
-      JSON.stringify((await s.call('GET', '/v1/admin/export?app_id=guild', ADMIN)).body, (/** @type {string} */ name, /** @type {unknown} */ value) =>
-        name === 'id' ? undefined : value,
+      JSON.stringify(
+        (await s.call('GET', '/v1/admin/export?app_id=guild', ADMIN)).body,
+        (/** @type {string} */ name, /** @type {unknown} */ value) => (name === 'id' ? undefined : value),
       );
     assert.equal(await exported(ahead), await exported(plain), 'the same records');
     // A key not limited before reads nothing ahead, nor a key of another app than the one named.

@@ -40,12 +40,14 @@ async function server(storeOptions) {
    * @param {(...args: Args) => Done} work
    * @returns {(...args: Args) => Done}
    */
-  const counting = (work) => (...args) => {
-    const done = work(...args);
-    counted.begun += 1;
-    counted.onBegin();
-    return done;
-  };
+  const counting =
+    (work) =>
+    (...args) => {
+      const done = work(...args);
+      counted.begun += 1;
+      counted.onBegin();
+      return done;
+    };
   const store = {
     ...opened,
     /**
