@@ -134,7 +134,10 @@ describe('the health check, the access log and request ids', () => {
     assert.equal(answer.headers.get('x-request-id'), 'edge-7f3a.1');
     // The log line comes on the server's stdout, after the answer.
     await waitUntil(() => requestLines(server).some((entry) => entry.reqId === 'edge-7f3a.1'));
-    const line = requestLines(server).find((entry) => entry.reqId === 'edge-7f3a.1');
+    // Found: the wait above saw it.
+    const line = /** @type {RunningServer['log'][number]} */ (
+      requestLines(server).find((entry) => entry.reqId === 'edge-7f3a.1')
+    );
     assert.deepEqual(
       { method: line.method, path: line.path, status: line.status, level: line.level },
       { method: 'GET', path: '/v1/get_userinfo', status: 200, level: 30 },
