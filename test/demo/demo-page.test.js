@@ -397,7 +397,7 @@ describe('the framework page', { timeout: 180_000 }, () => {
       for (const tag of ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-endorse-button']) {
         assert.ok(
           states[tag]?.every((state) => state === 'loaded'),
-          `<${tag}>: ${states[tag]}`,
+          `<${tag}>: ${states[tag]?.join(', ')}`,
         );
       }
       assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');
