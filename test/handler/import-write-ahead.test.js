@@ -21,7 +21,11 @@ const PART = 300;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;
 /** @typedef {import('../../src/store/sql/index.js').SqlStore} SqlStore */
-/** @typedef {(method: string, path: string, body?: unknown) => Promise<{ status: number, body: any }>} Call */
+/**
+ * A request to the handler, answered as callHandler answers: `body` is any, as JSON parsed is, the
+ * tests reading whichever answer's fields they check.
+ * @typedef {(method: string, path: string, body?: unknown) => Promise<{ status: number, body: any }>} Call
+ */
 
 /**
  * @param {number} app
