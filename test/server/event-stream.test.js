@@ -7,6 +7,8 @@ import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startServer, WAIT_MS } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const DATASET = 'test/remote/remote-dataset.json';
 const KEY = 'Bearer pk_guild';
 
@@ -65,6 +67,7 @@ async function until(condition, what) {
 }
 
 describe('the Node host streams GET /v1/events', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap', '--data', DATASET, '--test-hooks']);

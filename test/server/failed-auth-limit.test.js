@@ -9,11 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startServer } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const ADMIN = 'sk_admin_0123456789abcdef';
 const LIMIT = 100;
 
 describe('failed authentications from one address', () => {
   let directory;
+  /** @type {RunningServer} */
   let server;
   let forgedToken;
 

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { exchange, openConnection, startServer } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const HEAD_END = 'Host: 127.0.0.1\r\nConnection: close\r\n\r\n';
 
 function assertError(answer, status, code) {
@@ -18,6 +20,7 @@ function assertError(answer, status, code) {
 }
 
 describe('the Node host answers every method and malformed request in JSON', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap', '--data', 'test/remote/remote-dataset.json']);

@@ -8,6 +8,8 @@ import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
 import { skipWithoutPostgres } from '../postgres-or-skip.js';
 import { startServer } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const DATASET = 'test/remote/remote-dataset.json';
 const KEY = 'pk_guild';
 const ADMIN = 'sk_remote_admin';
@@ -121,6 +123,7 @@ describe("an app's allowed origins, and --cors-origin for an app without them", 
   const APP_ORIGIN = 'https://forum.example.org';
   const SERVER_ORIGIN = 'https://fallback.example.org';
   const OTHER = 'https://elsewhere.example';
+  /** @type {RunningServer} */
   let server;
   let guild;
   before(async () => {

@@ -10,10 +10,13 @@ import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startServer } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const SITE = 'https://site.example';
 
 describe('member tokens over HTTP', () => {
   let directory;
+  /** @type {RunningServer} */
   let server;
   let privateKey;
   const tokens = [];

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { START_MS, startServer, WAIT_MS } from './reference-server.js';
+
+/** @import { RunningServer } from './reference-server.js' */
 import { cannot, installed } from './storage-faults.js';
 
 const DATASET = 'test/remote/remote-dataset.json';
@@ -48,6 +50,7 @@ async function traceSyncs(pid, file) {
 
 describe('PGlite in a data directory', () => {
   let directory;
+  /** @type {RunningServer} */
   let server;
   after(async () => {
     await server?.stop();
