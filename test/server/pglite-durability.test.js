@@ -19,6 +19,8 @@ const WRITES = 20;
 /**
  * Traces the fsync and fdatasync calls of every thread of process `pid` into `file`, with the
  * path of each file synced (-y). Resolves once every thread is traced; `stop()` detaches.
+ * @param {number} pid
+ * @param {string} file
  */
 async function traceSyncs(pid, file) {
   const tracer = spawn('strace', ['-f', '-y', '-e', 'trace=fsync,fdatasync', '-o', file, '-p', String(pid)], {
@@ -49,6 +51,7 @@ async function traceSyncs(pid, file) {
 }
 
 describe('PGlite in a data directory', () => {
+  /** @type {string | undefined} */
   let directory;
   /** @type {RunningServer} */
   let server;

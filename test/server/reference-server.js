@@ -86,16 +86,18 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
     child.kill('SIGKILL');
     throw error;
   }
+  // Defined: a process that failed to spawn never said it was listening.
+  const pid = /** @type {number} */ (child.pid);
   return {
     port,
     log,
-    pid: child.pid,
+    pid,
     /** What it has written to stderr so far (passed on to this process's too). */
     stderr: () => stderr,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
-    peakMemory: () => statusBytes(child.pid, 'VmHWM'),
+    peakMemory: () => statusBytes(pid, 'VmHWM'),
     /** Resident memory of the server process now, in bytes (Linux). */
-    memory: () => statusBytes(child.pid, 'VmRSS'),
+    memory: () => statusBytes(pid, 'VmRSS'),
     /** Kills the process outright (SIGKILL), as a crash or a power cut would. */
     async crash() {
       const killed = once(child, 'exit');
@@ -119,7 +121,7 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
 
 /**
  * A size /proc/<pid>/status gives in kB, in bytes.
- * @param {number | undefined} pid
+ * @param {number} pid
  * @param {'VmHWM' | 'VmRSS'} field
  */
 function statusBytes(pid, field) {
