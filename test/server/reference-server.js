@@ -30,7 +30,12 @@ export function spawnServer(args, { env = {} } = {}) {
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const ended = Promise.race([once(child, 'close'), bounded('the server to exit')]).then(([code]) => ({ code, stdout, stderr }));
+  // START_MS: the process bundles the server before it runs, as a start does.
+  const ended = Promise.race([once(child, 'close'), bounded('the server to exit', START_MS)]).then(([code]) => ({
+    code,
+    stdout,
+    stderr,
+  }));
   return { child, ended };
 }
 
