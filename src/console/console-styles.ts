@@ -49,7 +49,8 @@ export const consoleStyles = css`
   form { display: grid; gap: 0.3em; justify-items: start; }
   fieldset { border: 1px solid var(--line); border-radius: 8px; }
   table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: start; padding: 0.4em 0.5em; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+  /* Words stay whole (a narrow table scrolls in its .table-scroll); only .long text breaks anywhere. */
+  th, td { text-align: start; padding: 0.4em 0.5em; border-bottom: 1px solid var(--line); overflow-wrap: break-word; }
   th { font-weight: 600; }
   .table-scroll { overflow-x: auto; max-width: 100%; }
   .muted { color: var(--muted); }
@@ -60,4 +61,6 @@ export const consoleStyles = css`
   .card { background: var(--surface); border-radius: 8px; padding: 0.8em 1em; }
   ul.cards { list-style: none; padding: 0; display: grid; gap: 0.6em; }
   .secret { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+  /* Machine text with no spaces to break at (addresses, JSON): wrapped anywhere rather than widening its column. */
+  .long { overflow-wrap: anywhere; }
 `;
