@@ -58,6 +58,8 @@ export const consoleStyles = css`
   .error { color: var(--danger); }
   .success { color: var(--success); }
   .row { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: end; }
+  /* Apart from the list it turns, its page number level with its buttons. */
+  .pager { margin-top: 0.8em; align-items: center; }
   .card { background: var(--surface); border-radius: 8px; padding: 0.8em 1em; }
   ul.cards { list-style: none; padding: 0; display: grid; gap: 0.6em; }
   .secret { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }

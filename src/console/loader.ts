@@ -38,7 +38,7 @@ export const pagerView = (
   lang: ConsoleLanguage,
   { previous, next, page }: { previous: PageTurn; next: PageTurn; page?: number },
 ) =>
-  html`<div class="row">
+  html`<div class="row pager">
     <button type="button" class="secondary" ?disabled=${previous === null} @click=${() => previous?.()}>
       ${lang.t('console.previous')}
     </button>
