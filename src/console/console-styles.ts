@@ -61,6 +61,7 @@ export const consoleStyles = css`
   /* Apart from the list it turns, its page number level with its buttons. */
   .pager { margin-top: 0.8em; align-items: center; }
   .card { background: var(--surface); border-radius: 8px; padding: 0.8em 1em; }
+  .card > :first-child { margin-top: 0; }
   ul.cards { list-style: none; padding: 0; display: grid; gap: 0.6em; }
   .secret { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
   /* Machine text with no spaces to break at (addresses, JSON): wrapped anywhere rather than widening its column. */
