@@ -45,7 +45,8 @@ export const consoleStyles = css`
   }
   :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
   label { display: block; font-weight: 600; margin-block: 0.6em 0.2em; }
-  label.inline { display: inline-flex; gap: 0.4em; align-items: center; margin: 0; font-weight: 400; }
+  /* A space after each, so that a row of checkboxes reads as pairs, each box beside its own word. */
+  label.inline { display: inline-flex; gap: 0.4em; align-items: center; margin: 0; margin-inline-end: 1em; font-weight: 400; }
   form { display: grid; gap: 0.3em; justify-items: start; }
   fieldset { border: 1px solid var(--line); border-radius: 8px; }
   table { border-collapse: collapse; width: 100%; }
