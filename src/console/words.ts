@@ -175,7 +175,7 @@ export const english = {
   'seasons.archived': 'archived',
   'seasons.rewardSummary': 'Ranks {from}–{to}: badge {badge}',
   'seasons.board': 'Show the board',
-  'seasons.boardOf': 'The board of {name}',
+  'seasons.boardOf': 'Show the board of {name}',
   'seasons.boardRow': '{member}: {points} points',
   'seasons.start': 'Starts at',
   'seasons.end': 'Ends at',
