@@ -176,6 +176,7 @@ export const words: Words = {
   'seasons.rewardSummary': '{from}–{to}위: 배지 {badge}',
   'seasons.board': '리더보드 보기',
   'seasons.boardOf': '{name} 리더보드',
+  'seasons.showBoardOf': '{name} 리더보드 보기',
   'seasons.boardRow': '{member}: {points}점',
   'seasons.start': '시작 일시',
   'seasons.end': '종료 일시',
