@@ -125,6 +125,12 @@ export type SubmissionAnswer = {
   review_date: string | null;
 };
 
+/** A submission in the review queue (GET /v1/admin/submissions): with its task's name, which a reviewer reads. */
+export type QueuedSubmission = SubmissionAnswer & {
+  /** null once the task is deleted. */
+  task_name: string | null;
+};
+
 /** A season's rank reward: the badge the members ranked from_rank to to_rank are given when it ends. */
 export interface SeasonReward {
   from_rank: number;

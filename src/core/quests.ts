@@ -12,7 +12,7 @@ import {
   TOO_MANY_WRONG_ANSWERS,
   WRONG_ANSWER,
 } from '../api/error-codes.js';
-import type { SubmissionAnswer } from '../api/admin-responses.js';
+import type { QueuedSubmission, SubmissionAnswer } from '../api/admin-responses.js';
 import { ApiError } from '../api/errors.js';
 import { newGuid } from '../api/formats.js';
 import type { Verification } from '../api/schemas.js';
@@ -150,6 +150,17 @@ export async function submitTask(tx: Transaction, submission: Submission): Promi
   if (!answer.completed) throw new ApiError(CALLBACK_NOT_COMPLETED, { reason: answer.reason ?? 'no reason given.' });
   await complete();
   return { kind: 'counted' };
+}
+
+/** Submissions as the review queue lists them: with their tasks' names (a page's few tasks, in one read). */
+export async function queuedSubmissions(tx: Transaction, app: AppRecord, page: SubmissionRecord[]): Promise<QueuedSubmission[]> {
+  await tx.getMany('tasks', [...new Set(page.map((submission) => submission.task_id))]);
+  const queued: QueuedSubmission[] = [];
+  for (const submission of page) {
+    const task = await tx.get('tasks', submission.task_id);
+    queued.push({ ...submissionShape(submission), task_name: task?.app_id === app.app_id ? task.name : null });
+  }
+  return queued;
 }
 
 export interface Review {

@@ -20,7 +20,7 @@ import { findApp, findMember } from '../core/lookups.js';
 import { logProgress } from '../core/progress.js';
 import { freezeEndedSeasons, listSeasons, putSeason, readSeasonBoard, seasonShape } from '../core/seasons.js';
 import { streakAt } from '../core/streaks.js';
-import { reviewSubmission, submissionShape, submitTask, type CheckCallback } from '../core/quests.js';
+import { queuedSubmissions, reviewSubmission, submissionShape, submitTask, type CheckCallback } from '../core/quests.js';
 import type { ApiKeyRecord, SubmissionRecord, Transaction } from '../store/index.js';
 import { renderLeaderboardFragment } from '../ui/index.js';
 import { adminOperations } from './admin-operations.js';
@@ -498,7 +498,7 @@ export const operations: Record<string, Operation> = {
       return {
         body: {
           ...OK,
-          submissions: page.map(submissionShape),
+          submissions: await queuedSubmissions(call.tx, app, page),
           // Where the next page starts; null on the last.
           next_offset: found.length > limit ? offset + limit : null,
         },

@@ -248,6 +248,11 @@ describe('quests', () => {
       expect(mine.body.submissions).to.have.length(1);
       expect(mine.body.submissions[0]).to.deep.include({ task_id: TASKS.review, status: 'pending', reason: null });
       expect((await userInfo(api.call)).tasks_completed).to.equal(0);
+      const queued = (await queue()).body.submissions;
+      expect(queued.map((entry: { task_id: string; task_name: string }) => [entry.task_id, entry.task_name])).to.deep.equal([
+        [TASKS.review, 'Show your build'],
+        [TASKS.review, 'Show your build'],
+      ]);
     });
 
     it('a rejection keeps its reason for the member, who may then send again', async () => {

@@ -1,5 +1,5 @@
 import { css, html } from 'lit';
-import type { SubmissionAnswer as Submission } from '../../api/admin-responses.js';
+import type { QueuedSubmission as Submission } from '../../api/admin-responses.js';
 import { consoleStyles } from '../console-styles.js';
 import { state } from 'lit/decorators.js';
 import { Loader, type Outcome, outcomeView, reasonOf, pagerView } from '../loader.js';
@@ -142,7 +142,8 @@ export class ConsoleReviews extends ConsoleSection {
   private item(submission: Submission) {
     const { t } = this.locale;
     const id = submission.submission_id;
-    const values = { member: submission.account_name, task: submission.task_id };
+    // The task by its name; its id where the task is gone, and beside the name for whoever needs it.
+    const values = { member: submission.account_name, task: submission.task_name ?? submission.task_id };
     return html`<li class="card">
       <label class="inline">
         <input type="checkbox" .checked=${this.selected.has(id)} @change=${(event: Event) =>
@@ -153,7 +154,11 @@ export class ConsoleReviews extends ConsoleSection {
         <dt>${t('reviews.member')}</dt>
         <dd>${submission.account_name}</dd>
         <dt>${t('reviews.task')}</dt>
-        <dd class="secret">${submission.task_id}</dd>
+        <dd>${
+          submission.task_name === null
+            ? html`<span class="secret">${submission.task_id}</span>`
+            : html`${submission.task_name}<br /><small class="secret">${submission.task_id}</small>`
+        }</dd>
         <dt>${t('reviews.when')}</dt>
         <dd>${this.locale.date(Date.parse(submission.create_date))}</dd>
         <dt>${t('reviews.answer')}</dt>
