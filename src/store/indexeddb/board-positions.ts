@@ -9,8 +9,8 @@
 import type { IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import { compareTies, placements, rowOf, rowTie, type Placement } from '../placements.js';
-import type { BoardRow, GroupKey, Tie } from '../records.js';
+import { compareTies, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
+import type { GroupKey, SeasonPointsRecord, Tie, TieRow } from '../records.js';
 import type { RunBounds, RunKey, RunsRecord } from './board-records.js';
 
 /** A run past this many members splits in two. */
@@ -68,7 +68,7 @@ export function runIndexOf(runBounds: RunBounds[], tie: Tie): number {
 }
 
 /** How many rows of a run sort before `tie`. */
-export function rowsBefore(rows: BoardRow[], tie: Tie): number {
+export function rowsBefore(rows: TieRow[], tie: Tie): number {
   let low = 0;
   let high = rows.length;
   while (low < high) {
@@ -82,7 +82,7 @@ export function rowsBefore(rows: BoardRow[], tie: Tie): number {
 /** One member's row in one group: leaving it (row null), joining it (delta 1) or changed in place (delta 0). */
 export interface RowChange {
   placement: Placement;
-  row: BoardRow | null;
+  row: TieRow | null;
   delta: -1 | 0 | 1;
 }
 
@@ -90,7 +90,7 @@ interface GroupInWrite {
   key: GroupKey;
   runBounds: RunBounds[];
   /** The rows of each run this write touches, by run index. */
-  changedRows: Map<number, BoardRow[]>;
+  changedRows: Map<number, TieRow[]>;
 }
 
 /** Applies members' changes to the runs, counts and groups: the users must already be written. */
@@ -205,10 +205,10 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
  * inside the run leaves and joins), then the rest change in place, and those
  * joining, sorted, are merged in: one pass, however many join.
  */
-function applyChanges(rows: BoardRow[], changes: RowChange[]): BoardRow[] {
+function applyChanges(rows: TieRow[], changes: RowChange[]): TieRow[] {
   const leaving = new Set<string>();
-  const changed = new Map<string, BoardRow>();
-  const joining: BoardRow[] = [];
+  const changed = new Map<string, TieRow>();
+  const joining: TieRow[] = [];
   for (const {
     placement: { tie },
     row,
@@ -218,7 +218,7 @@ function applyChanges(rows: BoardRow[], changes: RowChange[]): BoardRow[] {
     else if (row === null) leaving.add(tie[1]);
     else changed.set(tie[1], { ...row, at: tie[0] });
   }
-  const kept: BoardRow[] = [];
+  const kept: TieRow[] = [];
   for (const row of rows) {
     if (leaving.delete(row.account_name)) continue;
     const update = changed.get(row.account_name);
@@ -228,7 +228,7 @@ function applyChanges(rows: BoardRow[], changes: RowChange[]): BoardRow[] {
   const [missing] = [...leaving, ...changed.keys()];
   if (missing !== undefined) throw new Error(`The board has no row for ${JSON.stringify(missing)}.`);
   joining.sort((a, b) => compareTies(rowTie(a), rowTie(b)));
-  const merged: BoardRow[] = [];
+  const merged: TieRow[] = [];
   let i = 0;
   for (const row of joining) {
     while (i < kept.length && compareTies(rowTie(kept[i]!), rowTie(row)) < 0) merged.push(kept[i++]!);
@@ -250,7 +250,7 @@ function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
 }
 
 /** A run cut in halves until none holds more than RUN_SPLIT members. */
-function halves(rows: BoardRow[]): BoardRow[][] {
+function halves(rows: TieRow[]): TieRow[][] {
   if (rows.length <= RUN_SPLIT) return [rows];
   const half = rows.length >> 1;
   return [...halves(rows.slice(0, half)), ...halves(rows.slice(half))];
@@ -279,26 +279,37 @@ async function updateGroupCounts(raw: Raw, changes: RowChange[]): Promise<Set<st
 }
 
 /**
- * Lays out an app's boards afresh from its members: one read of the members
- * and a sort (the upgrade from boards kept before version 4).
+ * Lays out an app's boards afresh from its members and their season points: one
+ * read of each and a sort (the upgrade from boards kept before version 4).
  */
 export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> {
   const appRange = prefixRange([app_id]);
-  const counts = raw.objectStore('board_counts');
-  const runs = raw.objectStore('board_runs');
-  const rows = raw.objectStore('board_rows');
-  const [members] = await Promise.all([
+  const [members, seasonPoints] = await Promise.all([
     raw.objectStore('users').getAll(appRange),
-    counts.delete(appRange),
-    runs.delete(appRange),
-    rows.delete(appRange),
+    raw.objectStore('season_points').getAll(appRange),
+    raw.objectStore('board_counts').delete(appRange),
+    raw.objectStore('board_runs').delete(appRange),
+    raw.objectStore('board_rows').delete(appRange),
   ]);
-  const all = members
-    .flatMap((user) => {
-      const row = rowOf(user);
-      return placements(user).map((placement) => ({ ...placement, row: { ...row, at: placement.tie[0] } }));
-    })
-    .sort(comparePlacements);
+  const memberPlaces = members.flatMap((user) => {
+    const row = rowOf(user);
+    return placements(user).map((placement) => ({ ...placement, row: { ...row, at: placement.tie[0] } }));
+  });
+  await layOut(raw, [...memberPlaces, ...seasonPlaces(seasonPoints)]);
+}
+
+/** Lays out every season's board from its members' points (the upgrade to version 13). */
+export async function layOutSeasons(raw: Raw): Promise<void> {
+  await layOut(raw, seasonPlaces(await raw.objectStore('season_points').getAll()));
+}
+
+const seasonPlaces = (records: SeasonPointsRecord[]) =>
+  records.map((record) => ({ ...seasonPlacement(record), row: { account_name: record.account_name, at: record.at } }));
+
+/** Writes the groups of the placements given, whole, in runs of RUN_FILL members. */
+async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promise<void> {
+  const all = placed.sort(comparePlacements);
+  const rows = raw.objectStore('board_rows');
   const writes: Promise<unknown>[] = [];
   let start = 0;
   while (start < all.length) {
@@ -313,7 +324,10 @@ export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> 
       const members = all.slice(from, from + bounds.count).map((placement) => placement.row);
       writes.push(rows.put({ key: runKey(group, bounds.start), rows: members }));
     }
-    writes.push(counts.put({ key: group, count: end - start }), runs.put(encodeRuns(group, runBounds)));
+    writes.push(
+      raw.objectStore('board_counts').put({ key: group, count: end - start }),
+      raw.objectStore('board_runs').put(encodeRuns(group, runBounds)),
+    );
     start = end;
   }
   await Promise.all(writes);

@@ -1,7 +1,7 @@
 // A transaction over every store. It caches what it reads and writes each
 // changed record once when the work is done, so a replay of many events on the
 // same member costs one put, not one per event; and it moves the board rows of
-// exactly the members it wrote.
+// exactly the members it wrote, on the boards and on the seasons' boards.
 import {
   challengeCompleters,
   challengeMembers,
@@ -23,8 +23,8 @@ import {
   unrankedPage,
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
-import { countSeasonHigher, seasonPage, seasonPosition, storedSeasonPoints } from './season-boards.js';
-import { isShown, placements, placementText, rowOf, type Placement } from '../placements.js';
+import { countSeasonHigher, seasonPage, seasonPosition } from './season-boards.js';
+import { isShown, placements, placementText, rowOf, seasonPlacement, type Placement } from '../placements.js';
 import {
   keyText,
   keyTextOf,
@@ -52,6 +52,8 @@ export class IndexedDbTransaction implements Transaction {
   private readonly dirty = new Map<string, [RecordKind, unknown]>();
   /** Where each member stood on the boards when first read, and as what row, to keep the boards right. */
   private readonly boardsAtRead = new Map<string, OnBoards>();
+  /** Each member's points in a season when first read (null: none), to keep the season's board right. */
+  private readonly seasonPointsAtRead = new Map<string, SeasonPointsRecord | null>();
 
   constructor(readonly raw: RawTransaction) {}
 
@@ -64,6 +66,7 @@ export class IndexedDbTransaction implements Transaction {
       const user = value as UserRecord | undefined;
       this.boardsAtRead.set(cacheKey, user ? onBoards(user) : NOT_ON_BOARDS);
     }
+    if (store === 'season_points') this.seasonPointsAtRead.set(cacheKey, (value as SeasonPointsRecord | undefined) ?? null);
     return value;
   }
 
@@ -88,6 +91,7 @@ export class IndexedDbTransaction implements Transaction {
     this.dirty.set(cacheKey, [store, value]);
     // A member put without a read is new: on no board yet.
     if (store === 'users' && !this.boardsAtRead.has(cacheKey)) this.boardsAtRead.set(cacheKey, NOT_ON_BOARDS);
+    if (store === 'season_points' && !this.seasonPointsAtRead.has(cacheKey)) this.seasonPointsAtRead.set(cacheKey, null);
   }
 
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
@@ -96,6 +100,7 @@ export class IndexedDbTransaction implements Transaction {
       if (!this.dirty.has(key)) {
         this.cache.delete(key);
         this.boardsAtRead.delete(key);
+        this.seasonPointsAtRead.delete(key);
       }
     }
   }
@@ -213,6 +218,7 @@ export class IndexedDbTransaction implements Transaction {
   async flush(): Promise<void> {
     const changes: RowChange[] = [];
     for (const [cacheKey, [store, value]] of this.dirty) {
+      if (store === 'season_points') changes.push(...this.seasonChanges(cacheKey, value as SeasonPointsRecord));
       if (store !== 'users') continue;
       const user = value as UserRecord;
       const before = this.boardsAtRead.get(cacheKey) ?? NOT_ON_BOARDS;
@@ -229,15 +235,25 @@ export class IndexedDbTransaction implements Transaction {
         else if (after.row !== before.row && isShown(placement)) changes.push({ placement, row, delta: 0 });
       }
     }
-    const writes = [...this.dirty.values()].map(([store, value]) =>
-      this.raw
-        .objectStore(store)
-        .put((store === 'season_points' ? storedSeasonPoints(value as SeasonPointsRecord) : value) as never),
-    );
+    const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
     this.dirty.clear();
     await Promise.all(writes);
     // Only the rows of the members written move, however many: a merge import's chunk costs what it brings.
     await moveRows(this.raw, changes);
+  }
+
+  /** A member's row on a season's board, moved from where their points stood when read. */
+  private seasonChanges(cacheKey: string, points: SeasonPointsRecord): RowChange[] {
+    const before = this.seasonPointsAtRead.get(cacheKey) ?? null;
+    const placement = seasonPlacement(points);
+    const row = { account_name: points.account_name, at: points.at };
+    if (!before) return [{ placement, row, delta: 1 }];
+    const left = seasonPlacement(before);
+    if (placementText(left) === placementText(placement)) return [];
+    return [
+      { placement: left, row: null, delta: -1 },
+      { placement, row, delta: 1 },
+    ];
   }
 }
 
