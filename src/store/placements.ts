@@ -40,6 +40,9 @@ export function placements(user: UserRecord): Placement<MemberGroupKey>[] {
   return found;
 }
 
+/** A season's board keeps its members' ties alone: their points are their group's. */
+export const seasonRow = ({ account_name, at }: SeasonPointsRecord): TieRow => ({ account_name, at });
+
 /** Where a member's points in a season place them on its board. */
 export const seasonPlacement = ({ app_id, season_id, points, at, account_name }: SeasonPointsRecord): Placement => ({
   group: [app_id, 'season', season_id, negated(points)],

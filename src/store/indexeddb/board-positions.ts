@@ -9,8 +9,8 @@
 import type { IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import { compareTies, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
-import type { GroupKey, SeasonPointsRecord, Tie, TieRow } from '../records.js';
+import { compareTies, placements, rowOf, rowTie, seasonPlacement, seasonRow, type Placement } from '../placements.js';
+import type { GroupKey, Tie, TieRow } from '../records.js';
 import type { RunBounds, RunKey, RunsRecord } from './board-records.js';
 
 /** A run past this many members splits in two. */
@@ -279,34 +279,33 @@ async function updateGroupCounts(raw: Raw, changes: RowChange[]): Promise<Set<st
 }
 
 /**
- * Lays out an app's boards afresh from its members and their season points: one
- * read of each and a sort (the upgrade from boards kept before version 4).
+ * Lays out an app's boards afresh from its members: one read of the members and
+ * a sort (the upgrade from boards kept before version 4, which had no seasons).
  */
 export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> {
   const appRange = prefixRange([app_id]);
-  const [members, seasonPoints] = await Promise.all([
+  const [members] = await Promise.all([
     raw.objectStore('users').getAll(appRange),
-    raw.objectStore('season_points').getAll(appRange),
     raw.objectStore('board_counts').delete(appRange),
     raw.objectStore('board_runs').delete(appRange),
     raw.objectStore('board_rows').delete(appRange),
   ]);
-  const memberPlaces = members.flatMap((user) => {
-    const row = rowOf(user);
-    return placements(user).map((placement) => ({ ...placement, row: { ...row, at: placement.tie[0] } }));
-  });
-  await layOut(raw, [...memberPlaces, ...seasonPlaces(seasonPoints)]);
+  await layOut(
+    raw,
+    members.flatMap((user) => placements(user).map((placement) => ({ ...placement, row: rowOf(user) }))),
+  );
 }
 
 /** Lays out every season's board from its members' points (the upgrade to version 13). */
 export async function layOutSeasons(raw: Raw): Promise<void> {
-  await layOut(raw, seasonPlaces(await raw.objectStore('season_points').getAll()));
+  const records = await raw.objectStore('season_points').getAll();
+  await layOut(
+    raw,
+    records.map((record) => ({ ...seasonPlacement(record), row: seasonRow(record) })),
+  );
 }
 
-const seasonPlaces = (records: SeasonPointsRecord[]) =>
-  records.map((record) => ({ ...seasonPlacement(record), row: { account_name: record.account_name, at: record.at } }));
-
-/** Writes the groups of the placements given, whole, in runs of RUN_FILL members. */
+/** Writes the groups of the placements given, whole, in runs of RUN_FILL members: each row at its tie's time. */
 async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promise<void> {
   const all = placed.sort(comparePlacements);
   const rows = raw.objectStore('board_rows');
@@ -321,7 +320,7 @@ async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promis
     for (let from = start; from < end; from += RUN_FILL) {
       const bounds: RunBounds = { start: from === start ? null : all[from]!.tie, count: Math.min(RUN_FILL, end - from) };
       runBounds.push(bounds);
-      const members = all.slice(from, from + bounds.count).map((placement) => placement.row);
+      const members = all.slice(from, from + bounds.count).map(({ row, tie }) => ({ ...row, at: tie[0] }));
       writes.push(rows.put({ key: runKey(group, bounds.start), rows: members }));
     }
     writes.push(

@@ -18,9 +18,6 @@ export type RunBoard = Omit<BoardRef, 'type'> & { type: BoardRef['type'] | 'seas
 
 const boardPrefix = (board: RunBoard) => [board.app_id, board.type, board.period ?? ''];
 
-/** The port's boards and name lists keep whole rows in their runs (board-records.ts). */
-const boardRows = (rows: TieRow[]) => rows as BoardRow[];
-
 // Boards are read in read transactions only, so what one request reads stays true until it ends.
 const groupsRead = new WeakMap<Transaction, Map<string, Promise<BoardCountRecord[]>>>();
 const runsRead = new WeakMap<Transaction, Map<string, Promise<RunBounds[]>>>();
@@ -172,7 +169,7 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   const members: Listed[] = [];
   const range = prefixRange(names, runKey(names, runBounds[run]!.start));
   for await (const { rows } of runsIn(tx, range, () => runsFor(toSkip + limit - members.length))) {
-    for (const row of boardRows(rows)) {
+    for (const row of rows as BoardRow[]) {
       if (isRanked(board, row)) continue;
       if (toSkip > 0) toSkip--;
       else if (members.push({ row, value: 0 }) === limit) return members;
@@ -181,18 +178,16 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   return members;
 }
 
-/** `limit` members from position `offset`, in a read or two once the start is found. */
-export async function boardPage(tx: Transaction, board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
-  return (await runsPage(tx, board, offset, limit)) as Listed[]; // whole rows: see boardRows
-}
-
-/** `limit` members of a board laid out in runs, from position `offset`, each with their group's value. */
-export async function runsPage(
+/**
+ * `limit` members from position `offset`, each with their group's value, in a read or two once
+ * the start is found. Their rows as the board keeps them: whole, but a season's ties alone.
+ */
+export async function boardPage<Row extends TieRow = BoardRow>(
   tx: Transaction,
   board: RunBoard,
   offset: number,
   limit: number,
-): Promise<{ row: TieRow; value: number }[]> {
+): Promise<{ row: Row; value: number }[]> {
   if (limit === 0) return [];
   const prefix = boardPrefix(board);
   let from: IDBValidKey = prefix;
@@ -209,7 +204,7 @@ export async function runsPage(
     const runBounds = await runsOf(tx, group.key);
     from = runKey(group.key, runBounds.find(within)!.start);
   }
-  const members: { row: TieRow; value: number }[] = [];
+  const members: { row: Row; value: number }[] = [];
   const range = prefixRange(prefix, from);
   for await (const { key, rows } of runsIn(tx, range, () => runsFor(skip + limit - members.length))) {
     const value = negated(key[3]);
@@ -217,7 +212,7 @@ export async function runsPage(
       skip -= rows.length;
       continue;
     }
-    for (const row of rows.slice(skip)) if (members.push({ row, value }) === limit) return members;
+    for (const row of rows.slice(skip) as Row[]) if (members.push({ row, value }) === limit) return members;
     skip = 0;
   }
   return members;

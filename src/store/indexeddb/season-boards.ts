@@ -6,8 +6,8 @@
 // sum over a few records and a page a read of two to four, never a walk over
 // the season's members.
 import { seasonPlacement } from '../placements.js';
-import type { SeasonPointsRecord } from '../records.js';
-import { countDistinctHigher, countHigher, positionOf, runsPage, type RunBoard } from './boards.js';
+import type { SeasonPointsRecord, TieRow } from '../records.js';
+import { countDistinctHigher, countHigher, positionOf, boardPage, type RunBoard } from './boards.js';
 import type { RawTransaction } from './schema.js';
 
 const seasonBoard = (app_id: string, season_id: string): RunBoard => ({ app_id, type: 'season', period: season_id });
@@ -25,6 +25,6 @@ export async function seasonPage(
   offset: number,
   limit: number,
 ): Promise<SeasonPointsRecord[]> {
-  const page = await runsPage(tx, seasonBoard(app_id, season_id), offset, limit);
+  const page = await boardPage<TieRow>(tx, seasonBoard(app_id, season_id), offset, limit);
   return page.map(({ row: { account_name, at }, value: points }) => ({ app_id, season_id, account_name, points, at }));
 }

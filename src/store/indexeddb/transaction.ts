@@ -24,7 +24,7 @@ import {
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
 import { countSeasonHigher, seasonPage, seasonPosition } from './season-boards.js';
-import { isShown, placements, placementText, rowOf, seasonPlacement, type Placement } from '../placements.js';
+import { isShown, placements, placementText, rowOf, seasonPlacement, seasonRow, type Placement } from '../placements.js';
 import {
   keyText,
   keyTextOf,
@@ -43,6 +43,7 @@ import type {
   ChallengeRecord,
   LogRecord,
   SeasonPointsRecord,
+  TieRow,
   TransferRecord,
   UserRecord,
 } from '../records.js';
@@ -50,10 +51,11 @@ import type {
 export class IndexedDbTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
   private readonly dirty = new Map<string, [RecordKind, unknown]>();
-  /** Where each member stood on the boards when first read, and as what row, to keep the boards right. */
+  /**
+   * Where each member, and each member's points in a season, stood on the boards when first read,
+   * and as what row, to keep the boards right.
+   */
   private readonly boardsAtRead = new Map<string, OnBoards>();
-  /** Each member's points in a season when first read (null: none), to keep the season's board right. */
-  private readonly seasonPointsAtRead = new Map<string, SeasonPointsRecord | null>();
 
   constructor(readonly raw: RawTransaction) {}
 
@@ -62,11 +64,7 @@ export class IndexedDbTransaction implements Transaction {
     if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as Records[K] | undefined;
     const value = (await this.raw.objectStore(store).get(key as never)) as Records[K] | undefined;
     this.cache.set(cacheKey, value);
-    if (store === 'users') {
-      const user = value as UserRecord | undefined;
-      this.boardsAtRead.set(cacheKey, user ? onBoards(user) : NOT_ON_BOARDS);
-    }
-    if (store === 'season_points') this.seasonPointsAtRead.set(cacheKey, (value as SeasonPointsRecord | undefined) ?? null);
+    if (onSomeBoard(store)) this.boardsAtRead.set(cacheKey, value ? onBoards(store, value) : NOT_ON_BOARDS);
     return value;
   }
 
@@ -89,9 +87,8 @@ export class IndexedDbTransaction implements Transaction {
     const cacheKey = keyTextOf(store, value);
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, [store, value]);
-    // A member put without a read is new: on no board yet.
-    if (store === 'users' && !this.boardsAtRead.has(cacheKey)) this.boardsAtRead.set(cacheKey, NOT_ON_BOARDS);
-    if (store === 'season_points' && !this.seasonPointsAtRead.has(cacheKey)) this.seasonPointsAtRead.set(cacheKey, null);
+    // A member (or their points in a season) put without a read is new: on no board yet.
+    if (onSomeBoard(store) && !this.boardsAtRead.has(cacheKey)) this.boardsAtRead.set(cacheKey, NOT_ON_BOARDS);
   }
 
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
@@ -100,7 +97,6 @@ export class IndexedDbTransaction implements Transaction {
       if (!this.dirty.has(key)) {
         this.cache.delete(key);
         this.boardsAtRead.delete(key);
-        this.seasonPointsAtRead.delete(key);
       }
     }
   }
@@ -218,12 +214,10 @@ export class IndexedDbTransaction implements Transaction {
   async flush(): Promise<void> {
     const changes: RowChange[] = [];
     for (const [cacheKey, [store, value]] of this.dirty) {
-      if (store === 'season_points') changes.push(...this.seasonChanges(cacheKey, value as SeasonPointsRecord));
-      if (store !== 'users') continue;
-      const user = value as UserRecord;
+      if (!onSomeBoard(store)) continue;
       const before = this.boardsAtRead.get(cacheKey) ?? NOT_ON_BOARDS;
-      const after = onBoards(user);
-      const row = rowOf(user);
+      const after = onBoards(store, value);
+      const row = JSON.parse(after.row) as TieRow;
       const beforeTexts = new Set(before.placements.map(placementText));
       const afterTexts = new Set(after.placements.map(placementText));
       for (const placement of before.placements) {
@@ -241,20 +235,6 @@ export class IndexedDbTransaction implements Transaction {
     // Only the rows of the members written move, however many: a merge import's chunk costs what it brings.
     await moveRows(this.raw, changes);
   }
-
-  /** A member's row on a season's board, moved from where their points stood when read. */
-  private seasonChanges(cacheKey: string, points: SeasonPointsRecord): RowChange[] {
-    const before = this.seasonPointsAtRead.get(cacheKey) ?? null;
-    const placement = seasonPlacement(points);
-    const row = { account_name: points.account_name, at: points.at };
-    if (!before) return [{ placement, row, delta: 1 }];
-    const left = seasonPlacement(before);
-    if (placementText(left) === placementText(placement)) return [];
-    return [
-      { placement: left, row: null, delta: -1 },
-      { placement, row, delta: 1 },
-    ];
-  }
 }
 
 interface OnBoards {
@@ -264,4 +244,11 @@ interface OnBoards {
 }
 
 const NOT_ON_BOARDS: OnBoards = { placements: [], row: '' };
-const onBoards = (user: UserRecord): OnBoards => ({ placements: placements(user), row: JSON.stringify(rowOf(user)) });
+const onSomeBoard = (store: RecordKind) => store === 'users' || store === 'season_points';
+
+/** Where a member stands on the boards, or their points in a season on its board (a row of their tie alone). */
+function onBoards(store: RecordKind, value: unknown): OnBoards {
+  if (store === 'users') return { placements: placements(value as UserRecord), row: JSON.stringify(rowOf(value as UserRecord)) };
+  const points = value as SeasonPointsRecord;
+  return { placements: [seasonPlacement(points)], row: JSON.stringify(seasonRow(points)) };
+}
