@@ -72,18 +72,20 @@ describe('season board model check', () => {
   const checkBoard = async (policy: string) => {
     await api.call('POST', '/v1/admin/import', { body: { apps: [{ app_id: 'model', settings: { rank_policy: policy } }] } });
     const expected = expectedSeasonBoard(board.values(), policy);
-    expect(expected.length).to.equal(MEMBERS);
+    const size = expected.length;
+    // Some of those without points joined by logging.
+    expect(size).to.be.within(241, MEMBERS);
     const pages = await Promise.all([0, 100, 200].map((offset) => get(`&limit=100&offset=${offset}`)));
     expect(pages.flatMap(seasonEntries)).to.deep.equal(expected);
-    expect(pages[0].total_users).to.equal(MEMBERS);
-    for (const offset of [1, 7, 47, 48, 49, 95, 96, 97, 143, 144, 145, 200, 251, 259]) {
+    expect(pages[0].total_users).to.equal(size);
+    for (const offset of [1, 7, 47, 48, 49, 95, 96, 97, 143, 144, 145, 200, size - 9, size - 1]) {
       expect(seasonEntries(await get(`&limit=9&offset=${offset}`)), `offset ${offset}`).to.deep.equal(
         expected.slice(offset, offset + 9),
       );
     }
-    for (const index of [0, 1, 30, 47, 48, 96, 97, 130, 143, 144, 200, 258, 259]) {
+    for (const index of [0, 1, 30, 47, 48, 96, 97, 130, 143, 144, 200, size - 2, size - 1]) {
       const name = expected[index]!.split(':')[1];
-      const start = Math.max(0, Math.min(index - 2, MEMBERS - 5));
+      const start = Math.max(0, Math.min(index - 2, size - 5));
       expect(seasonEntries(await get(`&limit=5&around=${name}`)), `around ${name}`).to.deep.equal(
         expected.slice(start, start + 5),
       );
