@@ -5,7 +5,8 @@
 // rows (board_rows). board_counts holds the members of each group, and
 // board_runs, one record per group, each run's start and size. A position is
 // then a sum over a few records plus a search inside one run, and a page of a
-// hundred members is a read of two to four records.
+// hundred members is a read of two to four records. Each season's board is
+// laid out the same way, its rows the members' ties (season-boards.ts).
 import type { IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
