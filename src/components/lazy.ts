@@ -4,3 +4,4 @@ export { QbAchievements } from './qb-achievements/qb-achievements.js';
 export { QbSeasonPicker, type QbSeasonChangeDetail, type QbSeasonChangeEvent } from './qb-season-picker/qb-season-picker.js';
 export { QbQuestTask } from './qb-quest-task/qb-quest-task.js';
 export { QbUserHighlights } from './qb-user-highlights/qb-user-highlights.js';
+export { QbConnectSocial, type QbConnectSocialDetail, type QbConnectSocialEvent } from './qb-connect-social/qb-connect-social.js';

@@ -45,11 +45,13 @@ export const consoleStyles = css`
   }
   :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
   label { display: block; font-weight: 600; margin-block: 0.6em 0.2em; }
-  label.inline { display: inline-flex; gap: 0.4em; align-items: center; margin: 0; font-weight: 400; }
+  /* A space after each, so that a row of checkboxes reads as pairs, each box beside its own word. */
+  label.inline { display: inline-flex; gap: 0.4em; align-items: center; margin: 0; margin-inline-end: 1em; font-weight: 400; }
   form { display: grid; gap: 0.3em; justify-items: start; }
   fieldset { border: 1px solid var(--line); border-radius: 8px; }
   table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: start; padding: 0.4em 0.5em; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+  /* Words stay whole (a narrow table scrolls in its .table-scroll); only .long text breaks anywhere. */
+  th, td { text-align: start; padding: 0.4em 0.5em; border-bottom: 1px solid var(--line); overflow-wrap: break-word; }
   th { font-weight: 600; }
   .table-scroll { overflow-x: auto; max-width: 100%; }
   .muted { color: var(--muted); }
@@ -57,7 +59,12 @@ export const consoleStyles = css`
   .error { color: var(--danger); }
   .success { color: var(--success); }
   .row { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: end; }
+  /* Apart from the list it turns, its page number level with its buttons. */
+  .pager { margin-top: 0.8em; align-items: center; }
   .card { background: var(--surface); border-radius: 8px; padding: 0.8em 1em; }
+  .card > :first-child { margin-top: 0; }
   ul.cards { list-style: none; padding: 0; display: grid; gap: 0.6em; }
   .secret { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+  /* Machine text with no spaces to break at (addresses, JSON): wrapped anywhere rather than widening its column. */
+  .long { overflow-wrap: anywhere; }
 `;

@@ -19,6 +19,14 @@ export const outcomeView = (outcome: Outcome) =>
     ? nothing
     : html`<p role=${outcome.ok ? 'status' : 'alert'} class=${outcome.ok ? 'success' : 'error'}>${outcome.text}</p>`;
 
+/**
+ * A table in a box of its own that scrolls sideways where the table is wider than the screen (a
+ * phone's): the page itself never does. The box is focusable, so a keyboard scrolls it too, and
+ * named, so a screen reader says what it holds.
+ */
+export const scrollingTable = (label: string, table: TemplateResult) =>
+  html`<div class="table-scroll" tabindex="0" role="region" aria-label=${label}>${table}</div>`;
+
 /** Turns a page, or null where there is none that way. */
 type PageTurn = (() => void) | null;
 
@@ -30,7 +38,7 @@ export const pagerView = (
   lang: ConsoleLanguage,
   { previous, next, page }: { previous: PageTurn; next: PageTurn; page?: number },
 ) =>
-  html`<div class="row">
+  html`<div class="row pager">
     <button type="button" class="secondary" ?disabled=${previous === null} @click=${() => previous?.()}>
       ${lang.t('console.previous')}
     </button>

@@ -11,6 +11,7 @@ const LOADERS: { readonly [L in LoadedLanguage]: () => Promise<{ words: Words }>
   'zh-CN': () => import('./languages/zh-CN.js'),
   ru: () => import('./languages/ru.js'),
   ar: () => import('./languages/ar.js'),
+  ko: () => import('./languages/ko.js'),
 };
 
 export type Translate = (id: WordId, values?: Readonly<Record<string, string | number>>) => string;

@@ -176,6 +176,8 @@ export const english = {
   'seasons.rewardSummary': 'Ranks {from}–{to}: badge {badge}',
   'seasons.board': 'Show the board',
   'seasons.boardOf': 'The board of {name}',
+  // The board button's name for a screen reader: it begins with the button's own words (WCAG 2.5.3).
+  'seasons.showBoardOf': 'Show the board of {name}',
   'seasons.boardRow': '{member}: {points} points',
   'seasons.start': 'Starts at',
   'seasons.end': 'Ends at',

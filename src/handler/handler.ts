@@ -250,7 +250,9 @@ export function createHandler({
       const [outcome] = await Promise.allSettled([run(), guarded]);
       await guarded;
       if (outcome.status === 'rejected') throw outcome.reason;
-      if (operation.scope === 'admin' && operation.transaction === 'write' && !outcome.value.rollBack) {
+      // An admin action is a POST: a GET that writes as it reads (admin/seasons freezing a season
+      // that has ended) is the manager looking, which the log does not keep.
+      if (operation.scope === 'admin' && operation.transaction === 'write' && method === 'POST' && !outcome.value.rollBack) {
         const clientAddress = context?.clientAddress ?? null;
         const action = { operation: name!, input: raw, key, at: time, clientAddress, changed: outcome.value.changed };
         await recordAdminAction(tx, action);

@@ -12,6 +12,7 @@ const CHUNKS: Record<LoadedLanguage, () => Promise<CatalogModule>> = {
   'zh-CN': () => import('./catalogs/zh-CN.js'),
   ru: () => import('./catalogs/ru.js'),
   ar: () => import('./catalogs/ar.js'),
+  ko: () => import('./catalogs/ko.js'),
 };
 
 export const loadCatalogChunk: CatalogLoader = (language) => CHUNKS[language]();

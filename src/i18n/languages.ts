@@ -1,6 +1,6 @@
 // The languages Questboard ships words for, each a file of ./catalogs/ named by its tag.
 
-export const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN', 'ru', 'ar'] as const;
+export const LANGUAGES = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN', 'ru', 'ar', 'ko'] as const;
 export type Language = (typeof LANGUAGES)[number];
 /** English is built in; the others are loaded when a page first needs them. */
 export type LoadedLanguage = Exclude<Language, 'en'>;

@@ -8,13 +8,14 @@ import { table as en } from './catalogs/en.js';
 import { table as es } from './catalogs/es.js';
 import { table as fr } from './catalogs/fr.js';
 import { table as ja } from './catalogs/ja.js';
+import { table as ko } from './catalogs/ko.js';
 import { table as ptBR } from './catalogs/pt-BR.js';
 import { table as ru } from './catalogs/ru.js';
 import { table as zhCN } from './catalogs/zh-CN.js';
 import { catalogLanguage, type Language } from './languages.js';
 import { createTranslator, type Catalog, type TableMessageId, type Translator } from './messages.js';
 
-const TABLES: Record<Language, Catalog<TableMessageId>> = { en, de, fr, es, 'pt-BR': ptBR, ja, 'zh-CN': zhCN, ru, ar };
+const TABLES: Record<Language, Catalog<TableMessageId>> = { en, de, fr, es, 'pt-BR': ptBR, ja, 'zh-CN': zhCN, ru, ar, ko };
 
 /** The fragment's words for `locale` (a canonical BCP 47 tag), its numbers formatted in it. */
 export function tableTranslator(locale: string): Translator<TableMessageId> {

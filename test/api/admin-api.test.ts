@@ -218,6 +218,22 @@ describe('the admin API', () => {
     for (const entry of audit.body.entries) expect(entry.summary).not.to.match(/pk_|sk_/);
   });
 
+  it('keeps a POST of the seasons in the audit log, and not a GET of them', async () => {
+    clock.now += 60_000;
+    const season = { app_id: 'guild', season_id: '54111111-1111-4111-8111-111111111111', name: 'Spring' };
+    const saved = await api.call('POST', '/v1/admin/seasons', {
+      body: { ...season, starts_at: new Date(WEDNESDAY).toISOString(), ends_at: new Date(WEDNESDAY + 86_400_000).toISOString() },
+    });
+    expect(saved.status, saved.text).to.equal(200);
+    clock.now += 60_000;
+    // A GET that freezes an ended season writes, but is the manager looking, not acting.
+    expect((await api.call('GET', '/v1/admin/seasons?app_id=guild')).status).to.equal(200);
+    const audit = await api.call('GET', '/v1/admin/audit?app_id=guild');
+    const [newest] = audit.body.entries;
+    expect([newest.operation, newest.at]).to.deep.equal(['admin/seasons', clock.now - 60_000]);
+    expect(newest.summary).to.include('Spring');
+  });
+
   for (const key of ['pk_read', 'pk_write', 'pk_ledger']) {
     it(`refuses ${key} every admin operation`, async () => {
       const calls: [string, string, unknown?][] = [

@@ -171,6 +171,9 @@ describe('the HTML leaderboard in a language', () => {
     const arabic = await page('&locale=ar');
     expect(caption(arabic.root)).to.equal('لوحة الصدارة حسب النقاط');
     expect([arabic.root!.lang, arabic.root!.dir]).to.deep.equal(['ar', 'rtl']);
+    const korean = await page('&locale=ko-KR');
+    expect(caption(korean.root)).to.equal('점수순 리더보드');
+    expect(korean.root!.querySelector('.qb-lb__summary')!.textContent).to.equal('멤버 2명 중 1–2번째 표시');
   });
 
   it('falls back to the most preferred language of Accept-Language, then to English', async () => {

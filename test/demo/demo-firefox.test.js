@@ -26,7 +26,9 @@ const firefox = findFirefox();
 const skip = firefox || process.env.CI ? false : 'Firefox is not installed (apt-get install -y firefox-esr)';
 
 describe('the demo in Firefox', { timeout: 180_000, skip }, () => {
+  /** @type {Awaited<ReturnType<typeof startDemoServer>>} */
   let demo;
+  /** @type {import('puppeteer-core').Browser} */
   let browser;
 
   before(async () => {

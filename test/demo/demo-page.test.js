@@ -31,7 +31,11 @@ const PHONE = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, h
 const DESKTOP = { width: 1440, height: 1000 };
 const COMPONENTS = ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-connect-social', 'qb-endorse-button'];
 
+/** @typedef {import('puppeteer-core').Page} Page */
+/** @typedef {import('puppeteer-core').Viewport} Viewport */
+/** @type {Awaited<ReturnType<typeof startDemoServer>>} */
 let demo;
+/** @type {import('puppeteer-core').Browser} */
 let browser;
 
 before(async () => {
@@ -50,10 +54,18 @@ after(async () => {
   await demo?.close();
 });
 
+/**
+ * @param {string} path
+ * @param {Viewport} viewport
+ * @param {{ colorScheme?: string }} [options]
+ */
 const openPage = (path, viewport, { colorScheme = 'light' } = {}) =>
   openDemoPage(browser, `${demo.origin}${path}`, viewport, { colorScheme });
 
-/** axe-core's violations for the whole page, shadow roots included, as readable lines. */
+/**
+ * axe-core's violations for the whole page, shadow roots included, as readable lines.
+ * @param {Page} page
+ */
 async function accessibilityViolations(page) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SCRIPT });
   return page.evaluate(async () => {
@@ -62,13 +74,21 @@ async function accessibilityViolations(page) {
   });
 }
 
-/** The same page at phone width (width only: switching to a mobile device would reload it). */
+/**
+ * The same page at phone width (width only: switching to a mobile device would reload it).
+ * @param {Page} page
+ * @param {string} name
+ */
 async function phoneScreenshot(page, name) {
   await page.setViewport({ width: PHONE.width, height: PHONE.height });
   await page.waitForFunction((width) => document.documentElement.clientWidth === width, {}, PHONE.width);
   await screenshot(page, name);
 }
 
+/**
+ * @param {Page} page
+ * @param {string} name
+ */
 async function screenshot(page, name) {
   // Colours ease in after a colour-scheme switch: capture the settled page, not a blend.
   await page.waitForFunction(() => document.getAnimations().length === 0, { timeout: 10_000 });
@@ -117,7 +137,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       assert.ok(before?.text.includes('alice') && before.pinned, `alice is below the top ten: ${JSON.stringify(before)}`);
       await logAlicesLastTask(page);
       const after = await highlightedLeaderboardRow(page);
-      assert.ok(after.text.includes('alice') && !after.pinned, `alice is in the top ten: ${JSON.stringify(after)}`);
+      assert.ok(after?.text.includes('alice') && !after.pinned, `alice is in the top ten: ${JSON.stringify(after)}`);
       assert.deepEqual(problems, []);
     } finally {
       await close();
@@ -135,6 +155,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
 
       await page.click('#export-button');
       await untilOutcome(page, '#data-result', 'ok');
+      /** @type {string[]} */
       let exported = [];
       while (exported.length === 0) {
         exported = (await readdir(downloads)).filter((name) => name.endsWith('.json'));
@@ -155,7 +176,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
           return row?.textContent.replace(/\s+/g, ' ').trim() === text;
         },
         { timeout: 10_000 },
-        before.text,
+        /** @type {{ text: string }} */ (before).text,
       );
       assert.deepEqual(await highlightedLeaderboardRow(page), before, 'the board is as it was when exported');
       assert.deepEqual(problems, []);
@@ -197,11 +218,14 @@ describe('the demo page', { timeout: 180_000 }, () => {
   it('writes as the member it views as, and visibly refuses an endorsement as someone else', async () => {
     const { page, problems, close } = await openPage('/', DESKTOP);
     /** The guild's endorsements of a kind, [from, to], read with the admin key through the worker that serves the page. */
+    /** @param {string} kind */
     const endorsementsOf = (kind) =>
       page.evaluate(async (kind) => {
         const answer = await fetch('/v1/admin/export?app_id=guild', { headers: { authorization: 'Bearer sk_demo_admin' } });
         const { apps } = await answer.json();
-        return apps[0].endorsements.filter((e) => e.endorsement_id === kind).map((e) => [e.from_account, e.to_account]);
+        /** @type {{ endorsement_id: string, from_account: string, to_account: string }[]} */
+        const endorsements = apps[0].endorsements;
+        return endorsements.filter((e) => e.endorsement_id === kind).map((e) => [e.from_account, e.to_account]);
       }, kind);
     try {
       await untilDashboardReady(page);
@@ -216,6 +240,7 @@ describe('the demo page', { timeout: 180_000 }, () => {
       await page.click("#featured-members button[title='bob']");
       await page.waitForFunction(() => document.querySelector('#endorse-form [data-viewer-name]')?.textContent === 'bob');
       await page.$eval('#endorse-form input[name="to_account"]', (input) => (input.value = 'alice'));
+      /** @param {string[][]} pairs */
       const bobEndorsedAlice = (pairs) => pairs.some(([from, to]) => from === 'bob' && to === 'alice');
       let kind;
       for (const option of await page.$$eval('#endorse-kind option', (options) => options.map((o) => o.value))) {
@@ -303,7 +328,9 @@ describe('the demo page', { timeout: 180_000 }, () => {
         JSON.stringify(states),
       );
       const injected = await page.evaluate(() => {
+        /** @type {string[]} */
         const found = [];
+        /** @param {Document | ShadowRoot} root */
         const collect = (root) => {
           for (const element of root.querySelectorAll('img, [onerror]')) found.push(element.outerHTML);
           for (const element of root.querySelectorAll('*')) if (element.shadowRoot) collect(element.shadowRoot);
@@ -323,6 +350,7 @@ describe('the script-tag embed page', { timeout: 180_000 }, () => {
   it('fills its containers and elements through the pasted script tag alone', async () => {
     // As the presenter goes: the dashboard first (it creates the guild), then the embed page.
     const { page, problems, close } = await openPage('/', DESKTOP);
+    /** @type {string[]} */
     const transportLines = [];
     page.on('console', (message) => {
       if (message.text().startsWith('[questboard] transport')) transportLines.push(message.text());
@@ -369,7 +397,7 @@ describe('the framework page', { timeout: 180_000 }, () => {
       for (const tag of ['qb-user-card', 'qb-challenge', 'qb-leaderboard', 'qb-endorse-button']) {
         assert.ok(
           states[tag]?.every((state) => state === 'loaded'),
-          `<${tag}>: ${states[tag]}`,
+          `<${tag}>: ${states[tag]?.join(', ')}`,
         );
       }
       assert.ok((await page.evaluate(() => window.__layoutShift)) < 0.02, 'no layout shift while loading');

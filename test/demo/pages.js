@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'vite';
 
+/** @typedef {import('puppeteer-core').Page} Page */
+/** The states of the page's Questboard elements, by tag name, in document order. @typedef {Record<string, string[]>} ComponentStates */
+
 /** The demo as `npm start` serves it, on a free port, with a fresh dependency cache. */
 export async function startDemoServer() {
   // A fresh dependency cache, as on a fresh machine: a dependency Vite found
@@ -43,6 +46,7 @@ export async function startDemoServer() {
 export async function openPage(browser, url, viewport, { colorScheme } = {}) {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
+  /** @type {string[]} */
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
@@ -72,9 +76,11 @@ export async function openPage(browser, url, viewport, { colorScheme } = {}) {
 /**
  * The state of every Questboard element in the page, shadow roots included, read from the
  * parts the components render for each state (their documented ::part API).
+ * @param {Page} page
  */
 export function componentStates(page) {
   return page.evaluate(() => {
+    /** @param {Element} element */
     const stateOf = (element) => {
       const root = element.shadowRoot;
       if (!customElements.get(element.localName) || !root || root.childElementCount === 0) return 'undefined';
@@ -83,7 +89,9 @@ export function componentStates(page) {
       if (root.querySelector('[part~="empty"]')) return 'empty';
       return 'loaded';
     };
+    /** @type {ComponentStates} */
     const states = {};
+    /** @param {Document | ShadowRoot} root */
     const collect = (root) => {
       for (const element of root.querySelectorAll('*')) {
         if (element.localName.startsWith('qb-')) (states[element.localName] ??= []).push(stateOf(element));
@@ -95,7 +103,10 @@ export function componentStates(page) {
   });
 }
 
-/** Waits until no Questboard element is still undefined or loading; then reports the states. */
+/**
+ * Waits until no Questboard element is still undefined or loading; then reports the states.
+ * @param {Page} page
+ */
 export async function untilComponentsSettled(page) {
   for (;;) {
     const states = await componentStates(page);
@@ -105,12 +116,16 @@ export async function untilComponentsSettled(page) {
   }
 }
 
+/** @param {Page} page */
 export async function untilDashboardReady(page) {
   await page.waitForSelector('#dashboard[aria-busy="false"]', { timeout: 60_000 });
   return untilComponentsSettled(page);
 }
 
-/** The viewer's row in <qb-leaderboard>: its text, and whether it is pinned below the list (outside the shown ranks). */
+/**
+ * The viewer's row in <qb-leaderboard>: its text, and whether it is pinned below the list (outside the shown ranks).
+ * @param {Page} page
+ */
 export function highlightedLeaderboardRow(page) {
   return page.evaluate(() => {
     const row = document.querySelector('qb-leaderboard')?.shadowRoot?.querySelector('.qb-lb__row--highlight');
@@ -118,7 +133,10 @@ export function highlightedLeaderboardRow(page) {
   });
 }
 
-/** Waits until the viewer's row is among the shown ranks, no longer pinned below them. */
+/**
+ * Waits until the viewer's row is among the shown ranks, no longer pinned below them.
+ * @param {Page} page
+ */
 export function untilHighlightShown(page) {
   return page.waitForFunction(
     () => {
@@ -129,17 +147,26 @@ export function untilHighlightShown(page) {
   );
 }
 
-/** Waits until the demo's result `selector` (a form's <output>) reports `outcome`: ok or error. */
+/**
+ * Waits until the demo's result `selector` (a form's <output>) reports `outcome`: ok or error.
+ * @param {Page} page
+ * @param {string} selector
+ * @param {'ok' | 'error'} outcome
+ */
 export function untilOutcome(page, selector, outcome) {
   return page.waitForFunction(
-    (selector, outcome) => document.querySelector(selector)?.dataset.outcome === outcome,
+    (/** @type {string} */ selector, /** @type {string} */ outcome) =>
+      /** @type {HTMLOutputElement | null} */ (document.querySelector(selector))?.dataset.outcome === outcome,
     { timeout: 10_000 },
     selector,
     outcome,
   );
 }
 
-/** Logs alice's last task of "Build in Public" (shipping), whose task and challenge points lift her into the top ten. */
+/**
+ * Logs alice's last task of "Build in Public" (shipping), whose task and challenge points lift her into the top ten.
+ * @param {Page} page
+ */
 export async function logAlicesLastTask(page) {
   await page.select('#log-task', '7b2c3d4e-0201-4000-8000-00000000a201');
   await page.click('#log-form button[type="submit"]');
@@ -152,7 +179,10 @@ export async function logAlicesLastTask(page) {
   await untilHighlightShown(page);
 }
 
-/** Clicks the endorse button of the framework page's Vue app and checks that Vue heard of the endorsement. */
+/**
+ * Clicks the endorse button of the framework page's Vue app and checks that Vue heard of the endorsement.
+ * @param {Page} page
+ */
 export async function endorseInVueApp(page) {
   // The button is enabled once the page's member token has been signed (asynchronously).
   await page.waitForSelector('qb-endorse-button >>> button:not([disabled])', { timeout: 10_000 });
@@ -163,7 +193,11 @@ export async function endorseInVueApp(page) {
   assert.equal(await page.$eval('.vue-events li', (item) => item.textContent), 'alice endorsed bob (kind)');
 }
 
-/** Saves an X handle in <qb-connect-social> and waits until the challenge shows "Connect your X account" completed. */
+/**
+ * Saves an X handle in <qb-connect-social> and waits until the challenge shows "Connect your X account" completed.
+ * @param {Page} page
+ * @param {string} handle
+ */
 export async function connectHandle(page, handle) {
   await page.type('qb-connect-social >>> input', handle);
   await page.click('qb-connect-social >>> button');
@@ -176,7 +210,10 @@ export async function connectHandle(page, handle) {
   );
 }
 
-/** Fails unless every Questboard element on the page loaded. */
+/**
+ * Fails unless every Questboard element on the page loaded.
+ * @param {ComponentStates} states
+ */
 export function assertAllLoaded(states) {
   assert.ok(
     Object.values(states)

@@ -13,10 +13,15 @@ import { importSource } from '../source-module.js';
 import { startServer } from '../server/reference-server.js';
 import { openPage, startDemoServer, untilDashboardReady } from './pages.js';
 
+/** @type {import('puppeteer-core').Browser} */
 let browser;
+/** @type {import('../server/reference-server.js').RunningServer} */
 let questboard;
+/** @type {Awaited<ReturnType<typeof startDemoServer>>} */
 let demo;
+/** @type {string} */
 let directory;
+/** @type {typeof import('../../demo/dataset.js')} */
 let guild;
 
 before(async () => {
@@ -39,7 +44,10 @@ after(async () => {
   if (directory) await rm(directory, { recursive: true, force: true });
 });
 
-/** The text of the viewed member's card (alice's, by default). */
+/**
+ * The text of the viewed member's card (alice's, by default).
+ * @param {import('puppeteer-core').Page} page
+ */
 const cardText = (page) => page.evaluate(() => document.querySelector('qb-user-card')?.shadowRoot?.textContent ?? '');
 
 it('shows a write that reaches the shared server in every browser, without a reload', async () => {

@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Runs the script with QUESTBOARD_PORT set; its exit code and what it wrote. */
+/**
+ * Runs the script with QUESTBOARD_PORT set; its exit code and what it wrote.
+ * @param {string} port
+ */
 async function startShared(port) {
   const child = spawn(process.execPath, ['scripts/demo-shared.js'], {
     cwd: root,
@@ -27,15 +30,16 @@ async function startShared(port) {
   return { code, stdout, stderr };
 }
 
+/** @type {import('node:net').Server} */
 let occupant;
 before(async () => {
   occupant = createServer();
-  await new Promise((resolve) => occupant.listen({ host: '127.0.0.1', port: 0 }, resolve));
+  await /** @type {Promise<void>} */ (new Promise((resolve) => occupant.listen({ host: '127.0.0.1', port: 0 }, resolve)));
 });
 after(() => new Promise((resolve) => occupant.close(resolve)));
 
 it('says at once which port is taken and how to choose another', async () => {
-  const { port } = occupant.address();
+  const { port } = /** @type {import('node:net').AddressInfo} */ (occupant.address());
   const result = await startShared(String(port));
   assert.equal(result.code, 1);
   assert.equal(result.stdout, '');

@@ -230,6 +230,7 @@ describe('the script-tag embed (dist/questboard.js)', () => {
     expect(fetched.filter((path) => path.includes('/locales/'))).to.deep.equal(['/dist/locales/de.js']);
     expect(fetched.filter((path) => path.includes('/elements/')).sort()).to.deep.equal([
       '/dist/elements/qb-achievements.js',
+      '/dist/elements/qb-connect-social.js',
       '/dist/elements/qb-user-highlights.js',
     ]);
     expect(win.pageRecord.violations).to.deep.equal([]);

@@ -20,22 +20,40 @@ const MEMBERS = 1200;
 const PART = 300;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;
+/** @typedef {import('../../src/store/sql/index.js').SqlStore} SqlStore */
+/**
+ * A request to the handler, answered as callHandler answers: `body` is any, as JSON parsed is, the
+ * tests reading whichever answer's fields they check.
+ * @typedef {(method: string, path: string, body?: unknown) => Promise<{ status: number, body: any }>} Call
+ */
+
+/**
+ * @param {number} app
+ * @param {number} n
+ */
 const guid = (app, n) => `d0000000-0000-4000-8000-${String(app * 100 + n).padStart(12, '0')}`;
+/** @param {number} i */
 const name = (i) => `m-${String((i * 7919) % MEMBERS).padStart(4, '0')}`;
 
+/** @type {typeof import('../../src/handler/handler.js') & typeof import('../../src/store/sql/index.js')} */
 let source;
 before(async () => {
   source = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts');
 });
 
-/** The app's definition, and its members, progress and endorsements in a deterministic spread. */
+/**
+ * The app's definition, and its members, progress and endorsements in a deterministic spread.
+ * @param {number} app
+ */
 function dataset(app) {
   const tasks = [
     { task_id: guid(app, 2), name: 'Post', quantity: 2, operator: 0, points: 10, allowretry: true },
     { task_id: guid(app, 3), name: 'Thread', quantity: 3, operator: 1, points: 20 },
     { task_id: guid(app, 4), name: 'Reply', quantity: 5, operator: 0, points: 30 },
   ].map((task) => ({ ...task, create_date: '2026-01-01T00:00:00Z' }));
+  /** @type {{ account_name: string, id?: string }[]} */
   const users = [];
+  /** @type {{ task_id: string, account_name: string, quantity: number, at: string }[]} */
   const progress = [];
   for (let i = 0; i < MEMBERS; i++) {
     users.push({ account_name: name(i), id: `e0000000-0000-4000-8000-${String(i).padStart(12, '0')}` });
@@ -73,13 +91,20 @@ function dataset(app) {
   };
 }
 
-/** A caller of the handler over `store`, as the admin, with JSON. */
+/**
+ * A caller of the handler over `store`, as the admin, with JSON.
+ * @param {SqlStore} store
+ * @returns {Call}
+ */
 function callerOf(store) {
   const handle = source.createHandler({ store, now: () => new Date(NOW) });
   return (method, path, body) => callHandler(handle, method, path, ADMIN, body);
 }
 
-/** App 1 in one import, written ahead; app 2, the same members and logs under other ids, in parts. */
+/**
+ * App 1 in one import, written ahead; app 2, the same members and logs under other ids, in parts.
+ * @param {Call} call
+ */
 async function importBoth(call) {
   const whole = dataset(1);
   const first = await call('POST', '/v1/admin/import', { admin_keys: [ADMIN], apps: [whole] });
@@ -103,7 +128,11 @@ async function importBoth(call) {
   return whole;
 }
 
-/** Every member's info and progress on one task, and every board in pages, as answered. */
+/**
+ * Every member's info and progress on one task, and every board in pages, as answered.
+ * @param {Call} call
+ * @param {number} app
+ */
 async function answers(call, app) {
   const paths = [];
   for (let i = 0; i < MEMBERS; i++) {
@@ -125,13 +154,24 @@ async function answers(call, app) {
   return texts;
 }
 
-/** The checks of one engine's store, opened by `open` (null: PostgreSQL does not answer, and they are skipped, or failed in CI). */
+/**
+ * The checks of one engine's store, opened by `open` (null: PostgreSQL does not answer, and they are skipped, or failed in CI).
+ * @param {() => Promise<{ store: SqlStore, sent?: string[] } | null>} open
+ * @param {{ recorded?: boolean }} [options]
+ */
 function checksOn(open, { recorded = false } = {}) {
+  /** @type {Call} */
   let call;
+  /** @type {SqlStore | undefined} */
   let store;
+  /** @type {string[] | undefined} */
   let sent;
-  /** The statements of the import written ahead, in order (recorded stores only). */
+  /**
+   * The statements of the import written ahead, in order (recorded stores only).
+   * @type {string[]}
+   */
   let sentByWhole;
+  /** @type {ReturnType<typeof dataset>} */
   let whole;
   before(async () => {
     ({ store, sent } = (await open()) ?? {});
@@ -171,6 +211,7 @@ function checksOn(open, { recorded = false } = {}) {
     if (!store) return skipWithoutPostgres(t);
     const { status, body } = await call('GET', '/v1/admin/export?app_id=app-1');
     assert.equal(status, 200);
+    /** @param {{ task_id: string, account_name: string, quantity: number, at: string }} log */
     const line = (log) => `${log.task_id} ${log.account_name} ${log.quantity} ${Date.parse(log.at)}`;
     const inTimeOrder = whole.progress
       .map((log, index) => ({ log, index }))
@@ -201,6 +242,7 @@ describe('an import written ahead, on PGlite', () => {
 });
 
 describe('an import written ahead, on PostgreSQL', () => {
+  /** @type {Awaited<ReturnType<typeof createDatabase>> | undefined} */
   let database;
   checksOn(async () => {
     if (!(await postgresAnswers())) return null;

@@ -21,6 +21,11 @@ const KID = 'limits-1';
 /** The start of a minute: every default window starts here. */
 const START = Date.UTC(2026, 0, 5, 12, 0, 0);
 
+/**
+ * @type {typeof import('../../src/handler/handler.js') & typeof import('../../src/handler/rate-limits.js') &
+ *   typeof import('../../src/handler/read-ahead.js') & typeof import('../../src/store/sql/index.js') &
+ *   typeof import('../../src/server/client-address.js')}
+ */
 let source;
 before(async () => {
   source = await importSource(
@@ -32,7 +37,10 @@ before(async () => {
   );
 });
 
-/** A handler over the store with the server's limiter and a clock the test moves. */
+/**
+ * A handler over the store with the server's limiter and a clock the test moves.
+ * @param {import('../../src/store/sql/index.js').SqlStoreOptions} storeOptions
+ */
 async function limitedServer(storeOptions) {
   const store = await source.openSqlStore(storeOptions);
   const clock = { now: START };
@@ -40,7 +48,10 @@ async function limitedServer(storeOptions) {
   const limiter = source.createRateLimiter(source.sqlRateCounters);
   const handle = source.createHandler({ store, now, limiter, readAhead: source.createReadAhead(now, limiter) });
   const { publicKey, privateKey } = await generateKeyPair('ES256');
-  /** A member token for `sub`, issued now by the handler's clock. */
+  /**
+   * A member token for `sub`, issued now by the handler's clock.
+   * @param {string} sub
+   */
   const tokenFor = (sub) => {
     const iat = Math.floor(clock.now / 1000);
     return new SignJWT({ app_id: 'guild' })
@@ -69,11 +80,17 @@ async function limitedServer(storeOptions) {
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
   };
   let endorsements = 0;
+  /** @param {{ key?: string, address?: string }} [options] */
   const endorse = (options = {}) =>
     call('POST', '/v1/endorse_account', {
       ...options,
       body: { app_id: 'guild', from_account: 'alice', to_account: 'bob', endorsement_id: `e${++endorsements}` },
     });
+  /**
+   * @param {string} member
+   * @param {string} to_account
+   * @param {string} address
+   */
   const endorseAsMember = async (member, to_account, address) =>
     call('POST', '/v1/endorse_account', {
       key: MEMBER_KEY,
@@ -81,6 +98,7 @@ async function limitedServer(storeOptions) {
       address,
       body: { app_id: 'guild', to_account, endorsement_id: `e${++endorsements}` },
     });
+  /** @param {Record<string, { writes: number, window_seconds: number } | null> | null} rate_limits */
   const setLimits = async (rate_limits) => {
     const answer = await call('POST', '/v1/admin/import', {
       key: ADMIN,
@@ -110,6 +128,7 @@ async function limitedServer(storeOptions) {
   return { clock, call, endorse, endorseAsMember, setLimits, exported, close: () => store.close() };
 }
 
+/** @type {Record<string, () => Promise<{ options: import('../../src/store/sql/index.js').SqlStoreOptions, drop: () => Promise<void> }>>} */
 const engines = {
   pglite: async () => ({ options: { memory: true }, drop: async () => {} }),
   postgres: async () => {
@@ -120,7 +139,9 @@ const engines = {
 
 for (const [engine, open] of Object.entries(engines)) {
   describe(`write limits on ${engine}`, () => {
+    /** @type {Awaited<ReturnType<typeof limitedServer>>} */
     let server;
+    /** @type {Awaited<ReturnType<typeof open>> | undefined} */
     let database;
     let skip = false;
     before(async () => {
@@ -135,6 +156,10 @@ for (const [engine, open] of Object.entries(engines)) {
       await server?.close();
       await database?.drop();
     });
+    /**
+     * @param {string} name
+     * @param {(s: Awaited<ReturnType<typeof limitedServer>>) => Promise<void>} body
+     */
     const test = (name, body) =>
       it(name, async (t) => {
         if (skip) return skipWithoutPostgres(t);
@@ -273,6 +298,7 @@ for (const [engine, open] of Object.entries(engines)) {
 }
 
 describe("the client's address", () => {
+  /** @param {Parameters<typeof source.clientAddressOf>} args */
   const addressOf = (...args) => source.clientAddressOf(...args);
 
   it('is the socket address without --trust-proxy, whatever X-Forwarded-For says', () => {

@@ -18,6 +18,12 @@ const TASK = 'c0000000-0000-4000-8000-000000000002';
 const SECOND_TASK = 'c0000000-0000-4000-8000-000000000003';
 const NOW = new Date();
 const KEY = 'pk_read_ahead';
+/** @typedef {{ event: 'sent' | 'answered', text: string }} StatementEvent */
+/**
+ * @type {typeof import('../../src/handler/handler.js') & typeof import('../../src/handler/operations.js') &
+ *   typeof import('../../src/handler/rate-limits.js') & typeof import('../../src/handler/read-ahead.js') &
+ *   typeof import('../../src/store/sql/index.js')}
+ */
 let source;
 
 before(async () => {
@@ -30,9 +36,13 @@ before(async () => {
   );
 });
 
-/** A handler on PGlite whose statements are recorded as `sent` and `answered`, in order. */
+/**
+ * A handler on PGlite whose statements are recorded as `sent` and `answered`, in order.
+ * @param {Omit<import('../../src/handler/handler.js').HandlerOptions, 'store'>} options
+ */
 async function server(options) {
   const driver = await source.pgliteDriver();
+  /** @type {StatementEvent[]} */
   const events = [];
   const store = await source.openSqlStore({
     driver: {
@@ -42,9 +52,13 @@ async function server(options) {
           mode,
           (session) =>
             work({
+              /**
+               * @template Row
+               * @param {import('../../src/store/sql/sql.js').Query} query
+               */
               async query(query) {
                 events.push({ event: 'sent', text: query.text });
-                const rows = await session.query(query);
+                const rows = /** @type {Row[]} */ (await session.query(query));
                 events.push({ event: 'answered', text: query.text });
                 return rows;
               },
@@ -54,6 +68,12 @@ async function server(options) {
     },
   });
   const handle = source.createHandler({ store, ...options });
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {string} [key]
+   * @param {unknown} [body]
+   */
   const call = (method, path, key = KEY, body) => {
     events.length = 0;
     return callHandler(handle, method, path, key, body);
@@ -100,7 +120,11 @@ async function server(options) {
   return { call, events, close: () => store.close() };
 }
 
-/** Whether the statement reading `table` went out before the key's read was answered. */
+/**
+ * Whether the statement reading `table` went out before the key's read was answered.
+ * @param {StatementEvent[]} events
+ * @param {string} table
+ */
 function sentWithKey(events, table) {
   const sent = events.findIndex(({ event, text }) => event === 'sent' && text.startsWith(`SELECT record FROM ${table} `));
   const keyAnswered = events.findIndex(
@@ -164,10 +188,15 @@ it('reads them after the key where the host asks for no read ahead (the worker, 
   }
 });
 
-/** Where the statements whose text starts so went out, and where the key's read was answered (indexes of `events`). */
+/**
+ * Where the statements whose text starts so went out, and where the key's read was answered (indexes of `events`).
+ * @param {StatementEvent[]} events
+ * @param {string} start
+ */
 function sentAt(events, start) {
   return events.flatMap(({ event, text }, index) => (event === 'sent' && text.trim().startsWith(start) ? [index] : []));
 }
+/** @param {StatementEvent[]} events */
 const keyAnsweredAt = (events) =>
   events.findIndex(({ event, text }) => event === 'answered' && text.startsWith('SELECT record FROM api_keys '));
 
@@ -195,7 +224,9 @@ it("reads a leaderboard's page by offset and its count with the key, and answers
     }
     const tail = await ahead.call('GET', '/v1/get_leaderboard?app_id=guild&leaderboard_type=weekly&offset=1&limit=2');
     assert.deepEqual(
-      tail.body.leaderboard_users.map((entry) => entry.external_user.username),
+      tail.body.leaderboard_users.map(
+        (/** @type {import('../../src/api/responses.js').LeaderboardEntry} */ entry) => entry.external_user.username,
+      ),
       ['bob', 'alice'],
       'the ranked member, then the tail by name',
     );
@@ -217,7 +248,7 @@ it('reads a challenge with its key and its tasks in one statement, a task with t
     assert.ok(sentWithKey(ahead.events, 'challenges'), 'the challenge goes with the key');
     assert.equal(sentAt(ahead.events, 'SELECT record FROM tasks ').length, 1, 'its two tasks in one statement');
     assert.deepEqual(
-      challenge.body.tasks.map((task) => task.name),
+      challenge.body.tasks.map((/** @type {{ name: string }} */ task) => task.name),
       ['Post', 'Reply'],
     );
     assert.deepEqual(challenge.body, (await plain.call('GET', `/v1/get_challenge?challenge_id=${CHALLENGE}`)).body);
@@ -312,15 +343,25 @@ it("counts a write's limits and reads its members with its key once its key was 
   const ahead = await server({ limiter, readAhead: source.createReadAhead(() => NOW, limiter), now: () => NOW });
   const plain = await server({ limiter: limiterOf(), now: () => NOW });
   const COUNT = 'INSERT INTO rate_counters ';
+  /** @param {string} start */
   const withKey = (start) => {
     const sent = sentAt(ahead.events, start);
     assert.ok(sent.length > 0, `${start} is sent`);
     return sent.every((at) => at < keyAnsweredAt(ahead.events));
   };
+  /**
+   * @param {string} from_account
+   * @param {string} to_account
+   * @param {string} endorsement_id
+   */
   const endorse = (from_account, to_account, endorsement_id) => ({
     path: '/v1/endorse_account',
     body: { app_id: 'guild', from_account, to_account, endorsement_id },
   });
+  /**
+   * @param {string} account_name
+   * @param {string} [app_id]
+   */
   const connect = (account_name, app_id = 'guild') => ({
     path: '/v1/connect_social',
     body: { app_id, account_name, twitter_name: `${account_name}_x` },
@@ -343,9 +384,11 @@ it("counts a write's limits and reads its members with its key once its key was 
       if (path === '/v1/endorse_account') assert.equal(withKey('SELECT record FROM endorsements '), !first);
     }
     // Each member's id is drawn at random: the rest is the same.
+    /** @param {Awaited<ReturnType<typeof server>>} s */
     const exported = async (s) =>
-      JSON.stringify((await s.call('GET', '/v1/admin/export?app_id=guild', ADMIN)).body, (name, value) =>
-        name === 'id' ? undefined : value,
+      JSON.stringify(
+        (await s.call('GET', '/v1/admin/export?app_id=guild', ADMIN)).body,
+        (/** @type {string} */ name, /** @type {unknown} */ value) => (name === 'id' ? undefined : value),
       );
     assert.equal(await exported(ahead), await exported(plain), 'the same records');
     // A key not limited before reads nothing ahead, nor a key of another app than the one named.

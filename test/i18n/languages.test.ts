@@ -103,7 +103,7 @@ describe('every element and the fragment in the member’s language', () => {
   });
   after(() => api.teardown());
 
-  for (const language of ['de', 'ja', 'ar']) {
+  for (const language of ['de', 'ja', 'ar', 'ko']) {
     it(`leaves no English on a ${language} page`, async () => {
       const page = await fixture<HTMLDivElement>(
         html`<div lang=${language} dir=${language === 'ar' ? 'rtl' : 'ltr'}>${everything()}</div>`,
@@ -168,6 +168,7 @@ describe('every element and the fragment in the member’s language', () => {
     ]);
     expect([2, 3, 11, 100].map((total) => summary('ar', total))).to.deep.equal(['2 عضوان', '3 أعضاء', '11 عضوًا', '100 عضو']);
     expect(summary('ja', 1)).to.equal('メンバー 1人');
+    expect([1, 2].map((total) => summary('ko', total))).to.deep.equal(['멤버 1명', '멤버 2명']);
   });
 });
 

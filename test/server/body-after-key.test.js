@@ -6,12 +6,18 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { openConnection, startServer } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 /** @typedef {import('./reference-server.js').Answer} Answer */
 
 const MiB = 1024 * 1024;
 const DATASET = 'test/remote/remote-dataset.json';
 const ADMIN = 'Bearer sk_remote_admin';
 
+/**
+ * @param {number} length
+ * @param {string | null} authorization
+ */
 function importHead(length, authorization) {
   return (
     'POST /v1/admin/import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
@@ -20,13 +26,19 @@ function importHead(length, authorization) {
   );
 }
 
-/** A JSON text of exactly `size` bytes that no schema takes. */
+/**
+ * A JSON text of exactly `size` bytes that no schema takes.
+ * @param {number} size
+ */
 const filler = (size) => `{"pad":"${'x'.repeat(size - 10)}"}`;
 
 /**
  * Sends the head and the first KiB of a body of `size` bytes, takes the
  * answer (it must come before the rest is sent), then sends the rest and a
  * health check on the same connection: the rest was dropped, not reset.
+ * @param {number} port
+ * @param {string | null} authorization
+ * @param {number} size
  */
 async function answerBeforeBody(port, authorization, size) {
   const connection = await openConnection(port);
@@ -45,7 +57,12 @@ async function answerBeforeBody(port, authorization, size) {
   }
 }
 
-/** Sends a whole import body and takes the answer (on a busy machine the server may have cut a slow one short after answering). */
+/**
+ * Sends a whole import body and takes the answer (on a busy machine the server may have cut a slow one short after answering).
+ * @param {number} port
+ * @param {string | null} authorization
+ * @param {string | Uint8Array} body
+ */
 async function post(port, authorization, body) {
   const connection = await openConnection(port);
   try {
@@ -58,17 +75,18 @@ async function post(port, authorization, body) {
 }
 
 describe('an import body is read only after the key', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap', '--data', DATASET]);
   });
   after(() => server?.stop());
 
-  for (const [who, authorization, status] of [
+  for (const [who, authorization, status] of /** @type {[string, string | null, number][]} */ ([
     ['without a key', null, 401],
     ['with an unknown key', 'Bearer sk_nobody', 401],
     ['with a key without the admin scope', 'Bearer pk_guild', 403],
-  ]) {
+  ])) {
     it(`answers an upload ${who} with ${status} before its body arrives, and drops the rest`, async () => {
       const answer = await answerBeforeBody(server.port, authorization, 32 * MiB);
       assert.equal(answer.status, status, answer.body);
@@ -125,6 +143,7 @@ describe('an import body is read only after the key', () => {
 });
 
 describe('an empty server, which takes no bootstrap import unless told to', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer();
@@ -140,6 +159,7 @@ describe('an empty server, which takes no bootstrap import unless told to', () =
 });
 
 describe('the bootstrap import on an empty store, with --allow-bootstrap', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap']);

@@ -11,9 +11,22 @@ const DATASET = 'test/remote/remote-dataset.json';
 const KEY = 'pk_guild';
 const MiB = 2 ** 20;
 
+/** @import { Socket } from 'node:net' */
+/** @import { ErrorBody } from '../../src/api/responses.js' */
+/** @import { RunningServer } from './reference-server.js' */
+/**
+ * @typedef {object} RawStream
+ * @property {Socket} socket
+ * @property {string} text
+ * @property {boolean} ended
+ * @property {(done: (text: string) => boolean, what: string) => Promise<string>} until
+ */
+
 /**
  * A raw connection asking for the app's event stream, read only when told to (`socket.pause()`
  * leaves what the server sends in the kernel, then in the server). `text` is what it has read.
+ * @param {number} port
+ * @param {Record<string, string>} [headers]
  */
 async function openRawStream(port, headers = {}) {
   const socket = connect(port, '127.0.0.1');
@@ -23,10 +36,10 @@ async function openRawStream(port, headers = {}) {
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   socket.write(`GET /v1/events?app_id=guild HTTP/1.1\r\n${head}\r\n`);
-  const stream = { socket, text: '', ended: false };
+  const stream = /** @type {RawStream} */ ({ socket, text: '', ended: false });
   socket.setEncoding('utf8');
   let wake = () => {};
-  socket.on('data', (chunk) => {
+  socket.on('data', (/** @type {string} */ chunk) => {
     stream.text += chunk;
     wake();
   });
@@ -53,10 +66,15 @@ async function openRawStream(port, headers = {}) {
   return stream;
 }
 
+/** @param {string} text */
 const statusOf = (text) => Number(/** @type {RegExpExecArray} */ (/^HTTP\/1\.1 (\d+)/.exec(text))[1]);
+/** @param {string} text */
 const headOf = (text) => text.slice(0, text.indexOf('\r\n\r\n'));
 
-/** An answer with a body of Content-Length (a refusal): its status, head and JSON. */
+/**
+ * An answer with a body of Content-Length (a refusal): its status, head and JSON.
+ * @param {RawStream} stream
+ */
 async function answerOf(stream) {
   const text = await stream.until((text) => {
     const end = text.indexOf('\r\n\r\n');
@@ -65,6 +83,7 @@ async function answerOf(stream) {
     return length === null ? true : Buffer.byteLength(text.slice(end + 4)) >= Number(length[1]);
   }, 'an answer');
   const length = /content-length: (\d+)/i.exec(headOf(text));
+  /** @type {ErrorBody | null} */
   const body = length === null ? null : JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
   return { status: statusOf(text), head: headOf(text), body };
 }
@@ -72,9 +91,12 @@ async function answerOf(stream) {
 /**
  * `count` writes (connect_social), each one change event of the app, sent pipelined on a few
  * connections so the test spends its time in the server, not in making requests.
+ * @param {number} port
+ * @param {number} count
  */
 async function write(port, count, from = 0) {
   const name = '𝔞'.repeat(60);
+  /** @param {number} i */
   const request = (i) => {
     const body = JSON.stringify({ app_id: 'guild', account_name: `${name}${i % 4}`, twitter_name: 'x' });
     return (
@@ -95,7 +117,7 @@ async function write(port, count, from = 0) {
         new Promise((resolve, reject) => {
           socket.setEncoding('latin1');
           let unread = '';
-          socket.on('data', (text) => {
+          socket.on('data', (/** @type {string} */ text) => {
             // A status line (13 characters) may be cut between chunks: the last 12 are read again.
             unread += text;
             for (const [, status] of unread.matchAll(/HTTP\/1\.1 (\d{3}) /g)) {
@@ -121,7 +143,9 @@ async function write(port, count, from = 0) {
 }
 
 describe('event streams of readers that stop reading are dropped, and the server does not grow', () => {
+  /** @type {RunningServer} */
   let server;
+  /** @type {RawStream[]} */
   const streams = [];
   before(async () => {
     // Every stream here comes from 127.0.0.1: the per-address cap is another test's.
@@ -172,7 +196,9 @@ describe('event streams of readers that stop reading are dropped, and the server
 });
 
 describe('event streams per client address and per key', () => {
+  /** @type {RunningServer[]} */
   const servers = [];
+  /** @type {RawStream[]} */
   const streams = [];
   after(async () => {
     for (const stream of streams) stream.socket.destroy();
@@ -182,6 +208,7 @@ describe('event streams per client address and per key', () => {
   it('one address holds 20 streams by default: the 21st onwards is answered 429 JSON with Retry-After', async () => {
     const server = await startServer(['--allow-bootstrap', '--data', DATASET]);
     servers.push(server);
+    /** @type {Array<number | Awaited<ReturnType<typeof answerOf>>>} */
     const answers = [];
     for (let i = 0; i < 60; i++) {
       const stream = await openRawStream(server.port);
@@ -191,11 +218,15 @@ describe('event streams per client address and per key', () => {
       );
     }
     assert.deepEqual(answers.slice(0, 20), Array(20).fill(200));
-    for (const refusal of answers.slice(20)) {
+    // From the 21st on, answerOf's.
+    for (const refusal of /** @type {Awaited<ReturnType<typeof answerOf>>[]} */ (answers.slice(20))) {
       assert.equal(refusal.status, 429);
       assert.match(refusal.head, /^retry-after: \d+$/im);
-      assert.equal(refusal.body.is_valid, false);
-      assert.match(refusal.body.message, /Too many event streams: 20 event streams are open from the address 127\.0\.0\.1/);
+      assert.equal(refusal.body?.is_valid, false);
+      assert.match(
+        refusal.body?.message ?? '',
+        /Too many event streams: 20 event streams are open from the address 127\.0\.0\.1/,
+      );
     }
     // A stream that ends gives its place back.
     const closed = once(streams[0].socket, 'close');
@@ -209,16 +240,17 @@ describe('event streams per client address and per key', () => {
   it('one key holds --event-streams-per-key streams, from any addresses', async () => {
     const server = await startServer(['--allow-bootstrap', '--data', DATASET, '--trust-proxy', '--event-streams-per-key', '30']);
     servers.push(server);
+    /** @type {number[]} */
     const statuses = [];
     for (let i = 0; i < 40; i++) {
       const stream = await openRawStream(server.port, { 'X-Forwarded-For': `192.0.2.${i + 1}` });
       streams.push(stream);
-      const answer =
-        i < 30
-          ? { status: await stream.until((text) => text.includes('id: '), 'a stream').then(statusOf) }
-          : await answerOf(stream);
-      statuses.push(answer.status);
-      if (i >= 30) assert.match(answer.body.message, /30 event streams are open with this key/);
+      if (i < 30) statuses.push(await stream.until((text) => text.includes('id: '), 'a stream').then(statusOf));
+      else {
+        const refusal = await answerOf(stream);
+        statuses.push(refusal.status);
+        assert.match(refusal.body?.message ?? '', /30 event streams are open with this key/);
+      }
     }
     assert.deepEqual(statuses, [...Array(30).fill(200), ...Array(10).fill(429)]);
   });

@@ -10,6 +10,14 @@ import puppeteer from 'puppeteer-core';
 import { CHROMIUM_ARGS, findBrowser, findFirefox } from '../../scripts/find-browser.js';
 import { startServer } from './reference-server.js';
 
+/** @import { Browser, ElementHandle, Page } from 'puppeteer-core' */
+/** @import { AdminStats, Ledger, MemberTokenKeys, WebhookEndpointSummary } from '../../src/api/admin-responses.js' */
+/** @import { Acknowledged, Achievements, AirdropResult, Challenge, UserInfo } from '../../src/api/responses.js' */
+/** @import { Dataset, DatasetChallenge } from '../../src/api/schemas.js' */
+/** @import { RunningServer } from './reference-server.js' */
+/** GET /v1/admin/challenges: every challenge of the app, as an export has it. */
+/** @typedef {Acknowledged & { challenges: DatasetChallenge[] }} AdminChallenges */
+
 const ADMIN_KEY = 'sk_console_operator_0123456789';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 900 };
@@ -17,7 +25,9 @@ const PHONE = { width: 375, height: 740 };
 /** The operations of branches not merged yet (quests, seasons, webhooks), whose sections say they are unavailable. */
 const SECTIONS = ['overview', 'challenges', 'members', 'reviews', 'seasons', 'keys', 'webhooks', 'ledger', 'data', 'audit'];
 
+/** @type {RunningServer | undefined} */
 let server;
+/** @type {string} */
 let origin;
 
 before(async () => {
@@ -27,7 +37,12 @@ before(async () => {
 
 after(() => server?.stop());
 
-/** An API call with the operator's admin key: its answer, whatever it is. */
+/**
+ * An API call with the operator's admin key: its answer, whatever it is.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ */
 const call = (method, path, body) =>
   fetch(`${origin}${path}`, {
     method,
@@ -35,14 +50,24 @@ const call = (method, path, body) =>
     body: body ? JSON.stringify(body) : undefined,
   });
 
-/** An API call with the operator's admin key, its answer's body once it is a 200. */
+/**
+ * An API call with the operator's admin key, its answer's body once it is a 200.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>} the answer's JSON, typed where it is read (`any`: the path decides what it is)
+ */
 async function api(method, path, body) {
   const answer = await call(method, path, body);
   assert.equal(answer.status, 200, `${method} ${path}: ${await answer.clone().text()}`);
   return answer.json();
 }
 
-/** An admin API write with the operator's admin key, its answer's body. */
+/**
+ * An admin API write with the operator's admin key, its answer's body.
+ * @param {string} path
+ * @param {unknown} body
+ */
 async function post(path, body) {
   const answer = await fetch(`${origin}${path}`, {
     method: 'POST',
@@ -104,6 +129,7 @@ const engines = [
 
 for (const engine of engines) {
   describe(`the console in ${engine.name}`, { skip: engine.skip, timeout: 180_000 }, () => {
+    /** @type {Browser | undefined} */
     let browser;
     before(async () => {
       browser = await engine.launch();
@@ -112,12 +138,14 @@ for (const engine of engines) {
 
     /** A page of its own (its own sessionStorage), with every console error and failed request kept. */
     async function open(viewport = DESKTOP) {
-      const context = await browser.createBrowserContext();
+      const context = await /** @type {Browser} */ (browser).createBrowserContext();
       const page = await context.newPage();
+      /** @type {string[]} */
       const problems = [];
       page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
       page.on('pageerror', (error) => problems.push(String(error)));
       // An operation this server does not offer yet (its branch not merged): its section says so.
+      /** @type {string[]} */
       const unoffered = [];
       page.on('response', (response) => {
         if (response.headers()['x-questboard-error'] === 'unknown-operation') unoffered.push(new URL(response.url()).pathname);
@@ -130,6 +158,9 @@ for (const engine of engines) {
     /**
      * The element once the console shows it. Polled: waitForSelector's MutationObserver watches
      * the document, which in Chromium hears nothing of a change inside a shadow root.
+     * @param {Page} page
+     * @param {string} selector
+     * @returns {Promise<ElementHandle<Element>>}
      */
     async function shown(page, selector) {
       for (
@@ -149,13 +180,20 @@ for (const engine of engines) {
       throw new Error(`${selector} was not shown in 30 s; the section showed: ${showing}`);
     }
 
+    /**
+     * @param {Page} page
+     * @param {string} key
+     */
     async function signIn(page, key) {
       const field = await shown(page, 'qb-console >>> #key');
       await field.type(key);
       await page.keyboard.press('Enter');
     }
 
-    /** Until the section shown has loaded what it shows (or said why not). */
+    /**
+     * Until the section shown has loaded what it shows (or said why not).
+     * @param {Page} page
+     */
     const untilSectionSettled = (page) =>
       page.waitForFunction(() => {
         const main = document.querySelector('qb-console')?.shadowRoot?.querySelector('main');
@@ -163,8 +201,13 @@ for (const engine of engines) {
         return section?.shadowRoot && !section.shadowRoot.textContent?.includes('Loading…');
       });
 
+    /**
+     * @param {Page} page
+     * @param {string} selector
+     */
     const text = (page, selector) => page.$eval(selector, (element) => element.textContent.trim());
 
+    /** @param {Page} page */
     async function axeViolations(page) {
       if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
       return page.evaluate(async () => {
@@ -244,14 +287,14 @@ for (const engine of engines) {
         await page.keyboard.press('Tab');
         await page.click(`${section}button[type=submit]`);
         await shown(page, `${section}li.card h3 ::-p-text(${name})`);
-        const created = (await api('GET', '/v1/admin/challenges?app_id=riverside')).challenges.find(
-          (challenge) => challenge.name === name,
-        );
+        const created = /** @type {AdminChallenges} */ (
+          await api('GET', '/v1/admin/challenges?app_id=riverside')
+        ).challenges.find((challenge) => challenge.name === name);
         assert.ok(created, 'the API lists the new challenge');
         const seen = await call('GET', `/v1/get_challenge?challenge_id=${created.challenge_id}`);
         const text = await seen.text();
         assert.deepEqual(
-          JSON.parse(text).tasks.map((task) => task.verification),
+          /** @type {Challenge} */ (JSON.parse(text)).tasks.map((task) => task.verification),
           [{ kind: 'code' }],
         );
         assert.doesNotMatch(text, /lantern/i, 'the answer is never shown');
@@ -278,15 +321,17 @@ for (const engine of engines) {
         await (await shown(page, 'qb-console >>> qb-console-challenges >>> #name')).type(name);
         await (await shown(page, 'qb-console >>> qb-console-challenges >>> #task-0-name')).type('Come to the meetup');
         const points = await shown(page, 'qb-console >>> qb-console-challenges >>> #task-0-points');
-        await points.evaluate((input) => input.select());
+        await /** @type {ElementHandle<HTMLInputElement>} */ (points).evaluate((input) => input.select());
         await points.type('25');
         await page.keyboard.press('Tab');
         await page.click('qb-console >>> qb-console-challenges >>> button[type=submit]');
         const saved = await shown(page, `qb-console >>> qb-console-challenges >>> li.card h3 ::-p-text(${name})`);
         assert.ok(saved);
+        /** @type {AdminChallenges} */
         const listed = await api('GET', '/v1/admin/challenges?app_id=riverside');
         const created = listed.challenges.find((challenge) => challenge.name === name);
         assert.ok(created, 'the API lists the new challenge');
+        /** @type {Challenge} */
         const challenge = await api('GET', `/v1/get_challenge?challenge_id=${created.challenge_id}`);
         assert.deepEqual(
           challenge.tasks.map((task) => task.name),
@@ -297,13 +342,17 @@ for (const engine of engines) {
         await (await shown(page, 'qb-console >>> qb-console-members >>> #prefix')).type('gr');
         await page.keyboard.press('Enter');
         await (await shown(page, 'qb-console >>> qb-console-members >>> td button ::-p-text(grace)')).click();
-        const before = (await api('GET', '/v1/get_userinfo?app_id=riverside&account_name=grace')).total_score;
-        await (await shown(page, 'qb-console >>> qb-console-members >>> #task')).type(created.tasks[0].task_id);
+        const before = /** @type {UserInfo} */ (await api('GET', '/v1/get_userinfo?app_id=riverside&account_name=grace'))
+          .total_score;
+        // The admin API names every task it lists.
+        const taskId = /** @type {string} */ (created.tasks[0].task_id);
+        await (await shown(page, 'qb-console >>> qb-console-members >>> #task')).type(taskId);
         await (await shown(page, 'qb-console >>> qb-console-members >>> #quantity')).type('1');
         await (await shown(page, 'qb-console >>> qb-console-members >>> #reason')).type('Came to the meetup');
         await page.click('qb-console >>> qb-console-members >>> form button[type=submit]');
         await shown(page, 'qb-console >>> qb-console-members >>> p.success');
-        const after = (await api('GET', '/v1/get_userinfo?app_id=riverside&account_name=grace')).total_score;
+        const after = /** @type {UserInfo} */ (await api('GET', '/v1/get_userinfo?app_id=riverside&account_name=grace'))
+          .total_score;
         assert.equal(after, before + 25, 'the task’s 25 points');
 
         await page.click('qb-console >>> nav a[href="#audit"]');
@@ -336,6 +385,7 @@ for (const engine of engines) {
         await (await shown(page, `${section}#award-member`)).type('grace');
         await page.keyboard.press('Enter');
         await shown(page, `${section}form p.success ::-p-text(Awarded.)`);
+        /** @type {Achievements} */
         const { badges } = await api('GET', '/v1/get_achievements?app_id=riverside&account_name=grace');
         assert.ok(
           badges.some((held) => held.badge_id === badge),
@@ -385,7 +435,10 @@ for (const engine of engines) {
     it('adds a webhook endpoint with its secret shown once, and removes it', async () => {
       const { page, problems, close } = await open();
       const url = `https://hooks.example.org/console-${engine.name.toLowerCase()}`;
-      const listed = async () => (await api('GET', '/v1/admin/webhooks?app_id=riverside')).webhooks.map((hook) => hook.url);
+      const listed = async () =>
+        /** @type {{ webhooks: WebhookEndpointSummary[] }} */ (
+          await api('GET', '/v1/admin/webhooks?app_id=riverside')
+        ).webhooks.map((hook) => hook.url);
       try {
         await signIn(page, ADMIN_KEY);
         await shown(page, 'qb-console >>> nav');
@@ -410,9 +463,10 @@ for (const engine of engines) {
         ).evaluate((element) => element.textContent.trim());
         assert.match(secret, /^whsec_/);
         assert.ok((await listed()).includes(url), 'saved through the API');
+        /** @type {Dataset} */
         const exported = await api('GET', '/v1/admin/export?app_id=riverside');
         assert.equal(
-          exported.apps[0].settings.webhooks.find((hook) => hook.url === url)?.secret,
+          exported.apps?.[0].settings?.webhooks?.find((hook) => hook.url === url)?.secret,
           secret,
           'the secret shown is the one kept',
         );
@@ -434,10 +488,17 @@ for (const engine of engines) {
       const privateJwk = { ...privateKey.export({ format: 'jwk' }), kid };
       const { d: _private, ...publicJwk } = privateJwk;
       const section = 'qb-console >>> qb-console-keys >>> ';
-      const kids = async () => (await api('GET', '/v1/admin/member_token_keys?app_id=riverside')).keys.map((key) => key.kid);
-      /** Pastes the JSON into the key's field and adds it. */
+      const kids = async () =>
+        /** @type {MemberTokenKeys} */ (await api('GET', '/v1/admin/member_token_keys?app_id=riverside')).keys.map(
+          (key) => key.kid,
+        );
+      /**
+       * Pastes the JSON into the key's field and adds it.
+       * @param {object} jwk
+       */
       const paste = async (jwk) => {
-        await (await shown(page, `${section}#jwk`)).evaluate((field, json) => (field.value = json), JSON.stringify(jwk));
+        const field = /** @type {ElementHandle<HTMLTextAreaElement>} */ (await shown(page, `${section}#jwk`));
+        await field.evaluate((field, json) => (field.value = json), JSON.stringify(jwk));
         await page.click(`${section}#add-token-key button[type=submit]`);
       };
       try {
@@ -486,6 +547,7 @@ for (const engine of engines) {
         await shown(page, 'qb-console >>> nav');
         await page.click('qb-console >>> nav a[href="#challenges"]');
         await untilSectionSettled(page);
+        /** @type {string[]} */
         const dialogs = [];
         page.on('dialog', (dialog) => {
           dialogs.push(dialog.message());
@@ -501,6 +563,7 @@ for (const engine of engines) {
         const logged = await call('POST', '/v1/admin/log_task', { task_id, account_name: 'grace', quantity: 1 });
         assert.equal(logged.status, 409);
         assert.equal(logged.headers.get('x-questboard-error'), 'challenge-retired');
+        /** @type {AdminChallenges} */
         const { challenges } = await api('GET', '/v1/admin/challenges?app_id=riverside');
         assert.equal(challenges.find((each) => each.challenge_id === challenge_id)?.retired, true);
         assert.deepEqual(problems, []);
@@ -512,14 +575,19 @@ for (const engine of engines) {
     it('shows the treasury’s balance and its transfers, newest first', async () => {
       const { page, problems, close } = await open();
       try {
+        /** @type {AirdropResult} */
         const { tx_id } = await api('GET', '/v1/airdrop_token_ledger?app_id=riverside&to_address=0.0.2002&quantity=1.5');
+        /** @type {Ledger} */
         const { treasury } = await api('GET', '/v1/admin/ledger?app_id=riverside');
         await signIn(page, ADMIN_KEY);
         await shown(page, 'qb-console >>> nav');
         await page.click('qb-console >>> nav a[href="#ledger"]');
         const section = 'qb-console >>> qb-console-ledger >>> ';
         const newest = await shown(page, `${section}tbody tr`);
-        const cells = await newest.evaluate((row) => [...row.cells].slice(1).map((cell) => cell.textContent.trim()));
+        const cells = await /** @type {ElementHandle<HTMLTableRowElement>} */ (newest).evaluate((row) =>
+          [...row.cells].slice(1).map((cell) => cell.textContent.trim()),
+        );
+        assert.ok(treasury, 'riverside has a treasury');
         assert.deepEqual(cells, ['0.0.2002', '1.5', treasury.balance, tx_id]);
         assert.equal(await text(page, `${section}#balance`), treasury.balance);
         assert.deepEqual(problems, []);
@@ -539,14 +607,17 @@ for (const engine of engines) {
           tasks: [{ name: taskName, quantity: 1, operator: 0, allowretry: true }],
         },
       });
+      /** @type {AdminChallenges} */
       const { challenges } = await api('GET', '/v1/admin/challenges?app_id=riverside');
       const task = challenges.flatMap((challenge) => challenge.tasks).find((each) => each.name === taskName);
+      assert.ok(task, 'the admin API lists the task just saved');
       for (const account_name of ['ada', 'ada', 'linus']) {
         await post('/v1/admin/log_task', { task_id: task.task_id, account_name, quantity: 1 });
       }
+      /** @type {AdminStats} */
       const stats = await api('GET', '/v1/admin/stats?app_id=riverside');
       const total = stats.completions_by_day.reduce((sum, day) => sum + day.completions, 0);
-      assert.ok(stats.completions_by_day.at(-1).completions >= 3, 'today’s three completions');
+      assert.ok((stats.completions_by_day.at(-1)?.completions ?? 0) >= 3, 'today’s three completions');
       assert.ok(stats.active_members_7d >= 2, 'ada and linus active');
 
       const { page, problems, close } = await open({ width: 360, height: 740 });
@@ -554,15 +625,15 @@ for (const engine of engines) {
         await signIn(page, ADMIN_KEY);
         const section = 'qb-console >>> qb-console-overview >>> ';
         const chart = await shown(page, `${section}svg[role=img]`);
-        const label = await chart.evaluate((element) => element.getAttribute('aria-label'));
+        const label = await chart.evaluate((element) => element.getAttribute('aria-label') ?? '');
         assert.match(label, new RegExp(`^${total} tasks completed from `), label);
         const bars = await page.$$eval(`${section}svg rect.bar`, (rects) =>
           rects.map((rect) => Number(rect.getAttribute('height'))),
         );
         assert.equal(bars.length, 30);
-        assert.ok(bars.at(-1) > 0, 'today’s bar stands');
+        assert.ok((bars.at(-1) ?? 0) > 0, 'today’s bar stands');
         const rows = await page.$$eval(`${section}table tbody tr`, (trs) =>
-          trs.map((tr) => tr.lastElementChild.textContent.trim()),
+          trs.map((tr) => tr.lastElementChild?.textContent.trim()),
         );
         assert.deepEqual(
           rows,

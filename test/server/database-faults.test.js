@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { ownCluster, postgresPrograms } from './own-postgres.js';
 import { startServer, WAIT_MS } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const ADMIN_KEY = 'sk_database_faults_admin';
 const CHALLENGE = '6f1d2c3b-4a59-4e68-9d7c-8b0a1f2e3d4c';
 const TASK = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
@@ -66,7 +68,9 @@ describe(
   'a database that stops, crashes or freezes under load',
   { skip: !programs && !process.env.CI && 'SKIPPED: no PostgreSQL programs (initdb) installed' },
   () => {
+    /** @type {Awaited<ReturnType<typeof ownCluster>>} */
     let cluster;
+    /** @type {RunningServer} */
     let server;
 
     before(async () => {
@@ -88,7 +92,10 @@ describe(
 
     /**
      * The answer to GET `path` (with the admin key under /v1/admin/), its body read (an event
-     * stream's only its head), or a rejection past `deadlineMs`.
+     * stream's only its head), or a rejection past `deadlineMs`. Its body is JSON, text, or null
+     * for a stream (`any`: the tests read the JSON error the status says is there).
+     * @param {string} path
+     * @returns {Promise<{ status: number, body: any }>}
      */
     const get = async (path, deadlineMs = WAIT_MS) => {
       const signal = AbortSignal.timeout(deadlineMs);
@@ -104,7 +111,11 @@ describe(
       return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
     };
 
-    /** Health, polled until `until(answer)`; fails after POLLS polls. */
+    /**
+     * Health, polled until `until(answer)`; fails after POLLS polls.
+     * @param {(answer: Awaited<ReturnType<typeof get>>) => boolean} until
+     * @param {string} what
+     */
     const pollHealth = async (until, what) => {
       let answer;
       for (let poll = 0; poll < POLLS; poll++) {
@@ -118,6 +129,7 @@ describe(
     /** Reads and writes from 8 clients until stopped; what they are answered does not matter here. */
     const load = () => {
       let running = true;
+      /** @param {number} index */
       const client = async (index) => {
         for (let round = index; running; round++) {
           const path = READ_URLS[round % (READ_URLS.length - 1)];
@@ -143,9 +155,15 @@ describe(
       });
       const reader = /** @type {ReadableStream} */ (response.body).pipeThrough(new TextDecoderStream()).getReader();
       let received = '';
-      /** Reads until the stream has said `text`: false once `ms` pass first. */
+      /**
+       * Reads until the stream has said `text`: false once `ms` pass first.
+       * @param {string} text
+       * @param {number} ms
+       */
       const said = async (text, ms) => {
+        /** @type {NodeJS.Timeout | undefined} */
         let timer;
+        /** @type {Promise<false>} */
         const timeout = new Promise((resolve) => (timer = setTimeout(resolve, ms, false)));
         try {
           while (!received.includes(text)) {

@@ -14,14 +14,22 @@ import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
 import { skipWithoutPostgres } from '../postgres-or-skip.js';
 import { startServer } from './reference-server.js';
 
+/** @import { Socket } from 'node:net' */
+/** @import { RunningServer } from './reference-server.js' */
+/** @typedef {Awaited<ReturnType<typeof createDatabase>>} Database */
+
 /**
  * Forwards every connection to PostgreSQL until closed; `open` again at the same place:
  * `where` is a TCP port on 127.0.0.1 (0: any free one), or a socket file's path.
+ * @param {URL} target
+ * @param {number | string} where
  */
 function databaseProxy(target, where) {
   /** @type {import('node:net').Server | null} */
   let listener = null;
+  /** @type {Set<Socket>} */
   const sockets = new Set();
+  /** @param {Socket} socket */
   const track = (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -50,6 +58,7 @@ function databaseProxy(target, where) {
 
 /** The proxy, and the database's URL through it. */
 const transports = {
+  /** @param {Database} database */
   async tcp(database) {
     const proxy = databaseProxy(new URL(database.url), 0);
     await proxy.open();
@@ -58,6 +67,7 @@ const transports = {
     return { proxy, url: url.href, cleanUp: async () => {} };
   },
   // The socket file of a port as PostgreSQL names it, in a directory of the test's own.
+  /** @param {Database} database */
   async 'Unix socket'(database) {
     const directory = await mkdtemp(join(tmpdir(), 'questboard-outage-'));
     const proxy = databaseProxy(new URL(database.url), join(directory, '.s.PGSQL.5432'));
@@ -70,8 +80,11 @@ const transports = {
 
 for (const [transport, through] of Object.entries(transports)) {
   describe(`a database gone on ${transport}`, () => {
+    /** @type {Database | undefined} */
     let database;
+    /** @type {RunningServer} */
     let server;
+    /** Set with the database: the tests run only where it is. @type {Awaited<ReturnType<typeof through>>} */
     let route;
 
     before(async () => {
@@ -88,6 +101,7 @@ for (const [transport, through] of Object.entries(transports)) {
       await database?.drop();
     });
 
+    /** @param {string} path */
     const get = async (path) => {
       const response = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers: { authorization: 'Bearer pk_guild' } });
       return { status: response.status, body: await response.json() };

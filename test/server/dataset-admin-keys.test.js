@@ -10,10 +10,19 @@ import { createDatabase, postgresAnswers } from '../../scripts/postgres.js';
 import { postgresOrSkip } from '../postgres-or-skip.js';
 import { runServer, startServer } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const OPERATOR_KEY = 'sk_operator_0123456789abcdef';
 const DATASET_KEY = 'sk_dataset_0123456789abcdef';
 const APP = { app_id: 'guild', api_keys: [{ key: 'pk_guild_0123456789', scopes: ['read'] }] };
 
+/**
+ * @param {RunningServer} server
+ * @param {string} method
+ * @param {string} path
+ * @param {string} key
+ * @param {unknown} [body]
+ */
 const call = async (server, method, path, key, body) => {
   const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
     method,
@@ -22,17 +31,28 @@ const call = async (server, method, path, key, body) => {
   });
   return { status: response.status, body: await response.json() };
 };
+/**
+ * @param {RunningServer} server
+ * @param {string} key
+ */
 const exportWith = (server, key) => call(server, 'GET', '/v1/admin/export?app_id=guild', key);
 
 describe('admin keys come from the operator, never from a dataset', () => {
+  /** @type {string} */
   let directory;
+  /** @type {Awaited<ReturnType<typeof createDatabase>>[]} */
   const databases = [];
+  /** @type {RunningServer[]} */
   const servers = [];
   const database = async () => {
     const created = await createDatabase('questboard_admin_keys');
     databases.push(created);
     return created.url;
   };
+  /**
+   * @param {string[]} args
+   * @param {Record<string, string>} [env]
+   */
   const start = async (args, env = {}) => {
     const server = await startServer(args, { env });
     servers.push(server);

@@ -7,23 +7,32 @@ import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startServer, WAIT_MS } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const DATASET = 'test/remote/remote-dataset.json';
 const KEY = 'Bearer pk_guild';
 
-/** Opens the app's event stream and reads it as it comes: `next(text)` waits until the stream has said `text`. */
+/**
+ * Opens the app's event stream and reads it as it comes: `next(text)` waits until the stream has said `text`.
+ * @param {number} port
+ */
 async function openStream(port) {
   const request = get({ port, host: '127.0.0.1', path: '/v1/events?app_id=guild', headers: { Authorization: KEY } });
-  const [response] = await once(request, 'response');
+  const [response] = /** @type {[import('node:http').IncomingMessage]} */ (await once(request, 'response'));
   let received = '';
   let wake = () => {};
   response.setEncoding('utf8');
-  response.on('data', (text) => {
+  response.on('data', (/** @type {string} */ text) => {
     received += text;
     wake();
   });
   return {
     request,
     response,
+    /**
+     * @param {string} text
+     * @returns {Promise<string>} all the stream has said so far
+     */
     next(text) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
@@ -42,11 +51,20 @@ async function openStream(port) {
   };
 }
 
+/**
+ * How many subscriptions the change feed holds (the server's --test-hooks).
+ * @param {number} port
+ * @returns {Promise<number>}
+ */
 async function subscriptions(port) {
   const answer = await fetch(`http://127.0.0.1:${port}/_test/subscriptions`);
   return (await answer.json()).subscriptions;
 }
 
+/**
+ * @param {number} port
+ * @param {string} account_name
+ */
 async function connectSocial(port, account_name) {
   const answer = await fetch(`http://127.0.0.1:${port}/v1/connect_social`, {
     method: 'POST',
@@ -56,6 +74,11 @@ async function connectSocial(port, account_name) {
   assert.equal(answer.status, 200);
 }
 
+/**
+ * Polls `condition` until it holds; throws after WAIT_MS.
+ * @param {() => boolean | Promise<boolean>} condition
+ * @param {string} what
+ */
 async function until(condition, what) {
   const deadline = Date.now() + WAIT_MS;
   while (!(await condition())) {
@@ -65,6 +88,7 @@ async function until(condition, what) {
 }
 
 describe('the Node host streams GET /v1/events', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap', '--data', DATASET, '--test-hooks']);
@@ -74,7 +98,7 @@ describe('the Node host streams GET /v1/events', () => {
   it('sends each event as it is written, chunked, and lets go of the feed when the client disconnects', async () => {
     const stream = await openStream(server.port);
     assert.equal(stream.response.statusCode, 200);
-    assert.match(stream.response.headers['content-type'], /^text\/event-stream/);
+    assert.match(stream.response.headers['content-type'] ?? '', /^text\/event-stream/);
     assert.equal(stream.response.headers['transfer-encoding'], 'chunked');
     assert.equal(stream.response.headers['content-length'], undefined);
     await stream.next('id: ');

@@ -9,12 +9,17 @@ import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startServer } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const ADMIN = 'sk_admin_0123456789abcdef';
 const LIMIT = 100;
 
 describe('failed authentications from one address', () => {
+  /** @type {string} */
   let directory;
+  /** @type {RunningServer} */
   let server;
+  /** @type {string} */
   let forgedToken;
 
   before(async () => {
@@ -63,6 +68,11 @@ describe('failed authentications from one address', () => {
     });
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
   };
+  /** @typedef {Awaited<ReturnType<typeof call>>} Answer */
+  /**
+   * @param {string} address
+   * @param {string} token
+   */
   const endorseAsAlice = (address, token) =>
     call(address, 'pk_page', {
       path: '/v1/endorse_account',
@@ -73,19 +83,25 @@ describe('failed authentications from one address', () => {
       },
     });
 
-  /** Sends 300 refused requests from the address, one after the other: how each was answered. */
+  /**
+   * Sends 300 refused requests from the address, one after the other: how each was answered.
+   * @param {(index: number) => Answer | Promise<Answer>} send
+   */
   const threeHundred = async (send) => {
+    /** @type {number[]} */
     const statuses = [];
+    /** @type {Answer | undefined} */
     let last;
     for (let index = 0; index < 300; index++) {
       last = await send(index);
       statuses.push(last.status);
     }
-    return { statuses, last };
+    return { statuses, last: /** @type {Answer} */ (last) };
   };
 
   // The window slides: one that turns during the run frees up a share of the last one's count,
   // so up to twice the limit may fit, never fewer than the limit; then every answer is a 429.
+  /** @param {Awaited<ReturnType<typeof threeHundred>>} answers */
   const assertLimited = ({ statuses, last }) => {
     const refused = statuses.indexOf(429);
     assert.ok(refused >= LIMIT && refused <= 2 * LIMIT, `the first 429 came after ${refused} failures`);
@@ -96,7 +112,7 @@ describe('failed authentications from one address', () => {
       last.body.message,
       /^Too many failed authentications from the address .*: at most 100 every 60 s\. Try again in \d+ s\.$/,
     );
-    assert.ok(Number(last.retryAfter) >= 1 && Number(last.retryAfter) <= 60, last.retryAfter);
+    assert.ok(Number(last.retryAfter) >= 1 && Number(last.retryAfter) <= 60, String(last.retryAfter));
   };
 
   it('answers 429 with Retry-After after 100 wrong keys, to every key, and to no other address', async () => {

@@ -5,12 +5,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { exchange, openConnection, startServer } from './reference-server.js';
 
+/** @import { Answer, RunningServer } from './reference-server.js' */
+
 const HEAD_END = 'Host: 127.0.0.1\r\nConnection: close\r\n\r\n';
 
+/**
+ * @param {Answer} answer
+ * @param {number} status
+ * @param {string} code
+ */
 function assertError(answer, status, code) {
   assert.equal(answer.status, status, answer.body);
   assert.equal(answer.headers['x-questboard-error'], code);
-  assert.match(answer.headers['content-type'], /^application\/json/);
+  assert.match(answer.headers['content-type'] ?? '', /^application\/json/);
   const body = answer.json();
   assert.equal(body.is_valid, false);
   assert.equal(typeof body.message, 'string');
@@ -18,6 +25,7 @@ function assertError(answer, status, code) {
 }
 
 describe('the Node host answers every method and malformed request in JSON', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap', '--data', 'test/remote/remote-dataset.json']);

@@ -10,12 +10,18 @@ import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startServer } from './reference-server.js';
 
+/** @import { RunningServer } from './reference-server.js' */
+
 const SITE = 'https://site.example';
 
 describe('member tokens over HTTP', () => {
+  /** @type {string} */
   let directory;
+  /** @type {RunningServer} */
   let server;
+  /** @type {Awaited<ReturnType<typeof generateKeyPair>>['privateKey']} */
   let privateKey;
+  /** @type {string[]} */
   const tokens = [];
 
   before(async () => {
@@ -45,6 +51,7 @@ describe('member tokens over HTTP', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
+  /** @param {number} lifetimeSeconds */
   async function sign(lifetimeSeconds) {
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({ app_id: 'guild', sub: 'alice' })
@@ -56,6 +63,10 @@ describe('member tokens over HTTP', () => {
     return token;
   }
 
+  /**
+   * @param {string} token
+   * @param {string} endorsement_id
+   */
   const endorse = (token, endorsement_id) =>
     fetch(`http://127.0.0.1:${server.port}/v1/endorse_account`, {
       method: 'POST',

@@ -5,12 +5,19 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { importSource } from '../source-module.js';
 
+/** @type {typeof import('../../src/server/options.js').parseServeOptions} */
 let parseServeOptions;
+/** @type {typeof import('../../src/server/options.js').UsageError} */
 let UsageError;
 before(async () => {
   ({ parseServeOptions, UsageError } = await importSource('src/server/options.ts'));
 });
 
+/**
+ * @param {string[]} argv
+ * @param {RegExp} pattern
+ * @param {Record<string, string>} [env]
+ */
 const refused = (argv, pattern, env = {}) =>
   assert.throws(
     () => parseServeOptions(argv, env),

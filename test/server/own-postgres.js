@@ -35,14 +35,22 @@ async function freePort() {
   return port;
 }
 
-/** Makes and starts a cluster; `remove()` it in after(), whatever happened. */
+/**
+ * Makes and starts a cluster; `remove()` it in after(), whatever happened.
+ * @param {string} programs the directory of PostgreSQL's programs (postgresPrograms())
+ */
 export async function ownCluster(programs) {
   const asRoot = process.getuid?.() === 0;
   const directory = await mkdtemp(join(tmpdir(), 'questboard-cluster-'));
   const data = join(directory, 'data');
   const port = await freePort();
+  /**
+   * @param {string} name
+   * @param {string[]} args
+   */
   const program = (name, args) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(programs, name), ...args]) : run(join(programs, name), args);
+  /** @param {...string} args */
   const pgCtl = (...args) => program('pg_ctl', ['-D', data, '-l', join(directory, 'log'), '-w', ...args]);
   /** The postmaster and its children, as they run now. */
   const processes = async () => {
@@ -50,6 +58,7 @@ export async function ownCluster(programs) {
     const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)]);
     return [postmaster, ...stdout.split('\n').filter(Boolean).map(Number)];
   };
+  /** @type {number[]} */
   let frozen = [];
   const cluster = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -84,6 +93,7 @@ export async function ownCluster(programs) {
 
 /** @returns {Promise<[number, number]>} the postgres user's uid and gid */
 async function postgresIds() {
+  /** @param {'-u' | '-g'} flag */
   const ids = async (flag) => Number((await run('id', [flag, 'postgres'])).stdout.trim());
   return [await ids('-u'), await ids('-g')];
 }

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { START_MS, startServer, WAIT_MS } from './reference-server.js';
+
+/** @import { RunningServer } from './reference-server.js' */
 import { cannot, installed } from './storage-faults.js';
 
 const DATASET = 'test/remote/remote-dataset.json';
@@ -17,6 +19,8 @@ const WRITES = 20;
 /**
  * Traces the fsync and fdatasync calls of every thread of process `pid` into `file`, with the
  * path of each file synced (-y). Resolves once every thread is traced; `stop()` detaches.
+ * @param {number} pid
+ * @param {string} file
  */
 async function traceSyncs(pid, file) {
   const tracer = spawn('strace', ['-f', '-y', '-e', 'trace=fsync,fdatasync', '-o', file, '-p', String(pid)], {
@@ -47,7 +51,9 @@ async function traceSyncs(pid, file) {
 }
 
 describe('PGlite in a data directory', () => {
+  /** @type {string | undefined} */
   let directory;
+  /** @type {RunningServer} */
   let server;
   after(async () => {
     await server?.stop();

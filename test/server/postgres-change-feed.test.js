@@ -9,9 +9,17 @@ import postgres from 'postgres';
 import { sharedDatabase } from '../postgres-or-skip.js';
 import { importSource } from '../source-module.js';
 
+/** @import { Changed, ChangeNotice } from '../../src/api/broadcast.js' */
+/** @import { FeedEvent } from '../../src/handler/change-feed.js' */
+/** @import { Logger } from '../../src/server/logger.js' */
+/** @import { Transaction } from '../../src/store/index.js' */
+/** @import { SqlStore } from '../../src/store/sql/index.js' */
+
 const CHANNEL = 'questboard_changes';
 const database = sharedDatabase('questboard_feed');
+/** @type {typeof import('../../src/server/postgres-change-feed.js')} */
 let feedSource;
+/** @type {typeof import('../../src/store/sql/index.js')} */
 let storeSource;
 before(async () => {
   [feedSource, storeSource] = await Promise.all([
@@ -21,14 +29,39 @@ before(async () => {
 });
 after(() => database.drop());
 
+/**
+ * @param {string} app_id
+ * @param {...string} account_names
+ * @returns {Changed}
+ */
 const members = (app_id, ...account_names) => ({ app_id, scope: 'members', account_names });
+/**
+ * @param {Changed} changed
+ * @returns {ChangeNotice}
+ */
 const notice = (changed) => ({ type: 'questboard:change', ...changed });
-const silentLogger = { error: (fields, message) => assert.fail(`${message}: ${JSON.stringify(fields)}`) };
+// Only error is ever called here: the feed warns and informs only when its connection is lost.
+const silentLogger = /** @type {Logger} */ (
+  /** @type {unknown} */ ({
+    error: (/** @type {object} */ fields, /** @type {string} */ message) => assert.fail(`${message}: ${JSON.stringify(fields)}`),
+  })
+);
+/**
+ * Announces `changed` with the write `tx`: a store opened with announceChanges, as here, has announce.
+ * @param {Transaction} tx
+ * @param {Changed | Changed[] | undefined} changed
+ */
+const announce = (tx, changed) => /** @type {NonNullable<Transaction['announce']>} */ (tx.announce)(changed);
+/** @param {number} ms */
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What another process hears on the channel, as parsed notices, until `count` have come. */
+/**
+ * What another process hears on the channel, as parsed notices, until `count` have come.
+ * @param {string} url
+ */
 async function listener(url) {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  /** @type {ChangeNotice[]} */
   const heard = [];
   /** @type {(value?: unknown) => void} */
   let wake = () => undefined;
@@ -38,6 +71,7 @@ async function listener(url) {
   });
   return {
     heard,
+    /** @param {number} count */
     async until(count) {
       const deadline = Date.now() + 5000;
       while (heard.length < count && Date.now() < deadline) {
@@ -55,6 +89,8 @@ async function listener(url) {
  * Runs `work(store, other)`: a store announcing its writes' changes, in a schema of its own of the
  * suite's database, and `other` hearing the channel as another process would (skipped where
  * PostgreSQL does not answer).
+ * @param {import('node:test').TestContext} t
+ * @param {(store: SqlStore, other: Awaited<ReturnType<typeof listener>>, db: { url: string }) => Promise<void>} work
  */
 async function withStore(t, work) {
   const db = await database.orSkip(t);
@@ -73,8 +109,8 @@ describe('change notices through PostgreSQL', () => {
   it('sends what a write announces once it commits, each change a notice', (t) =>
     withStore(t, async (store, other) => {
       await store.write(async (tx) => {
-        tx.announce([members('guild', 'ann', 'bob'), { app_id: 'guild', scope: 'treasury' }]);
-        tx.announce(members('club', 'dee'));
+        announce(tx, [members('guild', 'ann', 'bob'), { app_id: 'guild', scope: 'treasury' }]);
+        announce(tx, members('club', 'dee'));
         // Not before the commit.
         await pause(200);
         assert.deepEqual(other.heard, []);
@@ -92,13 +128,13 @@ describe('change notices through PostgreSQL', () => {
     withStore(t, async (store, other) => {
       await assert.rejects(
         store.write(async (tx) => {
-          tx.announce(members('guild', 'ann'));
+          announce(tx, members('guild', 'ann'));
           throw new Error('refused');
         }),
         /refused/,
       );
-      await store.write(async (tx) => tx.announce(undefined));
-      await store.write(async (tx) => tx.announce(members('guild', 'bob')));
+      await store.write(async (tx) => announce(tx, undefined));
+      await store.write(async (tx) => announce(tx, members('guild', 'bob')));
       await other.until(1);
       await pause(200);
       assert.deepEqual(other.heard, [notice(members('guild', 'bob'))]);
@@ -108,7 +144,7 @@ describe('change notices through PostgreSQL', () => {
     withStore(t, async (store, other) => {
       // 500 names of 20 characters: PostgreSQL takes a payload of under 8000 bytes.
       const names = Array.from({ length: 500 }, (_, index) => `member-${String(index).padStart(13, '0')}`);
-      await store.write(async (tx) => tx.announce(members('guild', ...names)));
+      await store.write(async (tx) => announce(tx, members('guild', ...names)));
       await other.until(1);
       assert.deepEqual(other.heard, [notice({ app_id: 'guild', scope: 'app' })]);
     }));
@@ -128,10 +164,13 @@ describe('change notices through PostgreSQL', () => {
     withStore(t, async (store, other, db) => {
       const feed = await feedSource.postgresChangeFeed(db.url, silentLogger);
       try {
+        /** @type {ChangeNotice[]} */
         const guild = [];
-        await feed.subscribe('guild', null, (event) => guild.push(event.change));
+        await feed.subscribe('guild', null, (event) =>
+          guild.push(/** @type {Extract<FeedEvent, { kind: 'change' }>} */ (event).change),
+        );
         // This process's write, and another process's NOTIFY.
-        await store.write(async (tx) => tx.announce(members('guild', 'ann')));
+        await store.write(async (tx) => announce(tx, members('guild', 'ann')));
         const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
         await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(notice(members('club', 'dee')))})`;
         await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(notice({ app_id: 'guild', scope: 'treasury' }))})`;

@@ -18,6 +18,10 @@ const ROTATED_SECRET = `whsec_${Buffer.from('the callback secret rotated to..').
 const CHALLENGE = '61111111-1111-4111-8111-111111111111';
 const TASK = '62111111-1111-4111-8111-111111111111';
 
+/** @import { RunningServer } from './reference-server.js' */
+/** @import { Answer } from './webhook-receiver.js' */
+
+/** @param {string} callbackUrl */
 function dataset(callbackUrl) {
   return {
     admin_keys: [ADMIN],
@@ -49,9 +53,11 @@ function dataset(callbackUrl) {
   };
 }
 
+/** @type {string[]} */
 const directories = [];
 after(() => Promise.all(directories.map((path) => rm(path, { recursive: true, force: true }))));
 
+/** @param {string} callbackUrl */
 async function datasetFile(callbackUrl) {
   const directory = await mkdtemp(join(tmpdir(), 'questboard-callbacks-'));
   directories.push(directory);
@@ -61,9 +67,14 @@ async function datasetFile(callbackUrl) {
 }
 
 describe('a callback task on the server', () => {
+  /** @type {Awaited<ReturnType<typeof startReceiver>>} */
   let receiver;
+  /** @type {RunningServer} */
   let server;
-  /** What the site answers the next check, by member: an answer, or what it does first and answers. */
+  /**
+   * What the site answers the next check, by member: an answer, or what it does first and answers.
+   * @type {Record<string, Answer | (() => Promise<Answer>)>}
+   */
   const verdicts = {
     alice: { status: 200, body: '{"completed":true}' },
     bob: { status: 200, body: '{"completed":false,"reason":"no pull request yet"}' },
@@ -75,7 +86,10 @@ describe('a callback task on the server', () => {
       return { status: 200, body: '{"completed":true}' };
     },
   };
-  /** The answer to the write the site made while it was asked. */
+  /**
+   * The answer to the write the site made while it was asked.
+   * @type {Awaited<ReturnType<typeof call>> | undefined}
+   */
   let siteWrite;
 
   before(async () => {
@@ -93,6 +107,11 @@ describe('a callback task on the server', () => {
     await receiver?.close();
   });
 
+  /**
+   * @param {string} operation
+   * @param {string} key
+   * @param {unknown} body
+   */
   const call = async (operation, key, body) => {
     const response = await fetch(`http://127.0.0.1:${server.port}/v1/${operation}`, {
       method: 'POST',
@@ -101,7 +120,9 @@ describe('a callback task on the server', () => {
     });
     return { status: response.status, code: response.headers.get('x-questboard-error'), body: await response.json() };
   };
+  /** @param {string} account_name */
   const submit = (account_name) => call('submit_task', WRITER, { task_id: TASK, account_name });
+  /** @param {string} account_name */
   const scoreOf = async (account_name) => {
     const response = await fetch(
       `http://127.0.0.1:${server.port}/v1/get_userinfo?app_id=callbacks&account_name=${account_name}`,
@@ -147,6 +168,10 @@ describe('a callback task on the server', () => {
   });
 
   it('signs with a secret changed and, for a day, with the one it replaced', async () => {
+    /**
+     * @param {string} path
+     * @param {unknown} body
+     */
     const admin = (path, body) =>
       fetch(`http://127.0.0.1:${server.port}/${path}`, {
         method: 'POST',
@@ -158,7 +183,7 @@ describe('a callback task on the server', () => {
     /** The secrets the next check verifies with, of the previous and the rotated one. */
     const nextCheckVerifiesWith = async () => {
       assert.equal((await submit('bob')).status, 422);
-      const check = receiver.received.at(-1);
+      const check = /** @type {import('./webhook-receiver.js').Received} */ (receiver.received.at(-1));
       return [SECRET, ROTATED_SECRET].filter((secret) => {
         try {
           new Webhook(secret.slice('whsec_'.length)).verify(check.body, check.headers);

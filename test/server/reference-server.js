@@ -15,18 +15,35 @@ export const WAIT_MS = 20_000;
 /** Bound on the start of a server on PGlite in a fresh data directory, and of any server: bundling it and starting PGlite took over 20 s on a loaded 2-core machine. */
 export const START_MS = 60_000;
 
-/** Runs `node scripts/serve.js …args`: the process, and its exit code, stdout and stderr once it ends. */
+/** @typedef {{ env?: Record<string, string> }} SpawnOptions */
+/** @typedef {{ code: number | null, stdout: string, stderr: string }} Ended */
+
+/**
+ * Runs `node scripts/serve.js …args`: the process, and its exit code, stdout and stderr once it ends.
+ * @param {string[]} args
+ * @param {SpawnOptions} [options]
+ * @returns {{ child: import('node:child_process').ChildProcessWithoutNullStreams, ended: Promise<Ended> }}
+ */
 export function spawnServer(args, { env = {} } = {}) {
   const child = spawn(process.execPath, ['scripts/serve.js', ...args], { cwd: root, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const ended = Promise.race([once(child, 'close'), bounded('the server to exit')]).then(([code]) => ({ code, stdout, stderr }));
+  // START_MS: the process bundles the server before it runs, as a start does.
+  const ended = Promise.race([once(child, 'close'), bounded('the server to exit', START_MS)]).then(([code]) => ({
+    code,
+    stdout,
+    stderr,
+  }));
   return { child, ended };
 }
 
-/** The same, for a server that ends by itself (--help, a command line or a start that fails). */
+/**
+ * The same, for a server that ends by itself (--help, a command line or a start that fails).
+ * @param {string[]} args
+ * @param {SpawnOptions} [options]
+ */
 export const runServer = (args, options) => spawnServer(args, options).ended;
 
 /**
@@ -35,6 +52,8 @@ export const runServer = (args, options) => spawnServer(args, options).ended;
  * ['--data', path]) and `env` added to this process's environment. Its log
  * lines (JSON on stdout) are kept, parsed, in `log`. `startMs` bounds the wait for it
  * to start (a server loading a dataset into a fresh data directory on a busy machine may take longer).
+ * @param {string[]} [args]
+ * @param {{ env?: Record<string, string>, startMs?: number }} [options]
  */
 export async function startServer(args = [], { env = {}, startMs = START_MS } = {}) {
   const storage = args.some((arg) => arg === '--data-dir' || arg === '--database-url') ? [] : ['--memory'];
@@ -53,7 +72,9 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
   const exited = exit.then((code) => {
     throw new Error(`the server exited with ${code} before it was ready`);
   });
+  /** @type {LogLine[]} */
   const log = [];
+  /** @type {Promise<number>} */
   const ready = new Promise((resolve) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       log.push(JSON.parse(line));
@@ -70,16 +91,18 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
     child.kill('SIGKILL');
     throw error;
   }
+  // Defined: a process that failed to spawn never said it was listening.
+  const pid = /** @type {number} */ (child.pid);
   return {
     port,
     log,
-    pid: child.pid,
+    pid,
     /** What it has written to stderr so far (passed on to this process's too). */
     stderr: () => stderr,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
-    peakMemory: () => statusBytes(child.pid, 'VmHWM'),
+    peakMemory: () => statusBytes(pid, 'VmHWM'),
     /** Resident memory of the server process now, in bytes (Linux). */
-    memory: () => statusBytes(child.pid, 'VmRSS'),
+    memory: () => statusBytes(pid, 'VmRSS'),
     /** Kills the process outright (SIGKILL), as a crash or a power cut would. */
     async crash() {
       const killed = once(child, 'exit');
@@ -95,8 +118,17 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
 }
 
 /** @typedef {Awaited<ReturnType<typeof startServer>>} RunningServer */
+/**
+ * A line of the server's log (pino's JSON): its fields past these differ from message to message,
+ * and a test reads the ones it expects (`any`: e.g. `err.message` of an error's line).
+ * @typedef {{ level: number, time: string, msg: string, [field: string]: any }} LogLine
+ */
 
-/** A size /proc/<pid>/status gives in kB, in bytes. */
+/**
+ * A size /proc/<pid>/status gives in kB, in bytes.
+ * @param {number} pid
+ * @param {'VmHWM' | 'VmRSS'} field
+ */
 function statusBytes(pid, field) {
   return (
     Number(
@@ -107,6 +139,11 @@ function statusBytes(pid, field) {
   );
 }
 
+/**
+ * Rejects, saying what was waited for, after `ms`.
+ * @param {string} what
+ * @returns {Promise<never>}
+ */
 function bounded(what, ms = WAIT_MS) {
   return new Promise((_, reject) => setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), ms).unref());
 }
@@ -116,6 +153,7 @@ function bounded(what, ms = WAIT_MS) {
 /**
  * A connection to the server that reads whole answers (by Content-Length) as
  * they come, so a test can send a request in parts and see when it is answered.
+ * @param {number} port
  */
 export async function openConnection(port) {
   const socket = connect(port, '127.0.0.1');
@@ -150,7 +188,10 @@ export async function openConnection(port) {
   };
   return {
     socket,
-    /** Writes and waits until the kernel has taken it (or the connection failed). */
+    /**
+     * Writes and waits until the kernel has taken it (or the connection failed).
+     * @param {string | Uint8Array} data
+     */
     write: (data) => /** @type {Promise<void>} */ (new Promise((resolve) => socket.write(data, () => resolve()))),
     /**
      * The next whole answer; rejects if the connection closes first or after WAIT_MS.
@@ -178,7 +219,11 @@ export async function openConnection(port) {
   };
 }
 
-/** Sends `text` on a new connection and resolves with the one answer. */
+/**
+ * Sends `text` on a new connection and resolves with the one answer.
+ * @param {number} port
+ * @param {string | Uint8Array} text
+ */
 export async function exchange(port, text) {
   const connection = await openConnection(port);
   try {

@@ -10,7 +10,10 @@ const DATASET = 'test/remote/remote-dataset.json';
 const KEY = 'pk_guild';
 const ADMIN = 'sk_remote_admin';
 
-/** An endorsement of bob whose id is `idBytes`, as the bytes of a JSON body. */
+/**
+ * An endorsement of bob whose id is `idBytes`, as the bytes of a JSON body.
+ * @param {Buffer} idBytes
+ */
 const endorsement = (idBytes) =>
   Buffer.concat([
     Buffer.from('{"app_id":"guild","from_account":"carol","to_account":"bob","endorsement_id":"'),
@@ -19,6 +22,7 @@ const endorsement = (idBytes) =>
   ]);
 
 describe('request bodies and keys on the Node host', () => {
+  /** @type {import('./reference-server.js').RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap', '--data', DATASET]);
@@ -40,8 +44,8 @@ describe('request bodies and keys on the Node host', () => {
   };
   const endorsementIdsOfCarol = async () =>
     (await call('GET', '/v1/admin/export?app_id=guild', { key: ADMIN })).body.apps[0].endorsements
-      .filter((endorsement) => endorsement.from_account === 'carol')
-      .map((endorsement) => endorsement.endorsement_id);
+      .filter((/** @type {{ from_account: string }} */ endorsement) => endorsement.from_account === 'carol')
+      .map((/** @type {{ endorsement_id: string }} */ endorsement) => endorsement.endorsement_id);
 
   it('refuses bytes that are not UTF-8 with a 400, and reads a character split between packets whole', async () => {
     for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0x80]]) {

@@ -10,7 +10,11 @@ const SAMPLE = 'examples/community.json';
 const ADMIN_KEY = 'sk_operator_0123456789abcdef';
 const WELCOME = '5a1e0c3d-7b2f-4c61-9d8e-1f2a3b4c5d01';
 
+/** @import { LeaderboardEntry, Task } from '../../src/api/responses.js' */
+
+/** @param {number} port */
 async function readBack(port) {
+  /** @param {string} path */
   const get = async (path) => {
     const answer = await fetch(`http://127.0.0.1:${port}/v1/${path}`, { headers: { Authorization: 'Bearer pk_riverside_page' } });
     assert.equal(answer.status, 200, `${path}: ${await answer.clone().text()}`);
@@ -19,7 +23,7 @@ async function readBack(port) {
   const challenge = await get(`get_challenge?challenge_id=${WELCOME}`);
   assert.equal(challenge.name, 'Welcome to Riverside');
   assert.deepEqual(
-    challenge.tasks.map((task) => task.name),
+    challenge.tasks.map((/** @type {Task} */ task) => task.name),
     ['Post an introduction', 'Reply to 3 threads'],
   );
   const ada = await get('get_userinfo?app_id=riverside&account_name=ada');
@@ -30,7 +34,7 @@ async function readBack(port) {
   const board = await get('get_leaderboard?app_id=riverside');
   assert.equal(board.total_users, 4);
   assert.deepEqual(
-    board.leaderboard_users.map((entry) => [entry.rank, entry.external_user.username]),
+    board.leaderboard_users.map((/** @type {LeaderboardEntry} */ entry) => [entry.rank, entry.external_user.username]),
     [
       [1, 'grace'],
       [2, 'ada'],

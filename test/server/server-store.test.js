@@ -15,6 +15,11 @@ import { importSource } from '../source-module.js';
 const DATASET = 'test/remote/remote-dataset.json';
 const ADMIN = 'sk_remote_admin';
 
+/** @import { Transaction } from '../../src/store/index.js' */
+/**
+ * @type {typeof import('../../src/server/server-store.js') & typeof import('../../src/server/load-dataset.js') &
+ *   typeof import('../../src/server/admin-keys.js') & typeof import('../../src/handler/handler.js')}
+ */
 let source;
 before(async () => {
   source = await importSource(
@@ -38,7 +43,11 @@ describe('the server store at start', () => {
   };
 
   it('loads a dataset into an empty store, and leaves a store that holds data as it is', async () => {
-    const load = { adminKey: null, allowBootstrap: true, onUnexpectedError: (error) => assert.fail(error) };
+    const load = {
+      adminKey: null,
+      allowBootstrap: true,
+      onUnexpectedError: (/** @type {unknown} */ error) => assert.fail(/** @type {Error} */ (error)),
+    };
     assert.equal(await source.loadDataset(server.store, DATASET, load), true);
     const loaded = await alice();
     assert.equal(loaded.current_xp, 5);
@@ -47,9 +56,9 @@ describe('the server store at start', () => {
   });
 
   it('stores hashed, at start, the admin keys a store kept in clear', async () => {
-    await server.store.write((tx) => tx.putMeta('admin_keys', [ADMIN]));
+    await server.store.write((/** @type {Transaction} */ tx) => tx.putMeta('admin_keys', [ADMIN]));
     await source.installAdminKeys(server.store, []);
-    const stored = await server.store.read((tx) => tx.getMeta('admin_keys'));
+    const stored = await server.store.read((/** @type {Transaction} */ tx) => tx.getMeta('admin_keys'));
     assert.deepEqual(stored, { sha256: [createHash('sha256').update(ADMIN).digest('hex')] });
     const exported = await server.handle(
       new Request('http://q.test/v1/admin/export?app_id=guild', { headers: { Authorization: `Bearer ${ADMIN}` } }),

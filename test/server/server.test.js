@@ -15,7 +15,20 @@ const DATASET = 'test/remote/remote-dataset.json';
 const INSTALLED = 'sk_installed_0123456789abcdef';
 const FROM_FILE = 'sk_from_file_0123456789abcdef';
 
+/** @import { RunningServer } from './reference-server.js' */
+
+/**
+ * @param {Pick<RunningServer, 'port'>} server
+ * @param {string} path
+ * @param {Record<string, string>} [headers]
+ */
 const get = (server, path, headers = {}) => fetch(`http://127.0.0.1:${server.port}${path}`, { headers });
+/**
+ * @param {Pick<RunningServer, 'port'>} server
+ * @param {string} path
+ * @param {unknown} body a string is sent as it is, anything else as JSON
+ * @param {Record<string, string>} [headers]
+ */
 const post = (server, path, body, headers = {}) =>
   fetch(`http://127.0.0.1:${server.port}${path}`, {
     method: 'POST',
@@ -23,14 +36,17 @@ const post = (server, path, body, headers = {}) =>
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 /** A dataset file as a server takes it: its admin keys come from its operator, never from a dataset. */
-const withoutAdminKeys = async (path) => {
+const withoutAdminKeys = async (/** @type {string} */ path) => {
   const { admin_keys: _adminKeys, ...dataset } = JSON.parse(await readFile(path, 'utf8'));
   return dataset;
 };
+/** @param {RunningServer} server */
 const requestLines = (server) => server.log.filter((line) => line.msg === 'request');
 
 describe('installation admin keys', () => {
+  /** @type {string} */
   let directory;
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), 'questboard-keys-'));
@@ -60,7 +76,9 @@ describe('installation admin keys', () => {
 
 describe('an installation admin key taken off the list', () => {
   const SECOND = 'sk_second_0123456789abcdef';
+  /** @type {string} */
   let directory;
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), 'questboard-revoke-'));
@@ -69,10 +87,12 @@ describe('an installation admin key taken off the list', () => {
     await server?.stop();
     await rm(directory, { recursive: true, force: true });
   });
+  /** @param {string} keys */
   const restart = async (keys) => {
     await server?.stop();
     server = await startServer(['--data-dir', directory], { env: { QUESTBOARD_ADMIN_KEYS: keys } });
   };
+  /** @param {string} key */
   const exportWith = async (key) =>
     (await get(server, '/v1/admin/export?app_id=guild', { Authorization: `Bearer ${key}` })).status;
 
@@ -92,6 +112,7 @@ describe('an installation admin key taken off the list', () => {
 });
 
 describe('the health check, the access log and request ids', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap', '--data', DATASET]);
@@ -113,7 +134,10 @@ describe('the health check, the access log and request ids', () => {
     assert.equal(answer.headers.get('x-request-id'), 'edge-7f3a.1');
     // The log line comes on the server's stdout, after the answer.
     await waitUntil(() => requestLines(server).some((entry) => entry.reqId === 'edge-7f3a.1'));
-    const line = requestLines(server).find((entry) => entry.reqId === 'edge-7f3a.1');
+    // Found: the wait above saw it.
+    const line = /** @type {RunningServer['log'][number]} */ (
+      requestLines(server).find((entry) => entry.reqId === 'edge-7f3a.1')
+    );
     assert.deepEqual(
       { method: line.method, path: line.path, status: line.status, level: line.level },
       { method: 'GET', path: '/v1/get_userinfo', status: 200, level: 30 },
@@ -147,6 +171,7 @@ describe('the health check, the access log and request ids', () => {
 });
 
 describe('request timeouts', () => {
+  /** @type {RunningServer} */
   let server;
   before(async () => {
     server = await startServer(['--allow-bootstrap', '--data', DATASET, '--test-hooks', '--request-timeout-ms', '300']);
@@ -201,7 +226,10 @@ describe('stopping', () => {
   });
 });
 
-/** @returns {Promise<void>} */
+/**
+ * @param {number} port
+ * @returns {Promise<void>}
+ */
 function connectTo(port) {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -213,6 +241,7 @@ function connectTo(port) {
   });
 }
 
+/** @param {() => boolean | Promise<boolean>} condition */
 async function waitUntil(condition) {
   const deadline = Date.now() + WAIT_MS;
   while (!(await condition())) {
@@ -230,6 +259,7 @@ async function freePort() {
   return port;
 }
 
+/** @param {number} port */
 const waitForHealth = (port) =>
   waitUntil(() =>
     fetch(`http://127.0.0.1:${port}/v1/health`).then(

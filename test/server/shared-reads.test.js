@@ -12,6 +12,13 @@ import { importSource } from '../source-module.js';
 
 const ADMIN = 'sk_shared_reads_admin';
 const KEY = 'pk_shared_reads';
+/** @import { Transaction, WriteOptions } from '../../src/store/index.js' */
+/** @import { RequestContext } from '../../src/handler/request-guards.js' */
+/** @import { SqlDriver } from '../../src/store/sql/sql.js' */
+/**
+ * @type {typeof import('../../src/server/shared-reads.js') & typeof import('../../src/handler/handler.js') &
+ *   typeof import('../../src/store/sql/index.js')}
+ */
 let source;
 
 before(async () => {
@@ -22,24 +29,43 @@ before(async () => {
  * The server's handler, reads shared, over a SQL store of `storeOptions` with one app; `begun`
  * counts transactions begun, and `onBegin` (settable) runs as each begins, once the handler's
  * work has begun (and told its host).
+ * @param {import('../../src/store/sql/index.js').SqlStoreOptions} storeOptions
  */
 async function server(storeOptions) {
   const counted = { begun: 0, onBegin: () => {} };
   const opened = await source.openSqlStore(storeOptions);
-  const counting = (work) => (tx) => {
-    const done = work(tx);
-    counted.begun += 1;
-    counted.onBegin();
-    return done;
-  };
+  /**
+   * @template {unknown[]} Args
+   * @template Done
+   * @param {(...args: Args) => Done} work
+   * @returns {(...args: Args) => Done}
+   */
+  const counting =
+    (work) =>
+    (...args) => {
+      const done = work(...args);
+      counted.begun += 1;
+      counted.onBegin();
+      return done;
+    };
   const store = {
     ...opened,
+    /**
+     * @template T
+     * @param {(tx: Transaction) => Promise<T>} work
+     */
     read: (work) => opened.read(counting(work)),
+    /**
+     * @template T
+     * @param {(tx: Transaction) => Promise<T>} work
+     * @param {WriteOptions} [options]
+     */
     write: (work, options) => opened.write(counting(work), options),
     // Health's transaction: the database's ping.
-    ping: (begun) => opened.ping(() => counting(() => begun?.())()),
+    ping: (/** @type {(() => void) | undefined} */ begun) => opened.ping(() => counting(() => begun?.())()),
   };
   // Each answer of the handler, to tell whether a reader has it as it is.
+  /** @type {Response[]} */
   const handlerAnswers = [];
   const handler = source.createHandler({ store });
   const handle = source.sharingReads(async (request, context) => {
@@ -58,6 +84,11 @@ async function server(storeOptions) {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {{ key?: string, headers?: Record<string, string>, body?: unknown, context?: RequestContext }} [options]
+   */
   const call = async (method, path, options = {}) => {
     const response = await handle(request(method, path, options), options.context);
     return { status: response.status, body: await response.json() };
@@ -84,6 +115,7 @@ async function server(storeOptions) {
 const ALICE = '/v1/get_userinfo?app_id=guild&account_name=alice';
 
 describe('on PGlite', () => {
+  /** @type {Awaited<ReturnType<typeof server>>} */
   let shared;
   before(async () => {
     shared = await server({ memory: true });
@@ -122,6 +154,7 @@ describe('on PGlite', () => {
   it('runs a read that comes once the transaction has begun on its own', async () => {
     const { call, counted } = shared;
     counted.begun = 0;
+    /** @type {Promise<unknown>} */
     let late = Promise.resolve('no second read was sent');
     counted.onBegin = () => {
       counted.onBegin = () => {};
@@ -141,6 +174,7 @@ describe('on PGlite', () => {
     assert.equal(together[0].body.is_valid, true);
 
     counted.begun = 0;
+    /** @type {Promise<unknown>} */
     let late = Promise.resolve('no second check was sent');
     counted.onBegin = () => {
       counted.onBegin = () => {};
@@ -154,10 +188,12 @@ describe('on PGlite', () => {
   it('tells each reader’s host what the CORS check was given, the readers who joined too', async () => {
     const { call, counted } = shared;
     counted.begun = 0;
+    /** @type {{ index: number, allowed: readonly string[] | undefined }[]} */
     const checked = [];
+    /** @param {number} index */
     const reader = (index) => ({
       headers: { origin: 'https://forum.example.org' },
-      context: { checkOrigin: (allowed) => checked.push({ index, allowed }) },
+      context: { checkOrigin: (/** @type {readonly string[] | undefined} */ allowed) => void checked.push({ index, allowed }) },
     });
     const answers = await Promise.all([call('GET', ALICE, reader(0)), call('GET', ALICE, reader(1))]);
     assert.deepEqual(
@@ -188,7 +224,7 @@ describe('on PGlite', () => {
     assert.equal(counted.begun, 4);
 
     counted.begun = 0;
-    const social = (twitter_name) => ({ body: { app_id: 'guild', account_name: 'bob', twitter_name } });
+    const social = (/** @type {string} */ twitter_name) => ({ body: { app_id: 'guild', account_name: 'bob', twitter_name } });
     const writes = await Promise.all([
       call('POST', '/v1/connect_social', social('bob_a')),
       call('POST', '/v1/connect_social', social('bob_a')),
@@ -209,7 +245,9 @@ describe('on PGlite', () => {
 describe('a read that waits too long for its transaction', () => {
   it('is not joined by the identical reads that come after: they run on their own', async () => {
     // The first read never gets its transaction, as on a database that stopped answering.
-    let release;
+    /** @type {() => void} */
+    let release = () => {};
+    /** @type {Promise<void>} */
     const stuck = new Promise((resolve) => (release = resolve));
     let runs = 0;
     const handle = source.sharingReads(
@@ -244,9 +282,13 @@ describe('on PostgreSQL', () => {
     // is taken, and the write and the second read happen meanwhile.
     const base = source.postgresDriver({ url: found.url, max: 4 });
     let holdNextRead = false;
-    let snapshotTaken;
-    let release;
+    /** @type {() => void} */
+    let snapshotTaken = () => {};
+    /** @type {() => void} */
+    let release = () => {};
+    /** @type {Promise<void>} */
     const held = new Promise((resolve) => (release = resolve));
+    /** @type {SqlDriver} */
     const driver = {
       ...base,
       transaction: (mode, work, durability) => {
@@ -257,8 +299,12 @@ describe('on PostgreSQL', () => {
           (session) =>
             work({
               ...session,
+              /**
+               * @template Row
+               * @param {import('../../src/store/sql/sql.js').Query} query
+               */
               query: async (query) => {
-                const rows = await session.query(query);
+                const rows = /** @type {Row[]} */ (await session.query(query));
                 if (hold) {
                   snapshotTaken();
                   await held;
@@ -276,6 +322,7 @@ describe('on PostgreSQL', () => {
       assert.equal((await call('GET', CAROL)).status, 404);
 
       holdNextRead = true;
+      /** @type {Promise<void>} */
       const taken = new Promise((resolve) => (snapshotTaken = resolve));
       const first = call('GET', CAROL);
       await taken;
@@ -305,6 +352,7 @@ it('shares on every request header a GET’s answer depends on', async () => {
     'last-event-id': 'read by the event stream, which never shares',
     'x-request-id': 'the log’s, not the answer’s',
   };
+  /** @type {Set<string>} */
   const read = new Set();
   for (const folder of ['src/handler', 'src/core']) {
     for (const file of await readdir(folder)) {

@@ -28,7 +28,9 @@ function client(port) {
 }
 
 describe('a season ending under two server processes on one PostgreSQL database', () => {
+  /** @type {Awaited<ReturnType<typeof createDatabase>> | undefined} */
   let database;
+  /** @type {import('./reference-server.js').RunningServer[]} */
   let servers = [];
   before(async () => {
     if (!(await postgresAnswers())) return;
@@ -83,7 +85,12 @@ describe('a season ending under two server processes on one PostgreSQL database'
       assert.equal(answer.body.seasons[0].frozen, true);
     }
     const exported = (await calls[1]('GET', '/v1/admin/export?app_id=guild')).body.apps[0];
-    const awards = exported.badge_awards.map((award) => `${award.account_name}:${award.badge_id}:${award.reason}`).sort();
+    const awards = exported.badge_awards
+      .map(
+        (/** @type {{ account_name: string, badge_id: string, reason: string }} */ award) =>
+          `${award.account_name}:${award.badge_id}:${award.reason}`,
+      )
+      .sort();
     assert.deepEqual(awards, [`alice:gold:season:${SEASON}`, `alice:podium:season:${SEASON}`, `bob:podium:season:${SEASON}`]);
     for (const { account_name, held } of [
       { account_name: 'alice', held: 2 },
@@ -99,7 +106,10 @@ describe('a season ending under two server processes on one PostgreSQL database'
     );
     assert.deepEqual(boards[0], boards[1]);
     assert.deepEqual(
-      boards[0].leaderboard_users.map((entry) => `${entry.rank}:${entry.external_user.username}:${entry.score}`),
+      boards[0].leaderboard_users.map(
+        (/** @type {import('../../src/api/responses.js').LeaderboardEntry} */ entry) =>
+          `${entry.rank}:${entry.external_user.username}:${entry.score}`,
+      ),
       ['1:alice:30', '2:bob:20', '3:carol:10'],
     );
   });

@@ -30,13 +30,25 @@ function client(port) {
   };
 }
 
+/** @typedef {ReturnType<typeof client>} Call */
+/** @import { RunningServer } from './reference-server.js' */
+/** @import { LeaderboardEntry } from '../../src/api/responses.js' */
+
+/** @param {Call} call */
 const exportOf = async (call) => (await call('GET', '/v1/admin/export?app_id=guild', { key: ADMIN })).body;
+/** @param {Call} call */
 const balanceOf = async (call) => (await exportOf(call)).apps[0].treasury.balance;
+/**
+ * @param {Call} call
+ * @param {Record<string, string>} [headers]
+ */
 const pay = (call, headers = {}) =>
   call('POST', '/v1/airdrop_token_ledger', { body: { to_address: '0.0.2002', quantity: 1 }, headers });
 
 describe('two server processes on one PostgreSQL database', () => {
+  /** @type {Awaited<ReturnType<typeof createDatabase>> | undefined} */
   let database;
+  /** @type {RunningServer[]} */
   let servers = [];
   before(async () => {
     if (!(await postgresAnswers())) return;
@@ -67,7 +79,8 @@ describe('two server processes on one PostgreSQL database', () => {
   it('answers one Idempotency-Key sent to both processes at once with one payment', async (t) => {
     if (!(await postgresOrSkip(t))) return;
     const calls = servers.map((server) => client(server.port));
-    const admin = (call) => (path, body) => call('POST', path, { key: ADMIN, body });
+    const admin = (/** @type {Call} */ call) => (/** @type {string} */ path, /** @type {unknown} */ body) =>
+      call('POST', path, { key: ADMIN, body });
     // Refill the treasury through a merge import of the app's settings.
     const refill = await admin(calls[0])('/v1/admin/import?mode=merge', {
       apps: [{ app_id: 'guild', name: 'Builders Guild (remote)', treasury: { account_id: '0.0.1001', balance: '5' } }],
@@ -90,8 +103,13 @@ describe('two server processes on one PostgreSQL database', () => {
   });
 });
 
-/** Endorsements alice → bob with fresh ids, `parallel` at a time, until `stop()` or `count` are sent. */
+/**
+ * Endorsements alice → bob with fresh ids, `parallel` at a time, until `stop()` or `count` are sent.
+ * @param {Call} call
+ * @param {{ count: number, parallel?: number, prefix: string }} options
+ */
 function endorseBurst(call, { count, parallel = 8, prefix }) {
+  /** @type {string[]} */
   const answered = [];
   let next = 0;
   let stopped = false;
@@ -115,6 +133,7 @@ function endorseBurst(call, { count, parallel = 8, prefix }) {
 
 for (const engine of ['pglite', 'postgres']) {
   describe(`a crash of the server on ${engine} loses no answered write`, () => {
+    /** @type {string[]} */
     let storage;
     let cleanup = async () => {};
     before(async () => {
@@ -152,12 +171,16 @@ for (const engine of ['pglite', 'postgres']) {
         server = await startServer(storage);
         call = client(server.port);
         const after = await exportOf(call);
-        const kept = new Set(after.apps[0].endorsements.map((e) => e.endorsement_id));
+        const kept = new Set(after.apps[0].endorsements.map((/** @type {{ endorsement_id: string }} */ e) => e.endorsement_id));
         for (const id of [...settled.answered, ...burst.answered]) assert.ok(kept.has(id), `${id} was answered 200 but is gone`);
         // Whole writes only: bob's XP is what the endorsements kept give him.
         const board = (await call('GET', '/v1/get_leaderboard?app_id=guild&leaderboard_type=xp')).body;
-        const bob = board.leaderboard_users.find((entry) => entry.external_user.username === 'bob');
-        const toBob = after.apps[0].endorsements.filter((e) => e.to_account === 'bob').length;
+        const bob = board.leaderboard_users.find(
+          (/** @type {LeaderboardEntry} */ entry) => entry.external_user.username === 'bob',
+        );
+        const toBob = after.apps[0].endorsements.filter(
+          (/** @type {{ to_account: string }} */ e) => e.to_account === 'bob',
+        ).length;
         assert.equal(bob.total_xp, toBob * after.apps[0].settings.endorsement_xp);
       } finally {
         await server.stop();

@@ -13,7 +13,11 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { runServer } from './reference-server.js';
 
-/** Exit code 1 and exactly one line on stderr, which `pattern` matches. */
+/**
+ * Exit code 1 and exactly one line on stderr, which `pattern` matches.
+ * @param {{ code: number | null, stderr: string }} ended
+ * @param {RegExp} pattern
+ */
 function assertOneLine({ code, stderr }, pattern) {
   assert.equal(code, 1, stderr);
   const lines = stderr.trimEnd().split('\n');
@@ -52,6 +56,7 @@ describe('the server command line', () => {
 
 // On a free port (0), so that another process on 8787 does not decide what a test sees.
 describe('a server that cannot start', () => {
+  /** @type {string} */
   let directory;
   before(async () => {
     directory = await mkdtemp(join(tmpdir(), 'questboard-startup-'));
@@ -137,6 +142,7 @@ describe('a server that cannot start', () => {
 
 describe('the first start on a new data directory', () => {
   const ADMIN_KEY = 'sk_operator_0123456789abcdef';
+  /** @type {string} */
   let dataDir;
   before(async () => {
     dataDir = join(await mkdtemp(join(tmpdir(), 'questboard-first-start-')), 'data');

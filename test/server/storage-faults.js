@@ -10,15 +10,23 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Skips `t` saying why, or throws under CI, where nothing is skipped. */
+/**
+ * Skips `t` saying why, or throws under CI, where nothing is skipped.
+ * @param {import('node:test').TestContext} t
+ * @param {string} what
+ * @param {Error | string} error what went wrong, or what to do about it
+ */
 export function cannot(t, what, error) {
-  const message = `${what}: ${error?.message ?? error}`;
+  const message = `${what}: ${typeof error === 'string' ? error : error.message}`;
   if (process.env.CI) throw new Error(`${message} (CI never skips this test)`);
   process.stderr.write(`\n*** SKIPPED: ${t.name}: ${message} ***\n\n`);
   t.skip(message);
 }
 
-/** Whether `command` runs here. */
+/**
+ * Whether `command` runs here.
+ * @param {string} command
+ */
 export async function installed(command) {
   try {
     await run('which', [command]);
@@ -34,6 +42,9 @@ export async function installed(command) {
  * system is mounted, so that an error makes it read-only). Returns its path and
  * `unmount()`, which removes everything, mounted or not; null (with `t`
  * skipped) where it cannot be mounted.
+ * @param {import('node:test').TestContext} t
+ * @param {'tmpfs' | 'ext4'} type
+ * @param {string} size
  */
 export async function mountScratch(t, type, size) {
   const base = await mkdtemp(join(tmpdir(), `questboard-${type}-`));
@@ -64,7 +75,10 @@ export async function mountScratch(t, type, size) {
   return { path, unmount };
 }
 
-/** Fills the file system at `path` to the last byte. */
+/**
+ * Fills the file system at `path` to the last byte.
+ * @param {string} path
+ */
 export async function fillUp(path) {
   await run('sh', ['-c', `dd if=/dev/zero of=${join(path, 'filler')} bs=1M 2>/dev/null; sync; true`]);
 }
@@ -73,6 +87,7 @@ export async function fillUp(path) {
  * Turns the ext4 file system at `path` read-only as a disk error does (its journal
  * aborted, errors=remount-ro): through ext4's trigger_fs_error, which, unlike a
  * remount, takes no notice of the files open for writing.
+ * @param {string} path
  */
 export async function failExt4(path) {
   const { stdout } = await run('findmnt', ['-n', '-o', 'SOURCE', path]);

@@ -15,6 +15,12 @@ import { failExt4, fillUp, mountScratch } from './storage-faults.js';
 const DATASET = 'test/remote/remote-dataset.json';
 const ANSWER_MS = 60_000;
 
+/**
+ * @param {Pick<RunningServer, 'port'>} server
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ */
 const call = (server, method, path, body) =>
   fetch(`http://127.0.0.1:${server.port}${path}`, {
     method,
@@ -24,7 +30,11 @@ const call = (server, method, path, body) =>
     signal: AbortSignal.timeout(ANSWER_MS),
   }).then(async (answer) => ({ status: answer.status, body: await answer.json() }));
 
-/** An import of `count` new members: more rows than the pages the store has kept free. */
+/**
+ * An import of `count` new members: more rows than the pages the store has kept free.
+ * @param {number} count
+ * @param {string} prefix
+ */
 const manyMembers = (count, prefix) => ({
   apps: [{ app_id: 'guild', users: Array.from({ length: count }, (_, index) => ({ account_name: `${prefix}${index}` })) }],
 });
@@ -48,6 +58,7 @@ describe('PGlite when its disk', () => {
     }
   });
 
+  /** @param {string} path */
   const startOn = async (path) => {
     server = await startServer(['--data-dir', join(path, 'data'), '--allow-bootstrap', '--data', DATASET], { startMs: START_MS });
     assert.equal((await call(server, 'GET', '/v1/health')).status, 200);
@@ -59,14 +70,19 @@ describe('PGlite when its disk', () => {
     await startOn(scratch.path);
     await fillUp(scratch.path);
 
-    const refused = await call(server, 'POST', '/v1/admin/import?mode=merge', manyMembers(20_000, 'full-'));
+    const refused = await call(
+      /** @type {RunningServer} */ (server),
+      'POST',
+      '/v1/admin/import?mode=merge',
+      manyMembers(20_000, 'full-'),
+    );
     assert.equal(refused.status, 507, JSON.stringify(refused.body));
     assert.equal(refused.body.is_valid, false);
     assert.match(refused.body.message, /disk is full/);
-    const health = await call(server, 'GET', '/v1/health');
+    const health = await call(/** @type {RunningServer} */ (server), 'GET', '/v1/health');
     assert.equal(health.status, 503);
     assert.match(health.body.message, /disk is full/);
-    const read = await call(server, 'GET', '/v1/get_userinfo?app_id=guild&account_name=alice');
+    const read = await call(/** @type {RunningServer} */ (server), 'GET', '/v1/get_userinfo?app_id=guild&account_name=alice');
     assert.equal(read.status, 200, 'reads go on');
     assert.equal(typeof (await /** @type {RunningServer} */ (server).stop()), 'number', 'SIGTERM ended it');
   });
@@ -77,7 +93,12 @@ describe('PGlite when its disk', () => {
     await startOn(scratch.path);
     await failExt4(scratch.path);
 
-    const refused = await call(server, 'POST', '/v1/admin/import?mode=merge', manyMembers(10, 'lost-'));
+    const refused = await call(
+      /** @type {RunningServer} */ (server),
+      'POST',
+      '/v1/admin/import?mode=merge',
+      manyMembers(10, 'lost-'),
+    );
     assert.equal(refused.status, 503, JSON.stringify(refused.body));
     assert.equal(refused.body.is_valid, false);
     assert.match(refused.body.message, /cannot use its data directory/);
@@ -86,7 +107,7 @@ describe('PGlite when its disk', () => {
     );
     assert.ok(logged, JSON.stringify(/** @type {RunningServer} */ (server).log));
     assert.match(logged.err.message, /Read-only file system/);
-    const health = await call(server, 'GET', '/v1/health');
+    const health = await call(/** @type {RunningServer} */ (server), 'GET', '/v1/health');
     assert.equal(health.status, 503);
     assert.match(health.body.message, /cannot use its data directory/);
     assert.equal(typeof (await /** @type {RunningServer} */ (server).stop()), 'number', 'SIGTERM ended it');

@@ -11,7 +11,12 @@ import { after, before, describe, it } from 'node:test';
 import { memoryServerPerTest } from './memory-server.js';
 import { importSource } from '../source-module.js';
 
+/**
+ * @type {typeof import('../../src/server/token-cli.js') & typeof import('../../src/server/server-store.js') &
+ *   typeof import('../../src/handler/handler.js')}
+ */
 let source;
+/** @type {string} */
 let directory;
 before(async () => {
   source = await importSource('src/server/token-cli.ts', 'src/server/server-store.ts', 'src/handler/handler.ts');
@@ -19,23 +24,32 @@ before(async () => {
 });
 after(() => rm(directory, { recursive: true, force: true }));
 
-/** Runs the command as the bin does, collecting what it prints. */
+/**
+ * Runs the command as the bin does, collecting what it prints.
+ * @param {...string} argv
+ */
 async function run(...argv) {
   const printed = { stdout: '', stderr: '' };
   const code = await source.main(argv, {
-    stdout: (text) => (printed.stdout += text),
-    stderr: (text) => (printed.stderr += text),
+    stdout: (/** @type {string} */ text) => (printed.stdout += text),
+    stderr: (/** @type {string} */ text) => (printed.stderr += text),
   });
   return { code, ...printed };
 }
 
+/**
+ * @param {string} name
+ * @param {unknown} content a string is written as it is, anything else as JSON
+ */
 async function keyFile(name, content) {
   const path = join(directory, name);
   await writeFile(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
 }
 
+/** @param {string} token */
 const claimsOf = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+/** @param {string} token */
 const headerOf = (token) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));
 
 describe('questboard-token keygen → sign → the handler', () => {
@@ -139,7 +153,9 @@ describe('questboard-token keygen → sign → the handler', () => {
 });
 
 describe('questboard-token refuses', () => {
+  /** @type {string} */
   let privateFile;
+  /** @type {string} */
   let publicFile;
   before(async () => {
     const { private_jwk, public_jwk } = JSON.parse((await run('keygen')).stdout);

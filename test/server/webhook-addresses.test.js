@@ -17,9 +17,14 @@ const { checkedAddress, notPublic, postSigned, createCallbackCheck, CallbackUnan
 );
 
 const SECRET = `whsec_${Buffer.from('a webhook secret of 32 bytes....').toString('base64')}`;
-/** A lookup that answers every name with `address`, and counts what it was asked. */
+/**
+ * A lookup that answers every name with `address`, and counts what it was asked.
+ * @param {string} address
+ */
 const resolvingTo = (address) => {
+  /** @type {string[]} */
   const asked = [];
+  /** @param {string} hostname */
   const lookup = async (hostname) => {
     asked.push(hostname);
     return [{ address, family: address.includes(':') ? 6 : 4 }];
@@ -129,6 +134,7 @@ describe('the addresses webhooks may go to', () => {
 
 describe('the callback check', () => {
   const app = { app_id: 'guild', webhooks: [{ url: 'https://example.org/', secret: SECRET, events: ['task.completed'] }] };
+  /** @param {string} url */
   const task = (url) => ({ task_id: 't1', app_id: 'guild', challenge_id: 'c1', verification: { kind: 'callback', url } });
   const rules = { allowPrivate: true };
 

@@ -18,6 +18,7 @@ export async function startReceiver(script = [204]) {
   /** @type {{ count: number, resolve: () => void }[]} */
   const waiting = [];
   const server = createServer((request, response) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', async () => {
@@ -42,7 +43,11 @@ export async function startReceiver(script = [204]) {
     url: `http://127.0.0.1:${port}/hooks`,
     port,
     received,
-    /** Resolves once `count` requests have arrived in all; rejects after `ms`. */
+    /**
+     * Resolves once `count` requests have arrived in all; rejects after `ms`.
+     * @param {number} count
+     * @returns {Promise<void>}
+     */
     receivedAtLeast(count, ms = WAIT_MS) {
       if (received.length >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {

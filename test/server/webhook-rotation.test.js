@@ -24,15 +24,23 @@ const TASK = '22222222-2222-4222-8222-222222222222';
 const REPEATED = '33333333-3333-4333-8333-333333333333';
 const DAY_MS = 24 * 3_600_000;
 
+/** @import { Received } from './webhook-receiver.js' */
+/** @import { WebhookDelivery } from '../../src/api/admin-responses.js' */
+/** @import { SqlDriver } from '../../src/store/sql/sql.js' */
+/** @type {typeof import('../../src/store/sql/index.js')} */
 let sql;
 before(async () => {
   sql = await importSource('src/store/sql/index.ts');
 });
 
+/** @type {string[]} */
 const files = [];
 after(() => Promise.all(files.map((path) => rm(path, { recursive: true, force: true }))));
 
-/** A dataset file whose app has the webhooks given. */
+/**
+ * A dataset file whose app has the webhooks given.
+ * @param {{ url: string, secret: string, events: string[] }[]} webhooks
+ */
 async function datasetFile(webhooks) {
   const directory = await mkdtemp(join(tmpdir(), 'questboard-rotation-'));
   files.push(directory);
@@ -61,23 +69,45 @@ async function datasetFile(webhooks) {
   return path;
 }
 
-/** A call to a server on `port` with the admin key. */
-const call = (port) => async (method, path, body) => {
-  const response = await fetch(`http://127.0.0.1:${port}/${path.startsWith('_test/') ? '' : 'v1/'}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-};
+/**
+ * A call to a server on `port` with the admin key.
+ * @param {number} port
+ */
+const call =
+  (port) =>
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   */
+  async (method, path, body) => {
+    const response = await fetch(`http://127.0.0.1:${port}/${path.startsWith('_test/') ? '' : 'v1/'}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
 
+/** @typedef {ReturnType<typeof call>} Api */
+
+/**
+ * @param {Api} api
+ * @param {string} task_id
+ */
 const logTask = (api, task_id) => api('POST', 'admin/log_task', { task_id, account_name: 'alice', quantity: 1 });
 
-/** The app's webhooks replaced by a merge import, as a site's admin changes them. */
+/**
+ * The app's webhooks replaced by a merge import, as a site's admin changes them.
+ * @param {Api} api
+ * @param {{ url: string, secret: string, events: string[] }[]} webhooks
+ */
 const saveWebhooks = (api, webhooks) => api('POST', 'admin/import', { apps: [{ app_id: 'hooks', settings: { webhooks } }] });
 
 /**
  * Whether the delivery verifies with `secret` (the standardwebhooks package).
+ * @param {Received} delivery
+ * @param {string} secret
  * @returns {boolean}
  */
 function verifiesWith(delivery, secret) {
@@ -89,6 +119,7 @@ function verifiesWith(delivery, secret) {
   }
 }
 
+/** @param {Received} delivery */
 const signatureCount = (delivery) => delivery.headers['webhook-signature'].split(' ').length;
 
 /** A promise and what resolves it: an answer the receiver holds back until the test has changed the setting. */
@@ -103,6 +134,9 @@ function held() {
 /**
  * The app's deliveries once `done` holds of them: attempts are recorded just after their answer,
  * so the list is asked again until it shows them (at most 20 s).
+ * @param {Api} api
+ * @param {(deliveries: WebhookDelivery[]) => boolean} done
+ * @returns {Promise<WebhookDelivery[]>}
  */
 async function deliveriesOnce(api, done) {
   for (let asked = 0; asked < 200; asked++) {
@@ -114,6 +148,7 @@ async function deliveriesOnce(api, done) {
 }
 
 /** Each store the server runs on: its arguments and a driver to read it with once stopped, or null where it cannot run here. */
+/** @type {Record<string, (t: import('node:test').TestContext) => Promise<{ args: string[], openDriver: () => SqlDriver | Promise<SqlDriver> } | null>>} */
 const STORES = {
   PGlite: async () => {
     const directory = await mkdtemp(join(tmpdir(), 'questboard-rotation-data-'));
@@ -128,7 +163,10 @@ const STORES = {
   },
 };
 
-/** Every row of the outbox, each column's value as text, read once the server has stopped. */
+/**
+ * Every row of the outbox, each column's value as text, read once the server has stopped.
+ * @param {() => SqlDriver | Promise<SqlDriver>} openDriver
+ */
 async function outboxRows(openDriver) {
   const driver = await openDriver();
   try {
@@ -224,12 +262,12 @@ for (const [name, storage] of Object.entries(STORES)) {
       assert.equal((await saveWebhooks(api, [kept])).status, 200);
       removed.release();
       const deliveries = await deliveriesOnce(api, (listed) => listed.every((delivery) => delivery.status !== 'pending'));
-      const gone = deliveries.find((delivery) => delivery.url === leaving.url);
+      const gone = /** @type {WebhookDelivery} */ (deliveries.find((delivery) => delivery.url === leaving.url));
       assert.deepEqual(
         { status: gone.status, attempts: gone.attempts, last_error: gone.last_error, next_attempt_at: gone.next_attempt_at },
         { status: 'failed', attempts: 1, last_error: 'the endpoint was removed', next_attempt_at: null },
       );
-      assert.equal(deliveries.find((delivery) => delivery.url === staying.url).status, 'delivered');
+      assert.equal(deliveries.find((delivery) => delivery.url === staying.url)?.status, 'delivered');
       assert.equal(leaving.received.length, 1, 'not sent again');
     });
 

@@ -14,7 +14,10 @@ import { startReceiver } from './webhook-receiver.js';
 const SECRET = `whsec_${Buffer.from('a webhook secret of 32 bytes....').toString('base64')}`;
 const TASK = '22222222-2222-4222-8222-222222222222';
 
-/** The code block of `language` in the Webhooks section of docs/quests.md. */
+/**
+ * The code block of `language` in the Webhooks section of docs/quests.md.
+ * @param {string} language
+ */
 async function snippet(language) {
   const doc = await readFile(new URL('../../docs/quests.md', import.meta.url), 'utf8');
   const section = doc.slice(doc.indexOf('\n## Webhooks'));
@@ -24,6 +27,7 @@ async function snippet(language) {
 }
 
 describe('the signature checks of docs/quests.md', () => {
+  /** @type {string} */
   let directory;
   /** @type {{ headers: Record<string, string>, body: string }} */
   let delivery;

@@ -22,7 +22,14 @@ const TASK = '22222222-2222-4222-8222-222222222222';
 const REPEATED = '33333333-3333-4333-8333-333333333333';
 const ALL_EVENTS = ['task.completed', 'challenge.completed', 'level.changed', 'ledger.transfer'];
 
-/** The dataset every server here starts from, its app's webhooks as given. */
+/** @import { Received } from './webhook-receiver.js' */
+/** @import { WebhookDelivery } from '../../src/api/admin-responses.js' */
+/** @typedef {{ url: string, secret: string, events: string[] }} Endpoint */
+
+/**
+ * The dataset every server here starts from, its app's webhooks as given.
+ * @param {Endpoint[]} webhooks
+ */
 function dataset(webhooks) {
   return {
     admin_keys: [ADMIN],
@@ -48,9 +55,11 @@ function dataset(webhooks) {
   };
 }
 
+/** @type {string[]} */
 const files = [];
 after(() => Promise.all(files.map((path) => rm(path, { recursive: true, force: true }))));
 
+/** @param {Endpoint[]} webhooks */
 async function datasetFile(webhooks) {
   const directory = await mkdtemp(join(tmpdir(), 'questboard-hooks-'));
   files.push(directory);
@@ -59,21 +68,40 @@ async function datasetFile(webhooks) {
   return path;
 }
 
-/** A call to a server on `port` with the admin key. */
-const call = (port) => async (method, path, body) => {
-  const response = await fetch(`http://127.0.0.1:${port}/v1/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-};
+/**
+ * A call to a server on `port` with the admin key.
+ * @param {number} port
+ */
+const call =
+  (port) =>
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   */
+  async (method, path, body) => {
+    const response = await fetch(`http://127.0.0.1:${port}/v1/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
 
+/** @typedef {ReturnType<typeof call>} Api */
+
+/**
+ * @param {Api} api
+ * @param {string} [task_id]
+ * @param {string} [account_name]
+ */
 const logTask = (api, task_id = TASK, account_name = 'alice') =>
   api('POST', 'admin/log_task', { task_id, account_name, quantity: 1 });
 
 /**
  * Checks the delivery with the standardwebhooks package; returns its body, parsed.
+ * @param {Received} delivery
+ * @param {string} [secret]
  * @returns {any}
  */
 function verified(delivery, secret = SECRET) {
@@ -83,6 +111,9 @@ function verified(delivery, secret = SECRET) {
 /**
  * The app's deliveries once `done` holds of them: attempts are recorded just after their answer,
  * so the list is asked again until it shows them (at most 20 s).
+ * @param {Api} api
+ * @param {(deliveries: WebhookDelivery[]) => unknown} done
+ * @returns {Promise<WebhookDelivery[]>}
  */
 async function deliveriesOnce(api, done) {
   for (let asked = 0; asked < 200; asked++) {
@@ -94,9 +125,10 @@ async function deliveriesOnce(api, done) {
 }
 
 /** Resolves once the app's first delivery has its first attempt recorded. */
-const attemptRecorded = (api) => deliveriesOnce(api, ([delivery]) => delivery?.last_attempt_at);
+const attemptRecorded = (/** @type {Api} */ api) => deliveriesOnce(api, ([delivery]) => delivery?.last_attempt_at);
 
 /** Each store the server runs on: its arguments, or null where it cannot run here (the test skipped). */
+/** @type {Record<string, (t: import('node:test').TestContext) => Promise<string[] | null>>} */
 const STORES = {
   PGlite: async () => {
     const directory = await mkdtemp(join(tmpdir(), 'questboard-hooks-data-'));
@@ -182,7 +214,9 @@ for (const [name, storage] of Object.entries(STORES)) {
       assert.ok(types.includes('challenge.completed'), types.join());
 
       const deliveries = await deliveriesOnce(api, (listed) => listed.every((delivery) => delivery.status !== 'pending'));
-      const retried = deliveries.find((delivery) => delivery.delivery_id === first.headers['webhook-id']);
+      const retried = /** @type {WebhookDelivery} */ (
+        deliveries.find((delivery) => delivery.delivery_id === first.headers['webhook-id'])
+      );
       assert.equal(retried.status, 'delivered');
       assert.equal(retried.attempts, 2);
       assert.equal(retried.last_status, 204);

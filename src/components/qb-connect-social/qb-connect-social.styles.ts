@@ -1,5 +1,4 @@
-import { css } from 'lit';
-import { cardSurface } from '../shared/base-styles.js';
+import { cardSurface, css } from '../shared/kit.js';
 
 export const connectSocialStyles = css`
   :host {

@@ -1,15 +1,25 @@
-import { html, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
-import { classNames } from '../shared/class-names.js';
+// Loaded on demand (src/components/shared/lazy-elements.ts): values come from the kit alone.
 import { X_HANDLE } from '../../api/formats.js';
+import { onDemand } from '../../i18n/catalogs/en.js';
 import type { Translator } from '../../i18n/messages.js';
-import { defineElement } from '../shared/define-element.js';
-import { QuestboardError } from '../../client/questboard-error.js';
-import { QuestboardElement } from '../shared/questboard-element.js';
-import { SignedInMemberController } from '../shared/signed-in-member.js';
-import { failureMessage } from '../shared/status.js';
-import { cardHost, tokens } from '../shared/base-styles.js';
+import {
+  addEnglishWords,
+  QuestboardElement,
+  QuestboardError,
+  SignedInMemberController,
+  cardHost,
+  classNames,
+  defineElement,
+  failureMessage,
+  html,
+  nothing,
+  property,
+  state,
+  tokens,
+} from '../shared/kit.js';
 import { connectSocialStyles } from './qb-connect-social.styles.js';
+
+addEnglishWords(onDemand);
 
 export interface QbConnectSocialDetail {
   appId: string;
@@ -69,7 +79,6 @@ export class QbConnectSocial extends QuestboardElement {
   @property({ attribute: 'account-name' }) accountName = '';
 
   @state() private save: SaveState = { status: 'editing' };
-  @query('input') private input!: HTMLInputElement;
   private readonly member = new SignedInMemberController(this);
 
   /** Whose handle is saved: `account-name`, or the member the page's token names (as it claims, for display only). */
@@ -135,11 +144,12 @@ export class QbConnectSocial extends QuestboardElement {
   private async submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this.save.status === 'saving') return;
-    const twitterName = this.input.value.trim().replace(/^@/, '');
+    const input = this.renderRoot.querySelector('input')!;
+    const twitterName = input.value.trim().replace(/^@/, '');
     const problem = handleProblem(twitterName);
     if (problem) {
       this.save = { status: 'invalid', problem };
-      this.input.focus();
+      input.focus();
       return;
     }
     const detail: QbConnectSocialDetail = { appId: this.appId, accountName: this.owner, twitterName };

@@ -9,6 +9,7 @@ export const LAZY_ELEMENTS: readonly LazyElement[] = [
   'qb-season-picker',
   'qb-quest-task',
   'qb-user-highlights',
+  'qb-connect-social',
 ];
 
 export type ElementLoader = (tag: LazyElement) => Promise<unknown>;

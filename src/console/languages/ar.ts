@@ -174,6 +174,7 @@ export const words: Words = {
   'seasons.rewardSummary': 'المراتب {from}–{to}: الشارة {badge}',
   'seasons.board': 'عرض لوحة الترتيب',
   'seasons.boardOf': 'لوحة ترتيب {name}',
+  'seasons.showBoardOf': 'عرض لوحة الترتيب: {name}',
   'seasons.boardRow': '{member} — النقاط: {points}',
   'seasons.start': 'يبدأ في',
   'seasons.end': 'ينتهي في',

@@ -179,6 +179,7 @@ export const words: Words = {
   'seasons.rewardSummary': 'Ränge {from}–{to}: Abzeichen {badge}',
   'seasons.board': 'Rangliste anzeigen',
   'seasons.boardOf': 'Die Rangliste von {name}',
+  'seasons.showBoardOf': 'Rangliste anzeigen: {name}',
   'seasons.boardRow': '{member}: {points} Punkte',
   'seasons.start': 'Beginnt am',
   'seasons.end': 'Endet am',

@@ -177,6 +177,7 @@ export const words: Words = {
   'seasons.rewardSummary': 'Puestos {from}–{to}: insignia {badge}',
   'seasons.board': 'Ver la clasificación',
   'seasons.boardOf': 'La clasificación de {name}',
+  'seasons.showBoardOf': 'Ver la clasificación de {name}',
   'seasons.boardRow': '{member}: {points} puntos',
   'seasons.start': 'Empieza el',
   'seasons.end': 'Termina el',

@@ -178,6 +178,7 @@ export const words: Words = {
   'seasons.rewardSummary': 'Rangs {from}–{to} : badge {badge}',
   'seasons.board': 'Afficher le classement',
   'seasons.boardOf': 'Le classement de {name}',
+  'seasons.showBoardOf': 'Afficher le classement de {name}',
   'seasons.boardRow': '{member} : {points} points',
   'seasons.start': 'Commence le',
   'seasons.end': 'Se termine le',

@@ -176,6 +176,7 @@ export const words: Words = {
   'seasons.rewardSummary': '{from}–{to} 位: バッジ {badge}',
   'seasons.board': 'ランキングを表示',
   'seasons.boardOf': '{name} のランキング',
+  'seasons.showBoardOf': '{name} のランキングを表示',
   'seasons.boardRow': '{member}: {points} ポイント',
   'seasons.start': '開始日時',
   'seasons.end': '終了日時',

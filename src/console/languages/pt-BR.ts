@@ -176,6 +176,7 @@ export const words: Words = {
   'seasons.rewardSummary': 'Posições {from}–{to}: emblema {badge}',
   'seasons.board': 'Mostrar a classificação',
   'seasons.boardOf': 'A classificação de {name}',
+  'seasons.showBoardOf': 'Mostrar a classificação de {name}',
   'seasons.boardRow': '{member}: {points} pontos',
   'seasons.start': 'Começa em',
   'seasons.end': 'Termina em',

@@ -176,6 +176,7 @@ export const words: Words = {
   'seasons.rewardSummary': 'Места {from}–{to}: значок {badge}',
   'seasons.board': 'Показать таблицу лидеров',
   'seasons.boardOf': 'Таблица лидеров: {name}',
+  'seasons.showBoardOf': 'Показать таблицу лидеров: {name}',
   'seasons.boardRow': '{member} — очков: {points}',
   'seasons.start': 'Начало',
   'seasons.end': 'Окончание',

@@ -174,6 +174,7 @@ export const words: Words = {
   'seasons.rewardSummary': '第 {from}–{to} 名：徽章 {badge}',
   'seasons.board': '显示排行榜',
   'seasons.boardOf': '{name} 的排行榜',
+  'seasons.showBoardOf': '显示排行榜：{name}',
   'seasons.boardRow': '{member}：{points} 分',
   'seasons.start': '开始时间',
   'seasons.end': '结束时间',

@@ -1,7 +1,7 @@
 import { html } from 'lit';
 import type { AuditEntry } from '../../api/admin-responses.js';
 import { state } from 'lit/decorators.js';
-import { Loader, pagerView } from '../loader.js';
+import { Loader, pagerView, scrollingTable } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
@@ -37,7 +37,9 @@ export class ConsoleAudit extends ConsoleSection {
     return this.entries.view(
       this.locale,
       ({ entries }) => html`
-        <div class="table-scroll">
+        ${scrollingTable(
+          t('section.audit'),
+          html`
           <table>
             <thead>
               <tr>
@@ -51,14 +53,15 @@ export class ConsoleAudit extends ConsoleSection {
               ${entries.map(
                 (entry) => html`<tr>
                   <td>${this.locale.date(entry.at)}</td>
-                  <td>${entry.operation}${entry.summary ? html`<br /><span class="muted">${entry.summary}</span>` : ''}</td>
+                  <td>${entry.operation}${entry.summary ? html`<br /><span class="muted long">${entry.summary}</span>` : ''}</td>
                   <td class="secret">${entry.key_prefix}</td>
                   <td>${entry.client_address ?? '—'}</td>
                 </tr>`,
               )}
             </tbody>
           </table>
-        </div>
+        `,
+        )}
         ${pagerView(this.locale, {
           previous: this.pages.length === 1 ? null : () => this.previous(),
           next: entries.length < PAGE_SIZE ? null : () => this.next(entries),

@@ -3,7 +3,7 @@ import { state } from 'lit/decorators.js';
 import type { MemberTokenKeys } from '../../api/admin-responses.js';
 import type { MemberTokenKey } from '../../api/schemas.js';
 import { SCOPES } from '../../api/scopes.js';
-import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf, scrollingTable } from '../loader.js';
 import { consoleStyles } from '../console-styles.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
@@ -104,7 +104,10 @@ export class ConsoleKeys extends ConsoleSection {
       <h3>${t('keys.heading')}</h3>
       ${this.keys.view(
         this.locale,
-        ({ keys }) => html`<div class="table-scroll">
+        ({ keys }) =>
+          html`${scrollingTable(
+            t('keys.heading'),
+            html`
           <table>
             <thead>
               <tr>
@@ -123,7 +126,8 @@ export class ConsoleKeys extends ConsoleSection {
               )}
             </tbody>
           </table>
-        </div>`,
+        `,
+          )}`,
         ({ keys }) => keys.length === 0,
       )}
       ${
@@ -154,7 +158,10 @@ export class ConsoleKeys extends ConsoleSection {
       <p id="token-keys-help" class="muted">${t('keys.tokens.help')}</p>
       ${this.tokenKeys.view(
         this.locale,
-        ({ keys }) => html`<div class="table-scroll">
+        ({ keys }) =>
+          html`${scrollingTable(
+            t('keys.tokens.heading'),
+            html`
           <table>
             <thead>
               <tr>
@@ -182,7 +189,8 @@ export class ConsoleKeys extends ConsoleSection {
               )}
             </tbody>
           </table>
-        </div>`,
+        `,
+          )}`,
         ({ keys }) => keys.length === 0,
       )}
       <form id="add-token-key" @submit=${this.addTokenKey}>

@@ -1,7 +1,7 @@
 import { html } from 'lit';
 import { state } from 'lit/decorators.js';
 import type { Ledger } from '../../api/admin-responses.js';
-import { Loader, pagerView } from '../loader.js';
+import { Loader, pagerView, scrollingTable } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 50;
@@ -51,7 +51,9 @@ export class ConsoleLedger extends ConsoleSection {
         <p class="muted">${t('ledger.empty')}</p>`;
     return html`
       <h3>${t('ledger.transfers')}</h3>
-      <div class="table-scroll">
+      ${scrollingTable(
+        t('ledger.transfers'),
+        html`
         <table>
           <thead>
             <tr>
@@ -74,7 +76,8 @@ export class ConsoleLedger extends ConsoleSection {
             )}
           </tbody>
         </table>
-      </div>
+      `,
+      )}
       ${pagerView(this.locale, {
         previous: this.offset === 0 ? null : () => this.page(Math.max(0, this.offset - PAGE_SIZE)),
         next: transfers.length < PAGE_SIZE ? null : () => this.page(this.offset + PAGE_SIZE),

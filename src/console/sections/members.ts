@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
-import { Loader, type Outcome, outcomeView, reasonOf, pagerView } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf, pagerView, scrollingTable } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 const PAGE_SIZE = 20;
@@ -104,7 +104,9 @@ export class ConsoleMembers extends ConsoleSection {
       ${this.list.view(
         this.locale,
         ({ members }) => html`
-          <div class="table-scroll">
+          ${scrollingTable(
+            t('section.members'),
+            html`
             <table>
               <thead>
                 <tr>
@@ -137,7 +139,8 @@ export class ConsoleMembers extends ConsoleSection {
                 )}
               </tbody>
             </table>
-          </div>
+          `,
+          )}
           ${pagerView(this.locale, {
             previous: this.offset === 0 ? null : () => this.page(-1),
             page: this.offset / PAGE_SIZE + 1,

@@ -93,7 +93,8 @@ export class ConsoleOverview extends ConsoleSection {
         <line class="baseline" x1="0" y1=${HEIGHT + 0.5} x2=${width} y2=${HEIGHT + 0.5}></line>
       </svg>
       <div class="ends" aria-hidden="true"><span>${first}</span><span>${last}</span></div>
-      <table class="visually-hidden">
+      <div class="visually-hidden">
+      <table>
         <caption>${t('overview.chart.heading')}</caption>
         <thead>
           <tr><th scope="col">${t('overview.chart.day')}</th><th scope="col">${t('overview.chart.completions')}</th></tr>
@@ -102,6 +103,7 @@ export class ConsoleOverview extends ConsoleSection {
           ${days.map(({ day, completions }) => html`<tr><th scope="row">${this.day(day)}</th><td>${number(completions)}</td></tr>`)}
         </tbody>
       </table>
+      </div>
     </figure>`;
   }
 

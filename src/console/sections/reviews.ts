@@ -157,9 +157,12 @@ export class ConsoleReviews extends ConsoleSection {
         <dt>${t('reviews.when')}</dt>
         <dd>${this.locale.date(Date.parse(submission.create_date))}</dd>
         <dt>${t('reviews.answer')}</dt>
-        <dd class="answer">
-          ${isLink(submission.text) ? html`<a href=${submission.text} target="_blank" rel="noopener noreferrer">${submission.text}</a>` : submission.text}
-        </dd>
+        <!-- No whitespace inside: the answer keeps the member's own line breaks (pre-wrap), and only them. -->
+        <dd class="answer">${
+          isLink(submission.text)
+            ? html`<a href=${submission.text} target="_blank" rel="noopener noreferrer">${submission.text}</a>`
+            : submission.text
+        }</dd>
       </dl>
       <label for=${`reason-${id}`}>${t('reviews.reason')}</label>
       <input id=${`reason-${id}`} maxlength="1000" />

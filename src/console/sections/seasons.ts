@@ -176,7 +176,7 @@ export class ConsoleSeasons extends ConsoleSection {
               <button type="button" class="secondary" aria-label=${t('challenges.editNamed', { name: season.name })} @click=${() => this.edit(season)}>
                 ${t('challenges.edit')}
               </button>
-              <button type="button" class="secondary" aria-label=${t('seasons.boardOf', { name: season.name })} @click=${() => this.showBoard(season)}>
+              <button type="button" class="secondary" aria-label=${t('seasons.showBoardOf', { name: season.name })} @click=${() => this.showBoard(season)}>
                 ${t('seasons.board')}
               </button>
             </div>

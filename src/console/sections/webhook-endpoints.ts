@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import type { WebhookEndpointSummary as Endpoint } from '../../api/admin-responses.js';
 import { state } from 'lit/decorators.js';
 import { WEBHOOK_EVENT_TYPES } from '../../api/webhook-events.js';
-import { Loader, type Outcome, outcomeView, reasonOf } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf, scrollingTable } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 
 /**
@@ -68,7 +68,10 @@ export class ConsoleWebhookEndpoints extends ConsoleSection {
       <p class="muted">${t('webhooks.endpoints.intro')}</p>
       ${this.endpoints.view(
         this.locale,
-        ({ webhooks }) => html`<div class="table-scroll">
+        ({ webhooks }) =>
+          html`${scrollingTable(
+            t('webhooks.endpoints.heading'),
+            html`
           <table>
             <thead>
               <tr>
@@ -80,7 +83,7 @@ export class ConsoleWebhookEndpoints extends ConsoleSection {
             <tbody>
               ${webhooks.map(
                 (endpoint) => html`<tr>
-                  <td>${endpoint.url}</td>
+                  <td class="long">${endpoint.url}</td>
                   <td>${endpoint.events.join(', ')}</td>
                   <td>
                     <button type="button" class="secondary" aria-label=${t('webhooks.editOne', { url: endpoint.url })}
@@ -92,7 +95,8 @@ export class ConsoleWebhookEndpoints extends ConsoleSection {
               )}
             </tbody>
           </table>
-        </div>`,
+        `,
+          )}`,
         ({ webhooks }) => webhooks.length === 0,
       )}
       ${

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { WebhookDelivery } from '../../api/admin-responses.js';
 import { state } from 'lit/decorators.js';
-import { Loader, type Outcome, outcomeView, reasonOf, pagerView } from '../loader.js';
+import { Loader, type Outcome, outcomeView, reasonOf, pagerView, scrollingTable } from '../loader.js';
 import { ConsoleSection, defineConsoleElement } from '../section.js';
 import './webhook-endpoints.js';
 
@@ -52,7 +52,9 @@ export class ConsoleWebhooks extends ConsoleSection {
       ${this.deliveries.view(
         this.locale,
         ({ deliveries }) => html`
-          <div class="table-scroll">
+          ${scrollingTable(
+            t('webhooks.deliveries.heading'),
+            html`
             <table>
               <thead>
                 <tr>
@@ -68,7 +70,7 @@ export class ConsoleWebhooks extends ConsoleSection {
                 ${deliveries.map(
                   (delivery) => html`<tr>
                     <td>${this.when(delivery.created_at)}</td>
-                    <td>${delivery.type}<br /><span class="muted">${delivery.url}</span></td>
+                    <td>${delivery.type}<br /><span class="muted long">${delivery.url}</span></td>
                     <td>
                       ${t(`webhooks.status.${delivery.status}`)}
                       ${
@@ -95,7 +97,8 @@ export class ConsoleWebhooks extends ConsoleSection {
                 )}
               </tbody>
             </table>
-          </div>
+          `,
+          )}
           ${pagerView(this.locale, {
             previous: this.offset === 0 ? null : () => this.page(Math.max(0, this.offset - PAGE_SIZE)),
             next: deliveries.length < PAGE_SIZE ? null : () => this.page(this.offset + PAGE_SIZE),

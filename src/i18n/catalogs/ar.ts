@@ -99,7 +99,10 @@ export const elements = {
   'endorse.done': 'تمت التوصية',
   'endorse.failed': 'تعذّرت التوصية.',
   'endorse.failedBecause': 'تعذّرت التوصية: {reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'سجّل الدخول لربط حسابك على X.',
   'connectSocial.label': 'اسم المستخدم على X (تويتر)',
   'connectSocial.hint': 'أحرف وأرقام وشرطات سفلية، حتى {max}.',
@@ -118,10 +121,6 @@ export const elements = {
   'connectSocial.badCharacters': 'يتكوّن اسم المستخدم على X من أحرف وأرقام وشرطات سفلية فقط.',
   'connectSocial.failed': 'تعذّر الحفظ.',
   'connectSocial.failedBecause': 'تعذّر الحفظ: {reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': 'لم يُحدَّد أي عضو.',
   'achievements.loading': 'جارٍ تحميل إنجازات {name}…',
   'achievements.loadFailed': 'تعذّر تحميل إنجازات {name}.',

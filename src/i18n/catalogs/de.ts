@@ -87,7 +87,10 @@ export const elements = {
   'endorse.done': 'Empfohlen',
   'endorse.failed': 'Die Empfehlung ist fehlgeschlagen.',
   'endorse.failedBecause': 'Die Empfehlung ist fehlgeschlagen: {reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'Melden Sie sich an, um Ihr X-Konto zu verbinden.',
   'connectSocial.label': 'X-Handle (Twitter)',
   'connectSocial.hint': 'Buchstaben, Ziffern und Unterstriche, höchstens {max}.',
@@ -102,10 +105,6 @@ export const elements = {
   'connectSocial.badCharacters': 'Ein X-Handle besteht nur aus Buchstaben, Ziffern und Unterstrichen.',
   'connectSocial.failed': 'Das Speichern ist fehlgeschlagen.',
   'connectSocial.failedBecause': 'Das Speichern ist fehlgeschlagen: {reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': 'Kein Mitglied ausgewählt.',
   'achievements.loading': 'Erfolge von {name} werden geladen…',
   'achievements.loadFailed': 'Die Erfolge von {name} konnten nicht geladen werden.',

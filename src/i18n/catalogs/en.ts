@@ -92,7 +92,10 @@ export const elements = {
   'endorse.done': 'Endorsed',
   'endorse.failed': 'Could not endorse.',
   'endorse.failedBecause': 'Could not endorse: {reason}',
+} as const;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'Sign in to connect your X account.',
   'connectSocial.label': 'X (Twitter) handle',
   'connectSocial.hint': 'Letters, digits and underscores, up to {max}.',
@@ -107,10 +110,6 @@ export const elements = {
   'connectSocial.badCharacters': 'An X handle has only letters, digits and underscores.',
   'connectSocial.failed': 'Could not save.',
   'connectSocial.failedBecause': 'Could not save: {reason}',
-} as const;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': 'No member selected.',
   'achievements.loading': 'Loading {name}’s achievements…',
   'achievements.loadFailed': 'Could not load {name}’s achievements.',

@@ -87,7 +87,10 @@ export const elements = {
   'endorse.done': 'Recomendado',
   'endorse.failed': 'No se pudo recomendar.',
   'endorse.failedBecause': 'No se pudo recomendar: {reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'Inicia sesión para conectar tu cuenta de X.',
   'connectSocial.label': 'Usuario de X (Twitter)',
   'connectSocial.hint': 'Letras, dígitos y guiones bajos, hasta {max}.',
@@ -103,10 +106,6 @@ export const elements = {
   'connectSocial.badCharacters': 'Un usuario de X solo tiene letras, dígitos y guiones bajos.',
   'connectSocial.failed': 'No se pudo guardar.',
   'connectSocial.failedBecause': 'No se pudo guardar: {reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': 'Ningún miembro seleccionado.',
   'achievements.loading': 'Cargando los logros de {name}…',
   'achievements.loadFailed': 'No se pudieron cargar los logros de {name}.',

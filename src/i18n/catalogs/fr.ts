@@ -88,7 +88,10 @@ export const elements = {
   'endorse.done': 'Recommandé',
   'endorse.failed': 'Impossible de recommander.',
   'endorse.failedBecause': 'Impossible de recommander\u00a0: {reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'Connectez-vous pour associer votre compte X.',
   'connectSocial.label': 'Identifiant X (Twitter)',
   'connectSocial.hint': 'Lettres, chiffres et tirets bas, {max} au maximum.',
@@ -104,10 +107,6 @@ export const elements = {
   'connectSocial.badCharacters': 'Un identifiant X ne contient que des lettres, des chiffres et des tirets bas.',
   'connectSocial.failed': 'Impossible d’enregistrer.',
   'connectSocial.failedBecause': 'Impossible d’enregistrer\u00a0: {reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': 'Aucun membre sélectionné.',
   'achievements.loading': 'Chargement des succès de {name}…',
   'achievements.loadFailed': 'Impossible de charger les succès de {name}.',

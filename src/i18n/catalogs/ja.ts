@@ -84,7 +84,10 @@ export const elements = {
   'endorse.done': '推薦しました',
   'endorse.failed': '推薦できませんでした。',
   'endorse.failedBecause': '推薦できませんでした: {reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'X アカウントを連携するにはサインインしてください。',
   'connectSocial.label': 'X（Twitter）のユーザー名',
   'connectSocial.hint': '英字、数字、アンダースコアで {max} 文字まで。',
@@ -96,10 +99,6 @@ export const elements = {
   'connectSocial.badCharacters': 'X のユーザー名に使えるのは英字、数字、アンダースコアだけです。',
   'connectSocial.failed': '保存できませんでした。',
   'connectSocial.failedBecause': '保存できませんでした: {reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': 'メンバーが選択されていません。',
   'achievements.loading': '{name} さんの実績を読み込み中…',
   'achievements.loadFailed': '{name} さんの実績を読み込めませんでした。',

@@ -87,7 +87,10 @@ export const elements = {
   'endorse.done': 'Recomendado',
   'endorse.failed': 'Não foi possível recomendar.',
   'endorse.failedBecause': 'Não foi possível recomendar: {reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'Entre para conectar sua conta do X.',
   'connectSocial.label': 'Usuário do X (Twitter)',
   'connectSocial.hint': 'Letras, números e sublinhados, até {max}.',
@@ -103,10 +106,6 @@ export const elements = {
   'connectSocial.badCharacters': 'Um usuário do X tem apenas letras, números e sublinhados.',
   'connectSocial.failed': 'Não foi possível salvar.',
   'connectSocial.failedBecause': 'Não foi possível salvar: {reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': 'Nenhum membro selecionado.',
   'achievements.loading': 'Carregando as conquistas de {name}…',
   'achievements.loadFailed': 'Não foi possível carregar as conquistas de {name}.',

@@ -93,7 +93,10 @@ export const elements = {
   'endorse.done': 'Рекомендовано',
   'endorse.failed': 'Не удалось отправить рекомендацию.',
   'endorse.failedBecause': 'Не удалось отправить рекомендацию: {reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': 'Войдите, чтобы привязать аккаунт X.',
   'connectSocial.label': 'Имя пользователя в X (Twitter)',
   'connectSocial.hint': 'Латинские буквы, цифры и подчёркивания, не более {max}.',
@@ -110,10 +113,6 @@ export const elements = {
   'connectSocial.badCharacters': 'Имя пользователя X состоит только из латинских букв, цифр и подчёркиваний.',
   'connectSocial.failed': 'Не удалось сохранить.',
   'connectSocial.failedBecause': 'Не удалось сохранить: {reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': 'Участник не выбран.',
   'achievements.loading': 'Загрузка достижений {name}…',
   'achievements.loadFailed': 'Не удалось загрузить достижения {name}.',

@@ -84,7 +84,10 @@ export const elements = {
   'endorse.done': '已推荐',
   'endorse.failed': '无法推荐。',
   'endorse.failedBecause': '无法推荐：{reason}',
+} satisfies Catalog<ElementMessageId>;
 
+/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
+export const onDemand = {
   'connectSocial.signIn': '登录后即可关联你的 X 账号。',
   'connectSocial.label': 'X（Twitter）用户名',
   'connectSocial.hint': '字母、数字和下划线，最多 {max} 个字符。',
@@ -96,10 +99,6 @@ export const elements = {
   'connectSocial.badCharacters': 'X 用户名只能包含字母、数字和下划线。',
   'connectSocial.failed': '无法保存。',
   'connectSocial.failedBecause': '无法保存：{reason}',
-} satisfies Catalog<ElementMessageId>;
-
-/** The words of the elements the embed loads on demand (src/components/lazy.ts). */
-export const onDemand = {
   'achievements.idle': '未选择成员。',
   'achievements.loading': '正在加载 {name} 的成就…',
   'achievements.loadFailed': '无法加载 {name} 的成就。',
