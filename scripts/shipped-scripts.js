@@ -40,7 +40,8 @@ export const SHIPPED_SCRIPTS = {
     // 0.6, the ledger's transfers, member-token keys and retired challenges 0.3, webhook
     // endpoints 0.35, secret rotation 0.15, season member counts 0.1. Grown to 53.02 KB by Korean,
     // the tenth language: its fragment words, 0.29 KB (Hangul is three bytes a letter in UTF-8).
-    budgetKB: 53.1,
+    // Season boards laid out in runs like the others, 0.13 KB over the index they replaced.
+    budgetKB: 53.12,
   },
   // What a site owner pastes in a <script src> tag.
   'questboard.js': {
@@ -54,12 +55,13 @@ export const SHIPPED_SCRIPTS = {
   },
   // The API handler the embed imports from beside itself where no worker serves the page:
   // the same handler as the worker's, so it shares the worker's budget and is over it as the worker is
-  // (0.6 KB since the console's overview, 0.29 since Korean's fragment words, as the worker).
+  // (0.6 KB since the console's overview, 0.29 since Korean's fragment words, 0.13 since season
+  // boards in runs, as the worker).
   'questboard-inpage.js': {
     entry: 'src/embed/in-page-server.ts',
     tsconfig: 'tsconfig.json',
     format: 'esm',
-    budgetKB: 53.3,
+    budgetKB: 53.32,
   },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.

@@ -2,15 +2,16 @@
 // value, and the tie-break within it. Orderings sort by group, then tie.
 // Besides the four boards, the name lists order members by name: all members
 // of the app, and those with points in a week or a month, so that the members
-// a period board lists after its ranked ones can be counted too.
+// a period board lists after its ranked ones can be counted too. Each season's
+// board is an ordering as well, of its members' points in it.
 import type { LeaderboardType } from '../api/schemas.js';
-import type { BoardRow, GroupKey, Tie, UserRecord } from './records.js';
+import type { BoardRow, GroupKey, MemberGroupKey, SeasonPointsRecord, Tie, TieRow, UserRecord } from './records.js';
 
 export type NameList = 'names' | 'weekly_names' | 'monthly_names';
 export type Ordering = LeaderboardType | NameList;
 
-export interface Placement {
-  group: GroupKey;
+export interface Placement<Group extends GroupKey = GroupKey> {
+  group: Group;
   tie: Tie;
 }
 
@@ -21,9 +22,9 @@ export interface Placement {
 export const negated = (value: number) => (value === 0 ? 0 : -value);
 
 /** Period boards and their name lists hold only members with points in some period. */
-export function placements(user: UserRecord): Placement[] {
+export function placements(user: UserRecord): Placement<MemberGroupKey>[] {
   const { app_id, account_name: name } = user;
-  const found: Placement[] = [
+  const found: Placement<MemberGroupKey>[] = [
     { group: [app_id, 'score', '', negated(user.total_score)], tie: [user.score_at, name] },
     { group: [app_id, 'xp', '', negated(user.xp)], tie: [user.xp_at, name] },
     { group: [app_id, 'names', '', 0], tie: [0, name] },
@@ -38,6 +39,15 @@ export function placements(user: UserRecord): Placement[] {
   }
   return found;
 }
+
+/** A season's board keeps its members' ties alone: their points are their group's. */
+export const seasonRow = ({ account_name, at }: SeasonPointsRecord): TieRow => ({ account_name, at });
+
+/** Where a member's points in a season place them on its board. */
+export const seasonPlacement = ({ app_id, season_id, points, at, account_name }: SeasonPointsRecord): Placement => ({
+  group: [app_id, 'season', season_id, negated(points)],
+  tie: [at, account_name],
+});
 
 /** The member as every board lists them, but for the tie's time, which each placement sets. */
 export function rowOf(user: UserRecord): BoardRow {
@@ -56,7 +66,7 @@ export function rowOf(user: UserRecord): BoardRow {
 /** The period name lists are only counted, never listed: their rows need only their ties. */
 export const isShown = ({ group: [, ordering] }: Placement) => ordering !== 'weekly_names' && ordering !== 'monthly_names';
 
-export const rowTie = (row: BoardRow): Tie => [row.at, row.account_name];
+export const rowTie = (row: TieRow): Tie => [row.at, row.account_name];
 
 export function compareTies([at, name]: Tie, [otherAt, otherName]: Tie): number {
   if (at !== otherAt) return at < otherAt ? -1 : 1;

@@ -285,15 +285,21 @@ export interface IdempotencyRecord {
 }
 
 /** [app_id, ordering, period ('' for score, xp and names), negated value (0 in name lists)]. */
-export type GroupKey = [string, LeaderboardType | 'names' | 'weekly_names' | 'monthly_names', string, number];
+export type MemberGroupKey = [string, LeaderboardType | 'names' | 'weekly_names' | 'monthly_names', string, number];
+/** A member's group on a board or name list, or on a season's board: [app_id, 'season', season_id, negated points]. */
+export type GroupKey = MemberGroupKey | [string, 'season', string, number];
 /** [reached_at, account_name]: who got to the value first, then by name. */
 export type Tie = [number, string];
 
-/** A member as a board lists them: what an entry shows, and the tie that orders them. */
-export interface BoardRow {
+/** A member in a value group: what orders them within it, all a season's board keeps (its points are the group's). */
+export interface TieRow {
   account_name: string;
   /** When the member reached the group's value; 0 in name lists. */
   at: number;
+}
+
+/** A member as a board lists them: what an entry shows, and the tie that orders them. */
+export interface BoardRow extends TieRow {
   challenges_completed: number;
   tasks_completed: number;
   total_score: number;

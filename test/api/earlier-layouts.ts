@@ -3,7 +3,7 @@
 // change to the migrations cannot change what the upgrade tests start from.
 import { openDB, type IDBPDatabase } from 'idb';
 
-type EarlierVersion = 1 | 3 | 4 | 5 | 9 | 10;
+type EarlierVersion = 1 | 3 | 4 | 5 | 9 | 10 | 12;
 
 /** Members carried their board keys in these indexes up to version 3. */
 const BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly'];
@@ -59,4 +59,5 @@ function createLayout(db: IDBPDatabase, version: EarlierVersion): void {
       'account_name',
     ]);
   }
+  if (version >= 11) db.createObjectStore('transfers', { keyPath: ['app_id', 'at', 'tx_id'] });
 }

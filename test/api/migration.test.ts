@@ -8,6 +8,7 @@ import { createHandler } from '../../src/handler/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
 import { openEarlierVersion } from './earlier-layouts.js';
+import { expectedSeasonBoard, seasonEntries, type SeasonMember } from './season-ranks.js';
 import { WEDNESDAY } from './support.js';
 
 /** The app both earlier versions wrote, with its member count as they kept it. */
@@ -293,8 +294,7 @@ describe('upgrade from version 9', () => {
       expect(await db.get('meta', 'seasons guild')).to.equal(undefined);
       // Each member's points a record of its own, no longer in meta.
       expect(await db.get('meta', `season guild ${SPRING}`)).to.equal(undefined);
-      const { order: _order, ...alice } = await db.get('season_points', ['guild', SPRING, 'alice']);
-      expect(alice).to.deep.equal({
+      expect(await db.get('season_points', ['guild', SPRING, 'alice'])).to.deep.equal({
         app_id: 'guild',
         season_id: SPRING,
         account_name: 'alice',
@@ -356,6 +356,68 @@ describe('upgrade from version 10', () => {
         { ...SEASON, season_id: AUTUMN, name: 'Autumn', member_count: 0 },
       ]);
       expect(await db.get('apps', 'other')).to.deep.equal({ ...guildApp(0), app_id: 'other' });
+    });
+  });
+});
+
+/** Season points as version 12 kept them: each record with its points negated, in an index in board order. */
+async function createVersion12(name: string, members: SeasonMember[]) {
+  const db = await openEarlierVersion(name, 12);
+  const tx = db.transaction(['apps', 'api_keys', 'season_points'], 'readwrite');
+  await Promise.all([
+    tx.objectStore('apps').put({ ...guildApp(members.length), seasons: [{ ...SEASON, member_count: members.length }] }),
+    tx.objectStore('api_keys').put({ key_sha256: sha256Hex('pk_guild'), app_id: 'guild', scopes: ['read'] }),
+    ...members.map((member) =>
+      tx.objectStore('season_points').put({ app_id: 'guild', season_id: SPRING, ...member, order: -member.points || 0 }),
+    ),
+    tx.done,
+  ]);
+  db.close();
+}
+
+describe('upgrade from version 12', () => {
+  const name = `questboard-test-${crypto.randomUUID()}`;
+  after(() => deleteDB(name));
+
+  it('lays each season’s board out in runs: its pages and windows answer as its points say', async function () {
+    this.timeout(60_000);
+    // 150 members in three values, many at the same time: groups of several runs, ties by name.
+    const members = Array.from({ length: 150 }, (_, i) => ({
+      account_name: `m${String(i).padStart(3, '0')}`,
+      points: [40, 40, 10][i % 3]!,
+      at: Date.UTC(2030, 2, 2 + (i % 2)),
+    }));
+    await createVersion12(name, members);
+    const expected = expectedSeasonBoard(members, 'olympic');
+    const store = openIndexedDbStore({ name });
+    const handle = createHandler({ store, now: () => new Date(Date.UTC(2030, 3, 1)) });
+    const get = async (query: string) => {
+      const response = await handle(
+        new Request(`https://questboard.test/v1/get_leaderboard?app_id=guild&season=${SPRING}${query}`, {
+          headers: { authorization: 'Bearer pk_guild' },
+        }),
+      );
+      return response.json();
+    };
+    try {
+      const pages = [await get('&limit=100'), await get('&limit=100&offset=100')];
+      expect(pages.flatMap(seasonEntries)).to.deep.equal(expected);
+      expect(seasonEntries(await get('&limit=7&offset=47'))).to.deep.equal(expected.slice(47, 54));
+      for (const index of [0, 49, 50, 99, 100, 149]) {
+        const member = expected[index]!.split(':')[1];
+        const start = Math.max(0, Math.min(index - 2, 145));
+        expect(seasonEntries(await get(`&limit=5&around=${member}`)), member).to.deep.equal(expected.slice(start, start + 5));
+      }
+    } finally {
+      store.close();
+    }
+    await checkUpgraded(name, async (db) => {
+      expect([...db.transaction('season_points').objectStore('season_points').indexNames]).to.deep.equal([]);
+      const counts = await db.getAll('board_counts');
+      expect(counts.map(({ key, count }) => [...key, count])).to.deep.equal([
+        ['guild', 'season', SPRING, -40, 100],
+        ['guild', 'season', SPRING, -10, 50],
+      ]);
     });
   });
 });

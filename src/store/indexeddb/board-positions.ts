@@ -5,12 +5,13 @@
 // rows (board_rows). board_counts holds the members of each group, and
 // board_runs, one record per group, each run's start and size. A position is
 // then a sum over a few records plus a search inside one run, and a page of a
-// hundred members is a read of two to four records.
+// hundred members is a read of two to four records. Each season's board is
+// laid out the same way, its rows the members' ties (season-boards.ts).
 import type { IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import { compareTies, placements, rowOf, rowTie, type Placement } from '../placements.js';
-import type { BoardRow, GroupKey, Tie } from '../records.js';
+import { compareTies, placements, rowOf, rowTie, seasonPlacement, seasonRow, type Placement } from '../placements.js';
+import type { GroupKey, Tie, TieRow } from '../records.js';
 import type { RunBounds, RunKey, RunsRecord } from './board-records.js';
 
 /** A run past this many members splits in two. */
@@ -68,7 +69,7 @@ export function runIndexOf(runBounds: RunBounds[], tie: Tie): number {
 }
 
 /** How many rows of a run sort before `tie`. */
-export function rowsBefore(rows: BoardRow[], tie: Tie): number {
+export function rowsBefore(rows: TieRow[], tie: Tie): number {
   let low = 0;
   let high = rows.length;
   while (low < high) {
@@ -82,7 +83,7 @@ export function rowsBefore(rows: BoardRow[], tie: Tie): number {
 /** One member's row in one group: leaving it (row null), joining it (delta 1) or changed in place (delta 0). */
 export interface RowChange {
   placement: Placement;
-  row: BoardRow | null;
+  row: TieRow | null;
   delta: -1 | 0 | 1;
 }
 
@@ -90,7 +91,7 @@ interface GroupInWrite {
   key: GroupKey;
   runBounds: RunBounds[];
   /** The rows of each run this write touches, by run index. */
-  changedRows: Map<number, BoardRow[]>;
+  changedRows: Map<number, TieRow[]>;
 }
 
 /** Applies members' changes to the runs, counts and groups: the users must already be written. */
@@ -205,10 +206,10 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
  * inside the run leaves and joins), then the rest change in place, and those
  * joining, sorted, are merged in: one pass, however many join.
  */
-function applyChanges(rows: BoardRow[], changes: RowChange[]): BoardRow[] {
+function applyChanges(rows: TieRow[], changes: RowChange[]): TieRow[] {
   const leaving = new Set<string>();
-  const changed = new Map<string, BoardRow>();
-  const joining: BoardRow[] = [];
+  const changed = new Map<string, TieRow>();
+  const joining: TieRow[] = [];
   for (const {
     placement: { tie },
     row,
@@ -218,7 +219,7 @@ function applyChanges(rows: BoardRow[], changes: RowChange[]): BoardRow[] {
     else if (row === null) leaving.add(tie[1]);
     else changed.set(tie[1], { ...row, at: tie[0] });
   }
-  const kept: BoardRow[] = [];
+  const kept: TieRow[] = [];
   for (const row of rows) {
     if (leaving.delete(row.account_name)) continue;
     const update = changed.get(row.account_name);
@@ -228,7 +229,7 @@ function applyChanges(rows: BoardRow[], changes: RowChange[]): BoardRow[] {
   const [missing] = [...leaving, ...changed.keys()];
   if (missing !== undefined) throw new Error(`The board has no row for ${JSON.stringify(missing)}.`);
   joining.sort((a, b) => compareTies(rowTie(a), rowTie(b)));
-  const merged: BoardRow[] = [];
+  const merged: TieRow[] = [];
   let i = 0;
   for (const row of joining) {
     while (i < kept.length && compareTies(rowTie(kept[i]!), rowTie(row)) < 0) merged.push(kept[i++]!);
@@ -250,7 +251,7 @@ function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
 }
 
 /** A run cut in halves until none holds more than RUN_SPLIT members. */
-function halves(rows: BoardRow[]): BoardRow[][] {
+function halves(rows: TieRow[]): TieRow[][] {
   if (rows.length <= RUN_SPLIT) return [rows];
   const half = rows.length >> 1;
   return [...halves(rows.slice(0, half)), ...halves(rows.slice(half))];
@@ -279,26 +280,36 @@ async function updateGroupCounts(raw: Raw, changes: RowChange[]): Promise<Set<st
 }
 
 /**
- * Lays out an app's boards afresh from its members: one read of the members
- * and a sort (the upgrade from boards kept before version 4).
+ * Lays out an app's boards afresh from its members: one read of the members and
+ * a sort (the upgrade from boards kept before version 4, which had no seasons).
  */
 export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> {
   const appRange = prefixRange([app_id]);
-  const counts = raw.objectStore('board_counts');
-  const runs = raw.objectStore('board_runs');
-  const rows = raw.objectStore('board_rows');
   const [members] = await Promise.all([
     raw.objectStore('users').getAll(appRange),
-    counts.delete(appRange),
-    runs.delete(appRange),
-    rows.delete(appRange),
+    raw.objectStore('board_counts').delete(appRange),
+    raw.objectStore('board_runs').delete(appRange),
+    raw.objectStore('board_rows').delete(appRange),
   ]);
-  const all = members
-    .flatMap((user) => {
-      const row = rowOf(user);
-      return placements(user).map((placement) => ({ ...placement, row: { ...row, at: placement.tie[0] } }));
-    })
-    .sort(comparePlacements);
+  await layOut(
+    raw,
+    members.flatMap((user) => placements(user).map((placement) => ({ ...placement, row: rowOf(user) }))),
+  );
+}
+
+/** Lays out every season's board from its members' points (the upgrade to version 13). */
+export async function layOutSeasons(raw: Raw): Promise<void> {
+  const records = await raw.objectStore('season_points').getAll();
+  await layOut(
+    raw,
+    records.map((record) => ({ ...seasonPlacement(record), row: seasonRow(record) })),
+  );
+}
+
+/** Writes the groups of the placements given, whole, in runs of RUN_FILL members: each row at its tie's time. */
+async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promise<void> {
+  const all = placed.sort(comparePlacements);
+  const rows = raw.objectStore('board_rows');
   const writes: Promise<unknown>[] = [];
   let start = 0;
   while (start < all.length) {
@@ -310,10 +321,13 @@ export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> 
     for (let from = start; from < end; from += RUN_FILL) {
       const bounds: RunBounds = { start: from === start ? null : all[from]!.tie, count: Math.min(RUN_FILL, end - from) };
       runBounds.push(bounds);
-      const members = all.slice(from, from + bounds.count).map((placement) => placement.row);
+      const members = all.slice(from, from + bounds.count).map(({ row, tie }) => ({ ...row, at: tie[0] }));
       writes.push(rows.put({ key: runKey(group, bounds.start), rows: members }));
     }
-    writes.push(counts.put({ key: group, count: end - start }), runs.put(encodeRuns(group, runBounds)));
+    writes.push(
+      raw.objectStore('board_counts').put({ key: group, count: end - start }),
+      raw.objectStore('board_runs').put(encodeRuns(group, runBounds)),
+    );
     start = end;
   }
   await Promise.all(writes);

@@ -1,5 +1,5 @@
 // How the IndexedDB store lays out its boards (board-positions.ts).
-import type { BoardRow, GroupKey, Tie } from '../records.js';
+import type { GroupKey, Tie, TieRow } from '../records.js';
 
 /** A run's key: its group, then the tie it starts at (none for the group's first run). */
 export type RunKey = GroupKey | [...GroupKey, ...Tie];
@@ -33,10 +33,12 @@ export interface RunsRecord {
 
 /**
  * The members of one run, in board order: a page of a board is a read of a few
- * of these. Rows of the period name lists are only counted, so only their ties
- * are kept current.
+ * of these. The four boards and the name lists hold BoardRows; rows of the
+ * period name lists are only counted, so only their ties are kept current. A
+ * season's board holds its members' ties alone (its rows come from
+ * season_points, the points being the group's value).
  */
 export interface RowsRecord {
   key: RunKey;
-  rows: BoardRow[];
+  rows: TieRow[];
 }

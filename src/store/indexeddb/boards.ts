@@ -1,23 +1,27 @@
 // Leaderboard queries. A board's members sit in runs of rows in board order
 // (board-positions.ts): a position is a sum over group counts and run sizes
 // plus a search inside one run, and a page is a read of the few runs it
-// spans, never a walk over the board.
+// spans, never a walk over the board. A season's board is laid out the same
+// way (season-boards.ts), so the counts and pages here serve it too.
 import { decodeRuns, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
 import type { BoardCountRecord, RowsRecord, RunBounds } from './board-records.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction } from './schema.js';
-import { compareTies, negated, placements } from '../placements.js';
+import { compareTies, negated, placements, type Placement } from '../placements.js';
 import { isRanked, windowStart, type BoardRef, type Listed, type PageWindow } from '../port.js';
-import type { BoardRow, GroupKey, Tie, UserRecord } from '../records.js';
+import type { BoardRow, GroupKey, Tie, TieRow, UserRecord } from '../records.js';
 
 type Transaction = RawTransaction;
 
-const boardPrefix = (board: BoardRef) => [board.app_id, board.type, board.period ?? ''];
+/** A board laid out in runs: one of the port's, or a season's (its period the season's id). */
+export type RunBoard = Omit<BoardRef, 'type'> & { type: BoardRef['type'] | 'season' };
+
+const boardPrefix = (board: RunBoard) => [board.app_id, board.type, board.period ?? ''];
 
 // Boards are read in read transactions only, so what one request reads stays true until it ends.
 const groupsRead = new WeakMap<Transaction, Map<string, Promise<BoardCountRecord[]>>>();
 const runsRead = new WeakMap<Transaction, Map<string, Promise<RunBounds[]>>>();
-const rowsRead = new WeakMap<Transaction, Map<string, Promise<BoardRow[]>>>();
+const rowsRead = new WeakMap<Transaction, Map<string, Promise<TieRow[]>>>();
 
 function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Transaction, key: unknown, read: () => Promise<T>) {
   const reads = memo.get(tx) ?? new Map<string, Promise<T>>();
@@ -29,7 +33,7 @@ function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Tr
 }
 
 /** The board's value groups, highest first, down to (not including) `negatedBelow`. */
-async function groups(tx: Transaction, board: BoardRef, negatedBelow: number = Infinity) {
+async function groups(tx: Transaction, board: RunBoard, negatedBelow: number = Infinity) {
   const prefix = boardPrefix(board);
   const all = await readOnce(groupsRead, tx, prefix, () => tx.objectStore('board_counts').getAll(prefixRange(prefix)));
   return all.filter((record) => record.key[3] < negatedBelow);
@@ -43,12 +47,12 @@ export async function countOnBoard(tx: Transaction, board: BoardRef): Promise<nu
 }
 
 /** How many members hold a value strictly above `value`. */
-export async function countHigher(tx: Transaction, board: BoardRef, value: number): Promise<number> {
+export async function countHigher(tx: Transaction, board: RunBoard, value: number): Promise<number> {
   return total(await groups(tx, board, negated(value)));
 }
 
 /** How many distinct values lie strictly above `value`. */
-export async function countDistinctHigher(tx: Transaction, board: BoardRef, value: number): Promise<number> {
+export async function countDistinctHigher(tx: Transaction, board: RunBoard, value: number): Promise<number> {
   return (await groups(tx, board, negated(value))).length;
 }
 
@@ -80,11 +84,8 @@ async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, ru
   return total(runBounds.slice(0, own)) + rowsBefore(rows, tie);
 }
 
-/** The member's 0-based position on the board; the member must be on it. */
-async function positionOf(tx: Transaction, board: BoardRef, user: UserRecord): Promise<number> {
-  const { group, tie } = placements(user).find(
-    ({ group: [, type, period] }) => type === board.type && (board.period === null || period === board.period),
-  )!;
+/** The 0-based position of a member placed on the board; the member must be on it. */
+export async function positionOf(tx: Transaction, board: RunBoard, { group, tie }: Placement): Promise<number> {
   const [higher, before] = await Promise.all([countHigher(tx, board, negated(group[3])), countBeforeInGroup(tx, group, tie)]);
   return higher + before;
 }
@@ -168,7 +169,7 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   const members: Listed[] = [];
   const range = prefixRange(names, runKey(names, runBounds[run]!.start));
   for await (const { rows } of runsIn(tx, range, () => runsFor(toSkip + limit - members.length))) {
-    for (const row of rows) {
+    for (const row of rows as BoardRow[]) {
       if (isRanked(board, row)) continue;
       if (toSkip > 0) toSkip--;
       else if (members.push({ row, value: 0 }) === limit) return members;
@@ -177,8 +178,16 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   return members;
 }
 
-/** `limit` members from position `offset`, in a read or two once the start is found. */
-export async function boardPage(tx: Transaction, board: BoardRef, offset: number, limit: number): Promise<Listed[]> {
+/**
+ * `limit` members from position `offset`, each with their group's value, in a read or two once
+ * the start is found. Their rows as the board keeps them: whole, but a season's ties alone.
+ */
+export async function boardPage<Row extends TieRow = BoardRow>(
+  tx: Transaction,
+  board: RunBoard,
+  offset: number,
+  limit: number,
+): Promise<{ row: Row; value: number }[]> {
   if (limit === 0) return [];
   const prefix = boardPrefix(board);
   let from: IDBValidKey = prefix;
@@ -195,7 +204,7 @@ export async function boardPage(tx: Transaction, board: BoardRef, offset: number
     const runBounds = await runsOf(tx, group.key);
     from = runKey(group.key, runBounds.find(within)!.start);
   }
-  const members: Listed[] = [];
+  const members: { row: Row; value: number }[] = [];
   const range = prefixRange(prefix, from);
   for await (const { key, rows } of runsIn(tx, range, () => runsFor(skip + limit - members.length))) {
     const value = negated(key[3]);
@@ -203,7 +212,7 @@ export async function boardPage(tx: Transaction, board: BoardRef, offset: number
       skip -= rows.length;
       continue;
     }
-    for (const row of rows.slice(skip)) if (members.push({ row, value }) === limit) return members;
+    for (const row of rows.slice(skip) as Row[]) if (members.push({ row, value }) === limit) return members;
     skip = 0;
   }
   return members;
@@ -211,6 +220,9 @@ export async function boardPage(tx: Transaction, board: BoardRef, offset: number
 
 /** The page around a ranked member (Transaction.pageAround): their position, then a page from it. */
 export async function pageAround(tx: Transaction, board: BoardRef, user: UserRecord, window: PageWindow) {
-  const offset = windowStart(await positionOf(tx, board, user), window);
+  const placement = placements(user).find(
+    ({ group: [, type, period] }) => type === board.type && (board.period === null || period === board.period),
+  )!;
+  const offset = windowStart(await positionOf(tx, board, placement), window);
   return { offset, members: await boardPage(tx, board, offset, window.limit) };
 }

@@ -2,10 +2,9 @@
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
-import { rebuildPositions } from './board-positions.js';
+import { layOutSeasons, rebuildPositions } from './board-positions.js';
 import type { AppRecord, Season } from '../records.js';
 import { prefixRange } from './key-ranges.js';
-import { storedSeasonPoints } from './season-boards.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 
 type UpgradeTransaction = IDBPTransaction<QuestboardSchema, StoreName[], 'versionchange'>;
@@ -108,6 +107,13 @@ const MIGRATIONS: Migration[] = [
   // Version 12: each season's entry on the app counts the members on its board (Season.member_count),
   // so that a page of it counts none; counted once version 10 has moved the points into records.
   (_db, tx, moved) => moved.then(() => countSeasonMembers(tx)),
+  // Version 13: season boards laid out in runs like the others (season-boards.ts), so that a rank
+  // or a page reads a few records, not an index entry per member above it. The index in board
+  // order goes; the negated points it read (`order`) stay on the records from before, unread.
+  (_db, tx, moved) => {
+    tx.objectStore('season_points').deleteIndex('by_order');
+    return moved.then(() => layOutSeasons(tx));
+  },
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -171,14 +177,14 @@ async function moveSeasonsOutOfMeta(tx: AnyUpgrade): Promise<void> {
     const season_id = key.slice(key.lastIndexOf(' ') + 1);
     const board = cursor.value as Record<string, [number, number]>;
     for (const [account_name, [points, at]] of Object.entries(board)) {
-      void tx.objectStore('season_points').put(storedSeasonPoints({ app_id, season_id, account_name, points, at }));
+      void tx.objectStore('season_points').put({ app_id, season_id, account_name, points, at });
     }
     void cursor.delete();
   }
 }
 
 async function countSeasonMembers(tx: AnyUpgrade): Promise<void> {
-  const members = tx.objectStore('season_points').index('by_order');
+  const members = tx.objectStore('season_points');
   for (let cursor = await tx.objectStore('apps').openCursor(); cursor; cursor = await cursor.continue()) {
     const app = cursor.value as AppRecord;
     if (!app.seasons) continue;

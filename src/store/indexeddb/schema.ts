@@ -33,8 +33,8 @@ export interface QuestboardSchema extends DBSchema {
     };
   };
   attempts: RecordStore<'attempts'> & { indexes: { by_app: string } };
-  /** Stored with its points negated (season-boards.ts), which by_order lists in board order. */
-  season_points: RecordStore<'season_points'> & { indexes: { by_order: [string, string, number, number, string] } };
+  /** Each season's board lies in board_counts, board_runs and board_rows with the others' (season-boards.ts). */
+  season_points: RecordStore<'season_points'>;
   board_counts: { key: GroupKey; value: BoardCountRecord };
   board_runs: { key: GroupKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };

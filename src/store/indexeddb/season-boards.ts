@@ -1,41 +1,22 @@
-// Season boards: each member's points in a season is a record (season_points) that carries its
-// points negated, so that the store's index lists a season's members in board order (the most
-// points first, then the earlier to reach them, then by name). Counts and pages are the index's
-// own count and advance: IndexedDB's work, never a read of the members in script.
-import { negated } from '../placements.js';
-import type { SeasonPointsRecord } from '../records.js';
-import { prefixRange } from './key-ranges.js';
+// Season boards: each member's points in a season is a record (season_points),
+// and the season's board is laid out in runs like the other boards
+// (board-positions.ts): its groups [app_id, 'season', season_id, negated
+// points], each member's tie [at, account_name]. The transaction moves a
+// member's row whenever it writes their points (transaction.ts), so a rank is a
+// sum over a few records and a page a read of two to four, never a walk over
+// the season's members.
+import { seasonPlacement } from '../placements.js';
+import type { SeasonPointsRecord, TieRow } from '../records.js';
+import { countDistinctHigher, countHigher, positionOf, boardPage, type RunBoard } from './boards.js';
 import type { RawTransaction } from './schema.js';
 
-/** The record as stored: with its points negated for the index (schema.ts, by_order). */
-export type StoredSeasonPoints = SeasonPointsRecord & { order: number };
+const seasonBoard = (app_id: string, season_id: string): RunBoard => ({ app_id, type: 'season', period: season_id });
 
-export const storedSeasonPoints = (record: SeasonPointsRecord): StoredSeasonPoints => ({
-  ...record,
-  order: negated(record.points),
-});
+export const countSeasonHigher = (tx: RawTransaction, app_id: string, season_id: string, points: number, distinct: boolean) =>
+  (distinct ? countDistinctHigher : countHigher)(tx, seasonBoard(app_id, season_id), points);
 
-const byOrder = (tx: RawTransaction) => tx.objectStore('season_points').index('by_order');
-
-export async function countSeasonHigher(
-  tx: RawTransaction,
-  app_id: string,
-  season_id: string,
-  points: number,
-  distinct: boolean,
-): Promise<number> {
-  const above = IDBKeyRange.bound([app_id, season_id], [app_id, season_id, negated(points)], false, true);
-  if (!distinct) return byOrder(tx).count(above);
-  // One step per value above, each skipping its members: [] sorts after every time and name.
-  let values = 0;
-  for (let cursor = await byOrder(tx).openKeyCursor(above); cursor; values++) {
-    cursor = await cursor.continue([app_id, season_id, cursor.key[2], []] as never);
-  }
-  return values;
-}
-
-export const seasonPosition = (tx: RawTransaction, { app_id, season_id, points, at, account_name }: SeasonPointsRecord) =>
-  byOrder(tx).count(IDBKeyRange.bound([app_id, season_id], [app_id, season_id, negated(points), at, account_name], false, true));
+export const seasonPosition = (tx: RawTransaction, member: SeasonPointsRecord) =>
+  positionOf(tx, seasonBoard(member.app_id, member.season_id), seasonPlacement(member));
 
 export async function seasonPage(
   tx: RawTransaction,
@@ -44,10 +25,6 @@ export async function seasonPage(
   offset: number,
   limit: number,
 ): Promise<SeasonPointsRecord[]> {
-  const page: SeasonPointsRecord[] = [];
-  let cursor = await byOrder(tx).openCursor(prefixRange([app_id, season_id]));
-  if (cursor && offset > 0) cursor = await cursor.advance(offset);
-  // As stored, its `order` with it: the rules read the record's own fields.
-  for (; cursor && page.length < limit; cursor = await cursor.continue()) page.push(cursor.value);
-  return page;
+  const page = await boardPage<TieRow>(tx, seasonBoard(app_id, season_id), offset, limit);
+  return page.map(({ row: { account_name, at }, value: points }) => ({ app_id, season_id, account_name, points, at }));
 }

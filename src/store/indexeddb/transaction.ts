@@ -1,7 +1,7 @@
 // A transaction over every store. It caches what it reads and writes each
 // changed record once when the work is done, so a replay of many events on the
 // same member costs one put, not one per event; and it moves the board rows of
-// exactly the members it wrote.
+// exactly the members it wrote, on the boards and on the seasons' boards.
 import {
   challengeCompleters,
   challengeMembers,
@@ -23,8 +23,8 @@ import {
   unrankedPage,
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
-import { countSeasonHigher, seasonPage, seasonPosition, storedSeasonPoints } from './season-boards.js';
-import { isShown, placements, placementText, rowOf, type Placement } from '../placements.js';
+import { countSeasonHigher, seasonPage, seasonPosition } from './season-boards.js';
+import { isShown, placements, placementText, rowOf, seasonPlacement, seasonRow, type Placement } from '../placements.js';
 import {
   keyText,
   keyTextOf,
@@ -43,6 +43,7 @@ import type {
   ChallengeRecord,
   LogRecord,
   SeasonPointsRecord,
+  TieRow,
   TransferRecord,
   UserRecord,
 } from '../records.js';
@@ -50,7 +51,10 @@ import type {
 export class IndexedDbTransaction implements Transaction {
   private readonly cache = new Map<string, unknown>();
   private readonly dirty = new Map<string, [RecordKind, unknown]>();
-  /** Where each member stood on the boards when first read, and as what row, to keep the boards right. */
+  /**
+   * Where each member, and each member's points in a season, stood on the boards when first read,
+   * and as what row, to keep the boards right.
+   */
   private readonly boardsAtRead = new Map<string, OnBoards>();
 
   constructor(readonly raw: RawTransaction) {}
@@ -60,10 +64,7 @@ export class IndexedDbTransaction implements Transaction {
     if (this.cache.has(cacheKey)) return this.cache.get(cacheKey) as Records[K] | undefined;
     const value = (await this.raw.objectStore(store).get(key as never)) as Records[K] | undefined;
     this.cache.set(cacheKey, value);
-    if (store === 'users') {
-      const user = value as UserRecord | undefined;
-      this.boardsAtRead.set(cacheKey, user ? onBoards(user) : NOT_ON_BOARDS);
-    }
+    if (onSomeBoard(store)) this.boardsAtRead.set(cacheKey, value ? onBoards(store, value) : NOT_ON_BOARDS);
     return value;
   }
 
@@ -86,8 +87,8 @@ export class IndexedDbTransaction implements Transaction {
     const cacheKey = keyTextOf(store, value);
     this.cache.set(cacheKey, value);
     this.dirty.set(cacheKey, [store, value]);
-    // A member put without a read is new: on no board yet.
-    if (store === 'users' && !this.boardsAtRead.has(cacheKey)) this.boardsAtRead.set(cacheKey, NOT_ON_BOARDS);
+    // A member (or their points in a season) put without a read is new: on no board yet.
+    if (onSomeBoard(store) && !this.boardsAtRead.has(cacheKey)) this.boardsAtRead.set(cacheKey, NOT_ON_BOARDS);
   }
 
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
@@ -213,11 +214,10 @@ export class IndexedDbTransaction implements Transaction {
   async flush(): Promise<void> {
     const changes: RowChange[] = [];
     for (const [cacheKey, [store, value]] of this.dirty) {
-      if (store !== 'users') continue;
-      const user = value as UserRecord;
+      if (!onSomeBoard(store)) continue;
       const before = this.boardsAtRead.get(cacheKey) ?? NOT_ON_BOARDS;
-      const after = onBoards(user);
-      const row = rowOf(user);
+      const after = onBoards(store, value);
+      const row = JSON.parse(after.row) as TieRow;
       const beforeTexts = new Set(before.placements.map(placementText));
       const afterTexts = new Set(after.placements.map(placementText));
       for (const placement of before.placements) {
@@ -229,11 +229,7 @@ export class IndexedDbTransaction implements Transaction {
         else if (after.row !== before.row && isShown(placement)) changes.push({ placement, row, delta: 0 });
       }
     }
-    const writes = [...this.dirty.values()].map(([store, value]) =>
-      this.raw
-        .objectStore(store)
-        .put((store === 'season_points' ? storedSeasonPoints(value as SeasonPointsRecord) : value) as never),
-    );
+    const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
     this.dirty.clear();
     await Promise.all(writes);
     // Only the rows of the members written move, however many: a merge import's chunk costs what it brings.
@@ -248,4 +244,11 @@ interface OnBoards {
 }
 
 const NOT_ON_BOARDS: OnBoards = { placements: [], row: '' };
-const onBoards = (user: UserRecord): OnBoards => ({ placements: placements(user), row: JSON.stringify(rowOf(user)) });
+const onSomeBoard = (store: RecordKind) => store === 'users' || store === 'season_points';
+
+/** Where a member stands on the boards, or their points in a season on its board (a row of their tie alone). */
+function onBoards(store: RecordKind, value: unknown): OnBoards {
+  if (store === 'users') return { placements: placements(value as UserRecord), row: JSON.stringify(rowOf(value as UserRecord)) };
+  const points = value as SeasonPointsRecord;
+  return { placements: [seasonPlacement(points)], row: JSON.stringify(seasonRow(points)) };
+}
