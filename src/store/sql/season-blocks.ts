@@ -156,7 +156,8 @@ export async function moveOnSeasons(
   for (const [i, { place, delta }] of moves.entries()) {
     const found = located[i]!;
     // No block at or before it: the place opens the season's first block.
-    const start = found.negated_points === null ? { ...SEASON_START, count: 0 } : { ...found, negated_points: found.negated_points };
+    const start =
+      found.negated_points === null ? { ...SEASON_START, count: 0 } : { ...found, negated_points: found.negated_points };
     const block = { app_id: place.app_id, season_id: place.season_id, ...start };
     const text = placeText(block);
     const entry = deltas.get(text) ?? { block, before: start.count, delta: 0 };

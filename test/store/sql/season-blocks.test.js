@@ -220,7 +220,10 @@ async function upgrade(openDriver, storeOptions) {
   const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null };
   await driver.transaction('write', async (session) => {
     const run = (/** @type {string} */ text, /** @type {unknown[]} */ values) => session.query({ text, values });
-    await run('INSERT INTO meta (key, value) VALUES ($1, $2)', ['admin_keys', JSON.stringify({ sha256: [source.sha256Hex(ADMIN)] })]);
+    await run('INSERT INTO meta (key, value) VALUES ($1, $2)', [
+      'admin_keys',
+      JSON.stringify({ sha256: [source.sha256Hex(ADMIN)] }),
+    ]);
     await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', [
       'guild',
       JSON.stringify({ ...app, seasons: [{ ...seasonRecord, member_count: members }] }),
