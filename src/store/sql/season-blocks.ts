@@ -12,8 +12,8 @@
 // first block starts at SEASON_START, before any member; a member belongs to the
 // block with the last start at or before its own place.
 import type { SeasonPointsRecord } from '../records.js';
-import { BLOCK_FILL, BLOCK_SPLIT } from './board-blocks.js';
-import { FIRST_START } from './board-order.js';
+import { BLOCK_FILL, BLOCK_SPLIT, PROBES_AT_MOST } from './board-blocks.js';
+import { FIRST_START, compareTies, lastAtOrBefore } from './board-order.js';
 import { addingTo, type CountedTable } from './counts.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
@@ -113,6 +113,67 @@ export function blockAtOffset(app_id: string, season_id: string, offset: number)
   ) AS holding`;
 }
 
+/** A block's start, and the members it holds (0 where a place opens the season's first block). */
+interface Located {
+  negated_points: number;
+  start_at: number;
+  start_name: string;
+  count: number;
+}
+
+const OPENS_FIRST_BLOCK: Located = { ...SEASON_START, count: 0 };
+
+/** Board order of two starts (a place is one too). */
+const compareStarts = (a: Omit<Located, 'count'>, b: Omit<Located, 'count'>) =>
+  a.negated_points !== b.negated_points
+    ? a.negated_points < b.negated_points
+      ? -1
+      : 1
+    : compareTies(a.start_at, a.start_name, b.start_at, b.start_name);
+
+/**
+ * The block each place falls in, as the blocks stand before this write: as board-blocks.ts
+ * locates, a request's few places by one probe of the index each, in one statement; an import's
+ * thousands by reading every block of their seasons at once (a few thousand rows at a million
+ * members) and a binary search per place (a probe each cost the server benchmark's import 1.7 s
+ * a chunk of 5,000 members).
+ */
+async function locate(session: SqlSession, places: SeasonPlace[]): Promise<Located[]> {
+  if (places.length <= PROBES_AT_MOST) return probe(session, places);
+  const seasons = new Map<string, { app_id: string; season_id: string; starts: Located[] }>();
+  const seasonText = (place: { app_id: string; season_id: string }) => JSON.stringify([place.app_id, place.season_id]);
+  for (const { app_id, season_id } of places) seasons.set(seasonText({ app_id, season_id }), { app_id, season_id, starts: [] });
+  const listed = [...seasons.values()];
+  const rows = await session.query<{ s: number } & Located>(sql`
+    SELECT s.i::integer AS s, b.negated_points, b.start_at, b.start_name, b.count
+    FROM unnest(${listed.map((season) => season.app_id)}::text[], ${listed.map((season) => season.season_id)}::text[])
+      WITH ORDINALITY AS s(app_id, season_id, i)
+    JOIN season_blocks AS b ON b.app_id = s.app_id AND b.season_id = s.season_id
+    ORDER BY s.i, b.negated_points, b.start_at, b.start_name`);
+  for (const { s, ...start } of rows) listed[s - 1]!.starts.push(start);
+  return places.map((place) => {
+    const { starts } = seasons.get(seasonText(place))!;
+    return lastAtOrBefore(starts, (start) => compareStarts(start, place) <= 0) ?? OPENS_FIRST_BLOCK;
+  });
+}
+
+/** Each place's block by a probe of the index, all in one statement. */
+async function probe(session: SqlSession, places: SeasonPlace[]): Promise<Located[]> {
+  const of = <K extends keyof SeasonPlace>(key: K) => places.map((place) => place[key]);
+  const rows = await session.query<Located | { negated_points: null }>(sql`
+    SELECT found.negated_points, found.start_at, found.start_name, found.count
+    FROM unnest(${of('app_id')}::text[], ${of('season_id')}::text[], ${of('negated_points')}::float8[],
+      ${of('start_at')}::float8[], ${of('start_name')}::text[]) WITH ORDINALITY AS p(app_id, season_id, negated_points, at, name, i)
+    LEFT JOIN LATERAL (
+      SELECT block.negated_points, block.start_at, block.start_name, block.count FROM season_blocks AS block
+      WHERE block.app_id = p.app_id AND block.season_id = p.season_id
+        AND ${startOf('block')} <= (p.negated_points, p.at, p.name)
+      ORDER BY block.negated_points DESC, block.start_at DESC, block.start_name DESC LIMIT 1
+    ) AS found ON true
+    ORDER BY p.i`);
+  return rows.map((row) => (row.negated_points === null ? OPENS_FIRST_BLOCK : (row as Located)));
+}
+
 /** A season member as first read in a write (null: not on the season's board), and as written. */
 export interface SeasonWritten {
   before: SeasonPointsRecord | null;
@@ -121,8 +182,7 @@ export interface SeasonWritten {
 
 /**
  * Moves the members written on their seasons' blocks: each leaves the block of its place as read
- * and joins the block of its place now, found by one probe of season_blocks per place, in one
- * statement. A block grown past BLOCK_SPLIT is cut once the members' rows are written
+ * and joins the block of its place now (locate). A block grown past BLOCK_SPLIT is cut once the members' rows are written
  * (`rowsWritten`): its cut reads them. `sentAll` is called once the last statement is sent (the
  * transaction's COMMIT may go with it: transaction.ts flush).
  */
@@ -140,27 +200,16 @@ export async function moveOnSeasons(
     moves.push({ place: to, delta: 1 });
   }
   if (moves.length === 0) return sentAll();
-  const of = <K extends keyof SeasonPlace>(key: K) => moves.map(({ place }) => place[key]);
-  const located = await session.query<{ negated_points: number | null; start_at: number; start_name: string; count: number }>(sql`
-    SELECT found.negated_points, found.start_at, found.start_name, found.count
-    FROM unnest(${of('app_id')}::text[], ${of('season_id')}::text[], ${of('negated_points')}::float8[],
-      ${of('start_at')}::float8[], ${of('start_name')}::text[]) WITH ORDINALITY AS p(app_id, season_id, negated_points, at, name, i)
-    LEFT JOIN LATERAL (
-      SELECT block.negated_points, block.start_at, block.start_name, block.count FROM season_blocks AS block
-      WHERE block.app_id = p.app_id AND block.season_id = p.season_id
-        AND ${startOf('block')} <= (p.negated_points, p.at, p.name)
-      ORDER BY block.negated_points DESC, block.start_at DESC, block.start_name DESC LIMIT 1
-    ) AS found ON true
-    ORDER BY p.i`);
+  const located = await locate(
+    session,
+    moves.map(({ place }) => place),
+  );
   const deltas = new Map<string, { block: SeasonPlace; before: number; delta: number }>();
   for (const [i, { place, delta }] of moves.entries()) {
-    const found = located[i]!;
-    // No block at or before it: the place opens the season's first block.
-    const start =
-      found.negated_points === null ? { ...SEASON_START, count: 0 } : { ...found, negated_points: found.negated_points };
+    const { count, ...start } = located[i]!;
     const block = { app_id: place.app_id, season_id: place.season_id, ...start };
     const text = placeText(block);
-    const entry = deltas.get(text) ?? { block, before: start.count, delta: 0 };
+    const entry = deltas.get(text) ?? { block, before: count, delta: 0 };
     entry.delta += delta;
     deltas.set(text, entry);
   }

@@ -580,11 +580,13 @@ export class SqlTransaction implements Transaction {
       !this.readsBoardsFirst && movesInStatements(boardMoves)
         ? moveInStatements(this.session, boardMoves, sentAll)
         : moveOnBoards(this.session, boardMoves, sentAll);
-    let rowsWritten: Promise<unknown> | undefined;
-    const movedOnSeasons = moveOnSeasons(this.session, seasonsWritten, () => rowsWritten!, sentAll);
-    const recorded = [...this.writeAll(this.dirty.values()), this.writeLogs()];
+    // A season's block is cut once the rows are written (asked for only then: a failed write's
+    // statements are awaited below, not in a promise no one awaits).
+    const recorded: Promise<void>[] = [];
+    const rowsWritten = () => Promise.all([...recorded, ...this.aheadSent]);
+    const movedOnSeasons = moveOnSeasons(this.session, seasonsWritten, rowsWritten, sentAll);
+    recorded.push(...this.writeAll(this.dirty.values()), this.writeLogs());
     if (this.deliveries.length > 0) recorded.push(insertOutboxRows(this.session, this.deliveries));
-    rowsWritten = Promise.all([...recorded, ...this.aheadSent]);
     recordsSent = true;
     if (endAsked) end();
     await Promise.all([moved, movedOnSeasons, ...recorded, ...this.aheadSent]);

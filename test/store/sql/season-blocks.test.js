@@ -41,6 +41,10 @@ before(async () => {
   source = await importSource('src/handler/handler.ts', 'src/store/sql/index.ts', 'src/api/key-hash.ts');
 });
 
+/** @typedef {{ account_name: string, points: number, at: string }} BoardEntry */
+/** @typedef {(method: string, path: string, body?: unknown) => Promise<{ status: number, body: unknown }>} Call */
+
+/** @param {BoardEntry[]} board */
 const season = (board) => ({
   season_id: SEASON_ID,
   name: 'Spring',
@@ -49,11 +53,13 @@ const season = (board) => ({
   board,
 });
 
-/** @param {import('../../../src/store/index.js').Store} store */
+/**
+ * @param {import('../../../src/store/index.js').Store} store
+ * @returns {Call}
+ */
 const callerOf = (store) => {
   const handle = source.createHandler({ store, now: () => new Date(NOW) });
-  return (/** @type {string} */ method, /** @type {string} */ path, /** @type {unknown} */ body) =>
-    callHandler(handle, method, path, ADMIN, body);
+  return (method, path, body) => callHandler(handle, method, path, ADMIN, body);
 };
 
 /** @param {{ status: number, body: unknown }} answer */
@@ -65,10 +71,12 @@ const ok = (answer) => {
 /**
  * The season's board as its rows stand (the export lists them), sorted here in board order, then
  * every page, window and rank the board answers checked against it.
+ * @param {Call} call
+ * @param {string} rank_policy
  */
 async function checkBoard(call, rank_policy) {
   const exported = ok(await call('GET', '/v1/admin/export?app_id=guild'));
-  /** @type {{ account_name: string, points: number, at: string }[]} */
+  /** @type {BoardEntry[]} */
   const rows = exported.apps[0].seasons[0].board;
   const sorted = [...rows].sort(
     (a, b) =>
@@ -76,7 +84,8 @@ async function checkBoard(call, rank_policy) {
       Date.parse(a.at) - Date.parse(b.at) ||
       (a.account_name < b.account_name ? -1 : a.account_name > b.account_name ? 1 : 0),
   );
-  const distinctAbove = (points) => new Set(sorted.filter((row) => row.points > points).map((row) => row.points)).size;
+  const distinctAbove = (/** @type {number} */ points) =>
+    new Set(sorted.filter((row) => row.points > points).map((row) => row.points)).size;
   const expected = sorted.map((row, index) => {
     const rank =
       rank_policy === 'ordinal'
@@ -87,7 +96,8 @@ async function checkBoard(call, rank_policy) {
     return [row.account_name, row.points, rank];
   });
   const total = expected.length;
-  const shown = (board) => board.leaderboard_users.map((entry) => [entry.external_user.username, entry.score, entry.rank]);
+  const shown = (/** @type {import('../../../src/api/responses.js').Leaderboard} */ board) =>
+    board.leaderboard_users.map((entry) => [entry.external_user.username, entry.score, entry.rank]);
   const path = `/v1/get_leaderboard?app_id=guild&season=${SEASON_ID}`;
 
   for (const offset of [0, 1, 499, 500, 501, 998, 999, 1000, 1001, 1499, 1500, total - 101, total - 7, total - 1, total + 5]) {
@@ -107,9 +117,14 @@ async function checkBoard(call, rank_policy) {
   return total;
 }
 
-/** The writes' checks on one engine's store, opened by `open` (null: PostgreSQL does not answer). */
+/**
+ * The writes' checks on one engine's store, opened by `open` (null: PostgreSQL does not answer).
+ * @param {() => Promise<import('../../../src/store/sql/index.js').SqlStore | null>} open
+ */
 function writesOn(open) {
-  let store;
+  /** @type {import('../../../src/store/sql/index.js').SqlStore | null} */
+  let store = null;
+  /** @type {Call} */
   let call;
   before(async () => {
     store = await open();
@@ -185,10 +200,11 @@ function writesOn(open) {
 }
 
 describe('a season board of several blocks, written on PGlite', () => {
-  writesOn(() => source.openSqlStore({}));
+  writesOn(async () => source.openSqlStore({ driver: await source.pgliteDriver() }));
 });
 
 describe('a season board of several blocks, written on PostgreSQL', () => {
+  /** @type {Awaited<ReturnType<typeof createDatabase>> | undefined} */
   let database;
   writesOn(async () => {
     if (!(await postgresAnswers())) return null;
@@ -202,7 +218,7 @@ describe('a season board of several blocks, written on PostgreSQL', () => {
  * Season points written at version 19 (before the blocks): 1,300 members of one season, tied in
  * runs, and a member of another app's season of the same id; the store opened on them builds the
  * blocks, and the board answers as its rows.
- * @param {() => Promise<import('../../../src/store/sql/sql.js').SqlDriver>} openDriver
+ * @param {() => import('../../../src/store/sql/sql.js').SqlDriver | Promise<import('../../../src/store/sql/sql.js').SqlDriver>} openDriver
  * @param {import('../../../src/store/sql/index.js').SqlStoreOptions} storeOptions
  */
 async function upgrade(openDriver, storeOptions) {
