@@ -76,7 +76,7 @@ interface Block {
 const blockText = (block: Block) => `${groupText(block)} ${block.start_at} ${block.start_name}`;
 
 /** Up to this many places, each is found by a probe of the index; past it, by reading whole groups. */
-const PROBES_AT_MOST = 64;
+export const PROBES_AT_MOST = 64;
 
 /** A block's start, and the members it holds (0 where a place opens a block). */
 interface Located {

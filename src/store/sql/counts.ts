@@ -1,5 +1,5 @@
-// Counts kept in rows, as board_blocks, board_sections and name_periods keep
-// them: a write adds what it changed to them in one statement, inserting the
+// Counts kept in rows, as board_blocks, board_sections, name_periods and
+// season_blocks keep them: a write adds what it changed to them in one statement, inserting the
 // rows it is the first to count, and deletes those it leaves empty.
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
@@ -11,7 +11,7 @@ export interface KeyColumn<Row> {
 }
 
 export interface CountedTable<Row> {
-  table: 'board_blocks' | 'board_sections' | 'name_periods';
+  table: 'board_blocks' | 'board_sections' | 'name_periods' | 'season_blocks';
   /** The key's columns, in the primary key's order. */
   key: KeyColumn<Row>[];
   /** Added to the stored ones; the first is the count a row is deleted at when it reaches 0. */

@@ -9,6 +9,7 @@ import { BLOCK_FILL } from './board-blocks.js';
 import { FIRST_START } from './board-order.js';
 import { SPLIT_DUE } from './board-moves.js';
 import { BOARD_START, SECTION_FILL } from './board-sections.js';
+import { SEASON_START } from './season-blocks.js';
 import type { SqlDriver } from './sql.js';
 
 export interface Migration {
@@ -401,6 +402,35 @@ export const MIGRATIONS: Migration[] = [
       UPDATE apps SET record = last.record
         FROM (SELECT DISTINCT ON (app_id) app_id, record FROM folded ORDER BY app_id, i DESC) AS last
         WHERE apps.app_id = last.app_id`,
+    ],
+  },
+  {
+    version: 20,
+    name: 'season blocks',
+    statements: [
+      // A season's board in an order every column of which ascends (0 − points first), so that a
+      // place in it is a row comparison over the index (season-blocks.ts).
+      `ALTER TABLE season_points ADD COLUMN negated_points float8 GENERATED ALWAYS AS (0 - points) STORED`,
+      `DROP INDEX season_points_by_order`,
+      `CREATE INDEX season_points_by_order ON season_points (app_id, season_id, negated_points, at, account_name)`,
+      // Each season cut into blocks of BLOCK_FILL members with their counts: a rank, an offset or
+      // a member's place counted the members above it one by one (season-blocks.ts).
+      `CREATE TABLE season_blocks (
+        app_id text COLLATE "C", season_id text COLLATE "C", negated_points float8, start_at float8,
+        start_name text COLLATE "C", count integer NOT NULL,
+        PRIMARY KEY (app_id, season_id, negated_points, start_at, start_name))`,
+      `INSERT INTO season_blocks (app_id, season_id, negated_points, start_at, start_name, count)
+      SELECT app_id, season_id,
+        CASE WHEN i = 0 THEN ${SEASON_START.negated_points}::float8 ELSE negated_points END,
+        CASE WHEN i = 0 THEN ${SEASON_START.start_at}::float8 ELSE at END,
+        CASE WHEN i = 0 THEN '${SEASON_START.start_name}' ELSE account_name END,
+        least(${BLOCK_FILL}, total - i)
+      FROM (
+        SELECT app_id, season_id, negated_points, at, account_name,
+          row_number() OVER (PARTITION BY app_id, season_id ORDER BY negated_points, at, account_name) - 1 AS i,
+          count(*) OVER (PARTITION BY app_id, season_id) AS total
+        FROM season_points) AS numbered
+      WHERE i % ${BLOCK_FILL} = 0`,
     ],
   },
 ];

@@ -164,12 +164,12 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> 
 
 /**
  * The tables that grow with an app's members and their writes (migrations.ts); the first
- * four are read by index alone (counts and walks in boards.ts, a season's counts and skips in
+ * five are read by index alone (counts and walks in boards.ts, a season's counts and skips in
  * transaction.ts), which skips the table only where VACUUM has marked its pages all visible.
  * Left out, season_points was never vacuumed nor analyzed after the server benchmark's import:
  * every member a season board counted was visited in the table too, and planned for as one row.
  */
-const VACUUMED_TABLES = ['users', 'board_blocks', 'board_sections', 'season_points'];
+const VACUUMED_TABLES = ['users', 'board_blocks', 'board_sections', 'season_points', 'season_blocks'];
 const ANALYZED_TABLES = [
   'name_periods',
   'progress',

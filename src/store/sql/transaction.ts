@@ -39,6 +39,14 @@ import { boardMovesOf, moveOnBoards } from './board-blocks.js';
 import { moveInStatements, movesInStatements } from './board-moves.js';
 import { boardQueries } from './boards.js';
 import { notifying } from './change-notices.js';
+import {
+  blockAtOffset,
+  moveOnSeasons,
+  seasonMembersBefore,
+  seasonPlaceRow,
+  seasonValueStart,
+  type SeasonWritten,
+} from './season-blocks.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
 import { insertOutboxRows, listDeliveries, outboxRows, redeliver } from './webhook-outbox.js';
@@ -75,6 +83,8 @@ export class SqlTransaction implements Transaction {
   private readonly dirty = new Map<string, Pending>();
   /** Each member's board fields as first read (null: absent), to move them on the boards. */
   private readonly usersAtRead = new Map<string, UserRecord | null>();
+  /** Each member's points in a season as first read (null: absent), to move them on the season's blocks. */
+  private readonly seasonPointsAtRead = new Map<string, SeasonPointsRecord | null>();
   private readonly absent = new Set<string>();
   /** Records sent ahead of the flush (writeAhead), by cache key, and their statements. */
   private readonly writtenAhead = new Set<string>();
@@ -173,6 +183,9 @@ export class SqlTransaction implements Transaction {
       if (value === undefined) this.absent.add(cacheKey);
       // A copy: the rules change the record they read in place before putting it back.
       if (kind === 'users') this.usersAtRead.set(cacheKey, value === undefined ? null : { ...(value as UserRecord) });
+      if (kind === 'season_points') {
+        this.seasonPointsAtRead.set(cacheKey, value === undefined ? null : { ...(value as SeasonPointsRecord) });
+      }
       this.reading.delete(cacheKey);
     }
   }
@@ -208,6 +221,7 @@ export class SqlTransaction implements Transaction {
     this.dirty.set(cacheKey, { kind, value, insert: this.absent.has(cacheKey) });
     // A member put without a read is new: on no board yet.
     if (kind === 'users' && !this.usersAtRead.has(cacheKey)) this.usersAtRead.set(cacheKey, null);
+    if (kind === 'season_points' && !this.seasonPointsAtRead.has(cacheKey)) this.seasonPointsAtRead.set(cacheKey, null);
   }
 
   /**
@@ -364,46 +378,46 @@ export class SqlTransaction implements Transaction {
   unrankedPage = (board: BoardRef, skip: number, limit: number) => this.boards.unrankedPage(board, skip, limit);
 
   async countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number> {
-    const counted = new Identifier(distinct ? 'count(DISTINCT points)' : 'count(*)');
-    const [row] = await this.session.query<{ count: number }>(sql`
-      SELECT ${counted}::integer AS count FROM season_points
-      WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND points > ${points}::float8`);
+    const [row] = await this.session.query<{ count: number }>(
+      distinct
+        ? sql`SELECT count(DISTINCT negated_points)::integer AS count FROM season_points
+            WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND negated_points < ${0 - points}::float8`
+        : sql`SELECT ${seasonMembersBefore(app_id, season_id, seasonValueStart(points))} AS count`,
+    );
     return row!.count;
   }
 
-  async seasonPosition({ app_id, season_id, points, at, account_name }: SeasonPointsRecord): Promise<number> {
-    // Two ranges of season_points_by_order (the members above, those before on a tie): one
-    // condition with OR would read the whole season.
-    const [row] = await this.session.query<{ count: number }>(sql`
-      SELECT (SELECT count(*) FROM season_points
-          WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND points > ${points}::float8)::integer
-        + (SELECT count(*) FROM season_points
-          WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND points = ${points}::float8
-            AND (at, account_name) < (${at}::float8, ${account_name}::text))::integer AS count`);
+  async seasonPosition(member: SeasonPointsRecord): Promise<number> {
+    const [row] = await this.session.query<{ count: number }>(
+      sql`SELECT ${seasonMembersBefore(member.app_id, member.season_id, seasonPlaceRow(member))} AS count`,
+    );
     return row!.count;
   }
 
   async seasonPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonPointsRecord[]> {
     const season = sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
-    const order = sql`ORDER BY points DESC, at, account_name`;
-    // A page further down skips the members before it in season_points_by_order alone, which holds
-    // every column of the order (an index-only scan), then reads only its own rows, each by its
-    // key: skipped as whole rows, the page half-way down a season of 20,000 members read 10,000 of
-    // them. Each read a subquery of its own (LIMIT 1): joined, a generic plan hashed the whole
-    // season. The first page reads its rows as it walks the index, without a probe per row.
+    const order = sql`ORDER BY negated_points, at, account_name`;
+    // A page further down starts at the block holding its first member (season-blocks.ts), skips
+    // the members of it before that one in season_points_by_order alone, which holds every
+    // column of the order (an index-only scan), then reads only its own rows, each by its key.
+    // Each read a subquery of its own (LIMIT 1): joined, a generic plan hashed the whole season.
+    // The first page reads its rows as it walks the index, without a probe per row.
     const rows = await this.session.query<{ record: string }>(
       offset === 0
         ? sql`SELECT record FROM season_points WHERE ${season} ${order} LIMIT ${limit}::bigint`
         : sql`
-          SELECT member.record FROM (
-            SELECT points, at, account_name FROM season_points WHERE ${season} ${order} OFFSET ${offset}::bigint LIMIT ${limit}::bigint
+          SELECT member.record FROM ${blockAtOffset(app_id, season_id, offset)}
+          CROSS JOIN LATERAL (
+            SELECT negated_points, at, account_name FROM season_points WHERE ${season}
+              AND (negated_points, at, account_name) >= (holding.negated_points, holding.start_at, holding.start_name)
+            ${order} OFFSET holding.skip LIMIT ${limit}::bigint
           ) AS page
           CROSS JOIN LATERAL (
             SELECT record FROM season_points AS member
             WHERE member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = page.account_name
             LIMIT 1
           ) AS member
-          ORDER BY page.points DESC, page.at, page.account_name`,
+          ORDER BY page.negated_points, page.at, page.account_name`,
     );
     return rows.map((row) => parse<SeasonPointsRecord>(row));
   }
@@ -443,7 +457,16 @@ export class SqlTransaction implements Transaction {
       'submissions',
       'attempts',
     ];
-    const owned = ['endorsements', 'badge_awards', 'season_points', 'logs', 'board_blocks', 'board_sections', 'name_periods'];
+    const owned = [
+      'endorsements',
+      'badge_awards',
+      'season_points',
+      'season_blocks',
+      'logs',
+      'board_blocks',
+      'board_sections',
+      'name_periods',
+    ];
     for (const table of [...tables, ...owned]) {
       await this.session.query(sql`DELETE FROM ${name(table)} WHERE app_id = ${app_id}::text`);
     }
@@ -525,6 +548,9 @@ export class SqlTransaction implements Transaction {
     const written = [...this.usersAtRead]
       .filter(([cacheKey]) => this.dirty.has(cacheKey) || this.writtenAhead.has(cacheKey))
       .map(([cacheKey, before]) => ({ before, after: this.cache.get(cacheKey) as UserRecord }));
+    const seasonsWritten: SeasonWritten[] = [...this.seasonPointsAtRead]
+      .filter(([cacheKey]) => this.dirty.has(cacheKey) || this.writtenAhead.has(cacheKey))
+      .map(([cacheKey, before]) => ({ before, after: this.cache.get(cacheKey) as SeasonPointsRecord }));
     // The boards' statements are sent before the records: a request's few moves as statements
     // that read nothing first (board-moves.ts), so that all goes out at once; many (an import's)
     // as the boards' reads, small, which sent behind the records went out in a write of their
@@ -543,16 +569,27 @@ export class SqlTransaction implements Transaction {
       this.session.commit?.();
     };
     const boardMoves = boardMovesOf(written);
-    const sentAll = () => (recordsSent ? end() : (endAsked = true));
+    // The boards' and the seasons' moves each tell when their last statement is sent.
+    let movesUnsent = 2;
+    const sentAll = () => {
+      if (--movesUnsent > 0) return;
+      if (recordsSent) end();
+      else endAsked = true;
+    };
     const moved =
       !this.readsBoardsFirst && movesInStatements(boardMoves)
         ? moveInStatements(this.session, boardMoves, sentAll)
         : moveOnBoards(this.session, boardMoves, sentAll);
-    const recorded = [...this.writeAll(this.dirty.values()), this.writeLogs()];
+    // A season's block is cut once the rows are written (asked for only then: a failed write's
+    // statements are awaited below, not in a promise no one awaits).
+    const recorded: Promise<void>[] = [];
+    const rowsWritten = () => Promise.all([...recorded, ...this.aheadSent]);
+    const movedOnSeasons = moveOnSeasons(this.session, seasonsWritten, rowsWritten, sentAll);
+    recorded.push(...this.writeAll(this.dirty.values()), this.writeLogs());
     if (this.deliveries.length > 0) recorded.push(insertOutboxRows(this.session, this.deliveries));
     recordsSent = true;
     if (endAsked) end();
-    await Promise.all([moved, ...recorded, ...this.aheadSent]);
+    await Promise.all([moved, movedOnSeasons, ...recorded, ...this.aheadSent]);
     // Asked for once the boards' last statements were sent, before they were answered.
     await notified;
     this.rowsWritten += this.dirty.size;
@@ -566,6 +603,7 @@ export class SqlTransaction implements Transaction {
       if (!this.dirty.has(key) && !this.writtenAhead.has(key)) {
         this.cache.delete(key);
         this.usersAtRead.delete(key);
+        this.seasonPointsAtRead.delete(key);
         this.absent.delete(key);
       }
     }
