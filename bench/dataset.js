@@ -7,7 +7,7 @@ import { seededRandom } from './seeded-random.js';
 
 /** @typedef {ReturnType<typeof appFor>} BenchApp */
 
-export const ADMIN_KEY = 'sk_bench_admin';
+export const ADMIN_KEY = 'sk_bench_operator_admin';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HISTORY_DAYS = 45;
 const MAX_LOGS_PER_MEMBER = 4;
@@ -183,14 +183,17 @@ export function memberChunk(app, start, end, nowMs) {
 }
 
 /**
- * The body of the merge import of members [start, end): the first chunk also
- * brings the admin key (which bootstraps an empty store) and the app itself.
+ * The body of the merge import of members [start, end): the first chunk also brings the app
+ * itself, and for a service worker the admin key, which bootstraps its empty store (a server takes
+ * admin keys from its operator only: bench/server-run.js gives it QUESTBOARD_ADMIN_KEYS).
  * @param {BenchApp} app
  * @param {number} start
  * @param {number} end
  * @param {number} nowMs
+ * @param {{ bringsAdminKey: boolean }} options
  */
-export function importBody(app, start, end, nowMs) {
+export function importBody(app, start, end, nowMs, { bringsAdminKey }) {
   const members = memberChunk(app, start, end, nowMs);
-  return start === 0 ? { admin_keys: [ADMIN_KEY], apps: [{ ...appDefinition(app), ...members }] } : { apps: [members] };
+  if (start !== 0) return { apps: [members] };
+  return { ...(bringsAdminKey && { admin_keys: [ADMIN_KEY] }), apps: [{ ...appDefinition(app), ...members }] };
 }

@@ -40,7 +40,7 @@ async function controlledByWorker() {
  * status so the caller can shrink chunks on 413.
  */
 async function importChunk({ size, appIndex, start, end, nowMs, whole = false, app = appFor(size, appIndex, { whole }) }) {
-  const body = importBody(app, start, end, nowMs);
+  const body = importBody(app, start, end, nowMs, { bringsAdminKey: true });
   const answer = await send({ method: 'POST', url: '/v1/admin/import', key: ADMIN_KEY, body }, null);
   if (answer.status !== 413) assertSuccess(`import of members ${start}–${end - 1}`, answer);
   return { status: answer.status, ms: answer.ms };

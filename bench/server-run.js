@@ -108,10 +108,14 @@ async function bundleHost() {
 
 /** Starts the bench host in a process of its own; resolves once it listens. */
 async function startHost(bundle, args) {
-  // The server as anyone starts it, but on a free port, without the access log (a line per
-  // request would be measured too), and taking the bench's first import (its own admin key).
-  const serverArgs = ['--port', '0', '--log-level', 'warn', '--allow-bootstrap', ...args];
-  const child = spawn(process.execPath, [bundle, ...serverArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The server as anyone starts it, but on a free port and without the access log (a line per
+  // request would be measured too); its admin key given as an operator gives one.
+  const serverArgs = ['--port', '0', '--log-level', 'warn', ...args];
+  const child = spawn(process.execPath, [bundle, ...serverArgs], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, QUESTBOARD_ADMIN_KEYS: ADMIN_KEY },
+  });
   const exited = once(child, 'exit');
   const stop = onCleanup('server', async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -157,7 +161,12 @@ async function seed(client, app, nowMs) {
     size: app.size,
     firstChunk: settings.chunk,
     importChunk: async ({ start, end }) => {
-      const request = { method: 'POST', url: '/v1/admin/import', key: ADMIN_KEY, body: importBody(app, start, end, nowMs) };
+      const request = {
+        method: 'POST',
+        url: '/v1/admin/import',
+        key: ADMIN_KEY,
+        body: importBody(app, start, end, nowMs, { bringsAdminKey: false }),
+      };
       const answer = await client.send(request, { timeoutMs: null });
       if (answer.status !== 413) assertSuccess(`import of members ${start}–${end - 1}`, answer);
       return answer;

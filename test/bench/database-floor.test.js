@@ -52,7 +52,7 @@ it("inserts again every member row the imports wrote, once, each member's logs i
     const handle = source.createHandler({ store, now: () => new Date(NOW) });
     for (const app of APPS) {
       for (let start = 0; start < app.size; start += IMPORTED) {
-        const body = importBody(app, start, Math.min(app.size, start + IMPORTED), NOW);
+        const body = importBody(app, start, Math.min(app.size, start + IMPORTED), NOW, { bringsAdminKey: true });
         const answer = await callHandler(handle, 'POST', '/v1/admin/import', ADMIN_KEY, body);
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
       }
