@@ -1,6 +1,7 @@
 // Another tab's Questboard holds the database at another version: requests
 // answer 503 saying what to do, in bounded time, and the elements show it.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { deleteDB, openDB } from 'idb';
 import { configure } from '../../src/client/config.js';
 import { inPageTransport } from '../../src/client/local-in-page-transport.js';

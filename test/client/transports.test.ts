@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { deleteDB } from 'idb';
 import { QuestboardClient, configure, resolveTransport, subscribeToChanges, type ChangeNotice } from '../../src/client/index.js';
 import type { InPageTransport } from '../../src/client/in-page-transport.js';

@@ -1,6 +1,7 @@
 // The elements that write, on a page whose key has the `member` scope: they write as the member
 // the page's token names, and show their `sign-in` slot while no member is signed in.
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { sendKeys } from '@web/test-runner-commands';
 import { configure } from '../../src/client/config.js';
 import '../../src/components/qb-connect-social/qb-connect-social.js';

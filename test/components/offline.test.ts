@@ -1,6 +1,7 @@
 // What members see while the configured remote cannot be reached: the last
 // answer, marked as such, and a page event when a queued write is refused.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { deleteDB } from 'idb';
 import { configure, resolveTransport, QuestboardClient } from '../../src/client/index.js';
 import { announceChange } from '../../src/client/changes.js';

@@ -1,6 +1,7 @@
 // <qb-achievements>: the streak, every badge of the app earned or not yet with the progress
 // toward it, live updates, a member the app has not heard of, and axe.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import '../../src/components/lazy.js';
 import type { QbAchievements } from '../../src/components/qb-achievements/qb-achievements.js';
 import type { Dataset } from '../../src/api/schemas.js';

@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import '../../src/components/qb-challenge/qb-challenge.js';
 import type { QbChallenge } from '../../src/components/qb-challenge/qb-challenge.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';

@@ -1,4 +1,5 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/components/qb-endorse-button/qb-endorse-button.js';
 import type { QbEndorseButton, QbEndorseEvent } from '../../src/components/qb-endorse-button/qb-endorse-button.js';

@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/components/qb-leaderboard/qb-leaderboard.js';
 import type { QbLeaderboard } from '../../src/components/qb-leaderboard/qb-leaderboard.js';

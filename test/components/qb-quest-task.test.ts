@@ -1,6 +1,7 @@
 // <qb-quest-task> (docs/quests.md) inside <qb-challenge app-id>: the actions of tasks members
 // complete themselves, over the in-page handler and IndexedDB.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/components/qb-challenge/qb-challenge.js';
 import '../../src/components/lazy.js';

@@ -1,7 +1,8 @@
 // <qb-season-picker>: the app's seasons said as under way, ended or to come; choosing one sets
 // the season of the leaderboard its `for` names, which then shows that season's board, and says
 // so in an event; nothing at all for an app without seasons.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import '../../src/components/index.js';
 import '../../src/components/lazy.js';
 import type { QbSeasonChangeEvent, QbSeasonPicker } from '../../src/components/qb-season-picker/qb-season-picker.js';

@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import '../../src/components/qb-task-progress/qb-task-progress.js';
 import type { QbTaskProgress } from '../../src/components/qb-task-progress/qb-task-progress.js';
 import { HOSTILE_NAMES, pwned } from './hostile-names.js';

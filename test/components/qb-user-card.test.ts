@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/components/qb-user-card/qb-user-card.js';
 // The card's streak and badges (test/components/qb-user-highlights.test.ts), as the ES modules define them.

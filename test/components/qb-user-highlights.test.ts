@@ -1,6 +1,7 @@
 // <qb-user-highlights> in <qb-user-card>: the member's current streak and latest badges (with a
 // count of the rest), live updates, a member without either, a newcomer, German, and axe.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import '../../src/components/qb-user-card/qb-user-card.js';
 import '../../src/components/lazy.js';
 import type { QbUserCard } from '../../src/components/qb-user-card/qb-user-card.js';

@@ -1,7 +1,8 @@
 // The states every data element shares, one suite for all five (they render them through
 // QueryController.render): idle without its inputs, loading, a failure that says so with a
 // working "Try again", and the data. axe passes in each.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import type { TemplateResult } from 'lit';
 import '../../src/components/index.js';
 import '../../src/components/lazy.js';

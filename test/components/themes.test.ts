@@ -1,7 +1,8 @@
 // Every component, loaded, in dark and light color schemes, right-to-left, and with reduced
 // motion: axe passes in each, and nothing moves for users who asked for less motion. And the
 // colour scheme as a site chooses it: `theme`, configure({ theme }) and its page's color-scheme.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { emulateMedia } from '@web/test-runner-commands';
 import type { TemplateResult } from 'lit';
 import '../../src/components/index.js';

@@ -3,7 +3,8 @@
 // every widget and the leaderboard fragment look exactly as on a page without any stylesheet,
 // the host page looks exactly as before the embed came, and the theme files and the `theme`
 // settings take effect.
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { emulateMedia } from '@web/test-runner-commands';
 import { deleteDB } from 'idb';
 import { QuestboardClient } from '../../src/client/client.js';

@@ -1,6 +1,7 @@
 // The embed's data-member-token: a page rendered for a signed-in member writes as that member,
 // and one rendered for a visitor shows the site's sign-in link instead of the button.
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { deleteDB } from 'idb';
 import { QuestboardClient } from '../../src/client/client.js';
 import { inPageTransport } from '../../src/client/local-in-page-transport.js';

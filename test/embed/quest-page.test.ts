@@ -1,6 +1,7 @@
 // The real dist/questboard.js (run `npm run build` first) loading <qb-quest-task> on demand from
 // dist/elements/ for a <qb-challenge> of a quest, under a strict CSP with Trusted Types.
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { deleteDB } from 'idb';
 import { QuestboardClient } from '../../src/client/client.js';
 import { inPageTransport } from '../../src/client/local-in-page-transport.js';

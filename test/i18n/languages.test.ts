@@ -1,7 +1,8 @@
 // Every element and the HTML fragment in the member's language: no English left where the
 // language has its own words, the same numbers in the table and the elements, plural forms,
 // a site's own messages, and which language wins where several are given.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import type { TemplateResult } from 'lit';
 import { configure } from '../../src/client/config.js';
 import '../../src/components/index.js';

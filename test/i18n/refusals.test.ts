@@ -1,6 +1,7 @@
 // The API's refusals in the page's language: an element says why by the refusal's code
 // (X-Questboard-Error), the API's English message only as its title.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import '../../src/components/index.js';
 import { loadCatalogChunk } from '../../src/i18n/catalog-chunks.js';
 import { setCatalogLoader } from '../../src/i18n/page-catalogs.js';

@@ -1,7 +1,8 @@
 // Live updates across browsers: the reference server streams each app's changes on
 // GET /v1/events, and a page configured with it as its remote refreshes its elements and
 // containers when another browser writes there, with one stream for all of them.
-import { expect, fixture, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
+import { waitUntil } from '../wait-until.js';
 import { deleteDB } from 'idb';
 import { configure, inPageTransport, resolveTransport, type InPageTransport } from '../../src/client/index.js';
 import type { QbUserCard } from '../../src/components/qb-user-card/qb-user-card.js';
