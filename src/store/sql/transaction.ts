@@ -536,6 +536,13 @@ export class SqlTransaction implements Transaction {
     return { logs: logs.map((row) => parse(row)), endorsements: endorsements.map((row) => parse(row)) };
   }
 
+  /** The records of `atRead` this transaction wrote: each as first read (null: absent) and as written. */
+  private writtenSince<T>(atRead: Map<string, T | null>): { before: T | null; after: T }[] {
+    return [...atRead]
+      .filter(([cacheKey]) => this.dirty.has(cacheKey) || this.writtenAhead.has(cacheKey))
+      .map(([cacheKey, before]) => ({ before, after: this.cache.get(cacheKey) as T }));
+  }
+
   /**
    * Writes what waits: the records, each kind in one statement, the logs, the change notices
    * announced and the board counts.
@@ -545,12 +552,8 @@ export class SqlTransaction implements Transaction {
    * them take the transaction's COMMIT with them (SqlSession.commit): flush is a write's end.
    */
   async flush(): Promise<void> {
-    const written = [...this.usersAtRead]
-      .filter(([cacheKey]) => this.dirty.has(cacheKey) || this.writtenAhead.has(cacheKey))
-      .map(([cacheKey, before]) => ({ before, after: this.cache.get(cacheKey) as UserRecord }));
-    const seasonsWritten: SeasonWritten[] = [...this.seasonPointsAtRead]
-      .filter(([cacheKey]) => this.dirty.has(cacheKey) || this.writtenAhead.has(cacheKey))
-      .map(([cacheKey, before]) => ({ before, after: this.cache.get(cacheKey) as SeasonPointsRecord }));
+    const written = this.writtenSince(this.usersAtRead);
+    const seasonsWritten: SeasonWritten[] = this.writtenSince(this.seasonPointsAtRead);
     // The boards' statements are sent before the records: a request's few moves as statements
     // that read nothing first (board-moves.ts), so that all goes out at once; many (an import's)
     // as the boards' reads, small, which sent behind the records went out in a write of their
