@@ -99,16 +99,25 @@ describe(
      */
     const get = async (path, deadlineMs = WAIT_MS) => {
       const signal = AbortSignal.timeout(deadlineMs);
-      const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-        headers: { authorization: `Bearer ${path.startsWith('/v1/admin/') ? ADMIN_KEY : 'pk_guild'}` },
-        signal,
-      });
-      if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
-        await /** @type {ReadableStream} */ (response.body).cancel();
-        return { status: response.status, body: null };
+      try {
+        const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+          headers: { authorization: `Bearer ${path.startsWith('/v1/admin/') ? ADMIN_KEY : 'pk_guild'}` },
+          signal,
+        });
+        if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+          await /** @type {ReadableStream} */ (response.body).cancel();
+          return { status: response.status, body: null };
+        }
+        const text = await response.text();
+        return {
+          status: response.status,
+          body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+        };
+      } catch (error) {
+        // A timeout's DOMException reaches the test runner as `{}`: said here, with the URL.
+        if (signal.aborted) assert.fail(`GET ${path} was not answered within ${deadlineMs} ms`);
+        throw error;
       }
-      const text = await response.text();
-      return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
     };
 
     /**
@@ -149,10 +158,16 @@ describe(
      * may still be listening anew: at most CHANGE_TRIES times.
      */
     const changesArrive = async () => {
+      // Bounds the stream's head only: its body is read for longer, each wait bounded below.
+      const headDeadline = new AbortController();
+      const headTimer = setTimeout(
+        () => headDeadline.abort(new Error(`the event stream's head took over ${WAIT_MS} ms`)),
+        WAIT_MS,
+      );
       const response = await fetch(`http://127.0.0.1:${server.port}/v1/events?app_id=guild`, {
         headers: { authorization: 'Bearer pk_guild' },
-        signal: AbortSignal.timeout(WAIT_MS),
-      });
+        signal: headDeadline.signal,
+      }).finally(() => clearTimeout(headTimer));
       const reader = /** @type {ReadableStream} */ (response.body).pipeThrough(new TextDecoderStream()).getReader();
       let received = '';
       /**
@@ -179,16 +194,21 @@ describe(
       try {
         assert.ok(await said('id: ', WAIT_MS), 'the stream opened');
         for (let attempt = 1; attempt <= CHANGE_TRIES; attempt++) {
+          const writeDeadline = AbortSignal.timeout(WAIT_MS);
           const written = await fetch(`http://127.0.0.1:${server.port}/v1/connect_social`, {
             method: 'POST',
             headers: { authorization: 'Bearer pk_guild', 'content-type': 'application/json' },
             body: JSON.stringify({ app_id: 'guild', account_name: 'carol', twitter_name: `carol_${attempt}` }),
-            signal: AbortSignal.timeout(WAIT_MS),
+            signal: writeDeadline,
+          }).catch((error) => {
+            if (writeDeadline.aborted) assert.fail(`write ${attempt} was not answered within ${WAIT_MS} ms`);
+            throw error;
           });
           assert.equal(written.status, 200, await written.text());
           if (await said('event: change', 1_000)) return;
         }
-        assert.fail(`no change reached the event stream after ${CHANGE_TRIES} writes: ${received}`);
+        const feed = server.log.filter(({ msg }) => /change feed/.test(msg)).map(({ time, msg }) => `${time} ${msg}`);
+        assert.fail(`no change reached the event stream after ${CHANGE_TRIES} writes: ${received}\n${feed.join('\n')}`);
       } finally {
         await reader.cancel();
       }
