@@ -50,6 +50,8 @@ export function remoteServerPlugin({ dataset }) {
   let startError = null;
   /** The server's source bundled once for the run (QUESTBOARD_SERVER_BUNDLE), and its database template. */
   const bundleDirectory = mkdtempSync(join(tmpdir(), 'questboard-remote-server-'));
+  // Also when the runner ends without stopping its plugins (an error of its own, a second Ctrl-C).
+  process.once('exit', () => rmSync(bundleDirectory, { recursive: true, force: true }));
   const bundle = join(bundleDirectory, 'serve.mjs');
   const template = join(bundleDirectory, 'database.tar');
 

@@ -4,7 +4,10 @@
 // server goes when the test runner is killed.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { remoteServerPlugin } from '../../scripts/wtr-remote-server.js';
@@ -89,6 +92,8 @@ describe('the reference server of a run', () => {
 });
 
 it('stops the server it started when the test runner is killed', { timeout: TIMEOUT }, async () => {
+  // A runner killed outright leaves its temporary directory (the server's bundle): in one of the test's.
+  const runnerTmp = mkdtempSync(join(tmpdir(), 'questboard-killed-runner-'));
   const runner = spawn(
     process.execPath,
     [
@@ -100,9 +105,12 @@ it('stops the server it started when the test runner is killed', { timeout: TIME
        console.log(await plugin.executeCommand({ command: 'remote-server', payload: { action: 'url' } }));`,
     ],
     // The server shares the runner's stderr: the pipe ends only when the server is gone too.
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: runnerTmp } },
   );
-  after(() => runner.kill('SIGKILL'));
+  after(() => {
+    runner.kill('SIGKILL');
+    rmSync(runnerTmp, { recursive: true, force: true });
+  });
   runner.stderr.resume();
   const serverGone = once(runner.stderr, 'end');
   const [line] = await once(runner.stdout.setEncoding('utf8'), 'data');
