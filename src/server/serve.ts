@@ -39,8 +39,12 @@ export async function main(
     return;
   }
   const logger = createLogger(options.logLevel);
-  const running = await startOrExit(options, logger, extensions);
+  // Heard from before the start: a signal while it starts (a Ctrl-C during a long first start, a
+  // caller stopping it the moment it says it listens) ends the process by its exit handlers, never
+  // by the default action that kills it outright and leaves its temporary files.
+  let running: Running | null = null;
   stopOnSignals(() => running, logger);
+  running = await startOrExit(options, logger, extensions);
 }
 
 /** The options of a command line, or the process exits with 2 and the usage. */
@@ -196,8 +200,8 @@ export async function stopRunning({ host, store, sharedChanges, webhooks }: Runn
 }
 
 /**
- * The first signal stops the server running now (`current`; none while the tests' server is
- * stopped between its restarts) and ends the process. A second signal ends it at once.
+ * The first signal stops the server running now (`current`; none while it starts, or while the
+ * tests' server is stopped between its restarts) and ends the process. A second signal ends it at once.
  */
 export function stopOnSignals(current: () => Running | null, logger: Logger): void {
   let stopping = false;

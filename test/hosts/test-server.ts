@@ -62,8 +62,9 @@ export async function main(argv: string[]): Promise<void> {
       wrapHandle: (handle, changes) => withTestHooks(handle, changes, clock),
     });
   };
-  let running: Running | null = await startAfresh();
+  let running: Running | null = null;
   stopOnSignals(() => running, logger);
+  running = await startAfresh();
   // While stopped nothing else keeps the process alive until the next 'start'; the channel
   // still ends it with its parent (scripts/wtr-exit-with-parent.js).
   process.channel?.ref();
