@@ -3,7 +3,6 @@
 // (SIGSTOP of the postmaster and its children) and thawed, and removed. As
 // root, PostgreSQL's programs run as the postgres user, which they require.
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
 import { access, chown, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,13 +25,32 @@ export async function postgresPrograms() {
     : null;
 }
 
-/** A TCP port no one listens on now, as the system picks it. */
+/**
+ * A TCP port no one listens on now, below the range the system gives out for listen(0) and for
+ * outgoing connections (ip_local_port_range): the cluster is stopped and started again on it, and
+ * in between a connection's local port, taken from that range, could otherwise hold it.
+ */
 async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const [ephemeralLow] = (await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '32768'))
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  // Where that range starts low, a port from it is the best there is: any port, as listen(0) picks it.
+  const lowest = 10_000;
+  const pick = () => (ephemeralLow > lowest ? lowest + Math.floor(Math.random() * (ephemeralLow - lowest)) : 0);
+  for (let tries = 0; tries < 100; tries++) {
+    const server = createServer();
+    const listening = await new Promise((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(pick(), '127.0.0.1', () => resolve(true));
+    });
+    if (listening) {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+  throw new Error(`no free port below ${ephemeralLow}`);
 }
 
 /**
