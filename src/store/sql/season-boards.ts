@@ -1,0 +1,131 @@
+// Season board reads in SQL, over the season's blocks (season-blocks.ts). Like the main boards'
+// (boards.ts), a page is one statement, and it brings with it what the rules ask next: in a
+// read, each member's users row (their counts and XP, which the page lists), and past the first
+// page, the members above its first member's points (its rank). A page around a member finds
+// their position and the page in the same statement. So a season's first page, read ahead with
+// the request's key (handler/read-ahead.ts), costs no round trip of its own, and a page around
+// a member one.
+import type { PageWindow } from '../port.js';
+import type { SeasonPointsRecord, UserRecord } from '../records.js';
+import { takingReadsAhead } from './boards.js';
+import { blockAtOffset, seasonMembersBefore, seasonPlaceRow, seasonValueStart } from './season-blocks.js';
+import { FIRST_START } from './board-order.js';
+import { sql, type Query, type SqlSession, type TransactionMode } from './sql.js';
+
+/** A page's row: the member's season record, their users record (a read's), the members above the page's first. */
+interface PageRow {
+  record: string;
+  user_record?: string | null;
+  higher?: number;
+  first?: number;
+}
+
+export function seasonQueries(
+  session: SqlSession,
+  mode: TransactionMode,
+  /** Takes the users records a read's page brought (null: the member has none), keyed by name. */
+  usersRead: (app_id: string, users: Map<string, UserRecord | null>) => void,
+) {
+  /**
+   * Members above a season's points that a page found with it, by season and points: the rank of
+   * a page's first member then costs no statement of its own. Season rows change only when a
+   * write flushes, after its rules are done, or in deletes that forget every read (forget()).
+   */
+  const higherCounts = new Map<string, number>();
+  const higherKey = (app_id: string, season_id: string, points: number) => JSON.stringify([app_id, season_id, points]);
+  const readsAhead = takingReadsAhead();
+
+  /**
+   * One statement for a page from the offset-th member (`offset`, a bigint scalar, may read the
+   * CTE `placed` that `placed` defines), with its users rows in a read and the members above its
+   * first member's points. The page starts at the block holding its first member and skips the
+   * members of it before that one in season_points_by_order alone, which holds every column of
+   * the order (an index-only scan), then reads only its own rows, each by its key. Each read a
+   * subquery of its own (LIMIT 1): joined, a generic plan hashed the whole season. The first page
+   * reads its rows as it walks the index, without a probe per row, and counts nothing: its first
+   * member is first.
+   */
+  async function readPage(app_id: string, season_id: string, offset: Query | 0, limit: number, placed?: Query) {
+    const season = sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
+    const order = sql`ORDER BY negated_points, at, account_name`;
+    const rows =
+      offset === 0
+        ? sql`SELECT negated_points, at, account_name, record FROM season_points WHERE ${season} ${order} LIMIT ${limit}::bigint`
+        : sql`
+          SELECT page.negated_points, page.at, page.account_name, member.record FROM ${blockAtOffset(app_id, season_id, offset)}
+          CROSS JOIN LATERAL (
+            SELECT negated_points, at, account_name FROM season_points WHERE ${season}
+              AND (negated_points, at, account_name) >= (holding.negated_points, holding.start_at, holding.start_name)
+            ${order} OFFSET holding.skip LIMIT ${limit}::bigint
+          ) AS page
+          CROSS JOIN LATERAL (
+            SELECT record FROM season_points AS member
+            WHERE member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = page.account_name
+            LIMIT 1
+          ) AS member`;
+    // A write's pages (a season's rewards) read no users: what it reads it locks, key by key.
+    const user =
+      mode === 'read'
+        ? sql`, (SELECT record FROM users WHERE app_id = ${app_id}::text AND account_name = page.account_name LIMIT 1) AS user_record`
+        : sql``;
+    const higher =
+      offset === 0
+        ? sql``
+        : sql`, (SELECT ${seasonMembersBefore(app_id, season_id, sql`(top.negated_points, ${FIRST_START}::float8, ''::text)`)}
+            FROM (SELECT negated_points FROM page ${order} LIMIT 1) AS top) AS higher`;
+    const found = await session.query<PageRow>(sql`
+      WITH ${placed ? sql`${placed}, ` : sql``}page AS MATERIALIZED (${rows})
+      SELECT page.record ${user} ${higher} ${placed ? sql`, (SELECT first FROM placed)::integer AS first` : sql``}
+      FROM page ORDER BY page.negated_points, page.at, page.account_name`);
+    const members = found.map((row) => JSON.parse(row.record) as SeasonPointsRecord);
+    const [top] = found;
+    if (top?.higher !== undefined) higherCounts.set(higherKey(app_id, season_id, members[0]!.points), top.higher);
+    if (mode === 'read') {
+      const users = new Map<string, UserRecord | null>();
+      for (const [index, row] of found.entries()) {
+        users.set(members[index]!.account_name, row.user_record ? (JSON.parse(row.user_record) as UserRecord) : null);
+      }
+      usersRead(app_id, users);
+    }
+    return { first: top?.first, members };
+  }
+
+  return {
+    forget: () => {
+      higherCounts.clear();
+      readsAhead.clear();
+    },
+
+    async countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number> {
+      const found = distinct ? undefined : higherCounts.get(higherKey(app_id, season_id, points));
+      if (found !== undefined) return found;
+      const [row] = await session.query<{ count: number }>(
+        distinct
+          ? sql`SELECT count(DISTINCT negated_points)::integer AS count FROM season_points
+            WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND negated_points < ${0 - points}::float8`
+          : sql`SELECT ${seasonMembersBefore(app_id, season_id, seasonValueStart(points))} AS count`,
+      );
+      return row!.count;
+    },
+
+    /** A page of the season's board (taken from a read ahead where one asked the same). */
+    seasonPage: (app_id: string, season_id: string, offset: number, limit: number) =>
+      readsAhead.takenOrRead(['season page', app_id, season_id, offset, limit], async () => {
+        if (limit === 0) return [];
+        return (await readPage(app_id, season_id, offset === 0 ? 0 : sql`${offset}::bigint`, limit)).members;
+      }),
+
+    /**
+     * One statement: the member's position (the blocks before theirs, and a walk of theirs), the
+     * page's offset from it (windowStart), and the page from there.
+     */
+    async seasonPageAround(member: SeasonPointsRecord, { lead, limit, lastStart }: PageWindow) {
+      const { app_id, season_id } = member;
+      const placed = sql`placed AS MATERIALIZED (
+        SELECT greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::bigint AS first
+        FROM (SELECT ${seasonMembersBefore(app_id, season_id, seasonPlaceRow(member))} AS n) AS position)`;
+      const { first, members } = await readPage(app_id, season_id, sql`(SELECT first FROM placed)`, limit, placed);
+      return { offset: first ?? 0, members };
+    },
+  };
+}
