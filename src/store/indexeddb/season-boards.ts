@@ -18,9 +18,9 @@ export const countSeasonHigher = (tx: RawTransaction, app_id: string, season_id:
 
 /** The page around a season's member (Transaction.seasonPageAround): their position, then a page from it. */
 export async function seasonPageAround(tx: RawTransaction, member: SeasonPointsRecord, window: PageWindow) {
-  const position = await positionOf(tx, seasonBoard(member.app_id, member.season_id), seasonPlacement(member));
-  const offset = windowStart(position, window);
-  return { offset, members: await seasonPage(tx, member.app_id, member.season_id, offset, window.limit) };
+  const { app_id, season_id } = member;
+  const offset = windowStart(await positionOf(tx, seasonBoard(app_id, season_id), seasonPlacement(member)), window);
+  return { offset, members: await seasonPage(tx, app_id, season_id, offset, window.limit) };
 }
 
 export async function seasonPage(
