@@ -5,6 +5,7 @@
 // their position and the page in the same statement. So a season's first page, read ahead with
 // the request's key (handler/read-ahead.ts), costs no round trip of its own, and a page around
 // a member one.
+import { LEADERBOARD_PAGE_MOST } from '../../api/schemas.js';
 import type { PageWindow } from '../port.js';
 import type { SeasonPointsRecord, UserRecord } from '../records.js';
 import { takingReadsAhead } from './boards.js';
@@ -36,8 +37,8 @@ export function seasonQueries(
   const readsAhead = takingReadsAhead();
 
   /**
-   * One statement for a page from the offset-th member (`offset`, a bigint scalar, may read the
-   * CTE `placed` that `placed` defines), with its users rows in a read and the members above its
+   * One statement for a page from the offset-th member (`offset`, a bigint scalar, which may read
+   * the CTE that `placed` defines), with its users rows (in a read) and the members above its
    * first member's points. The page starts at the block holding its first member and skips the
    * members of it before that one in season_points_by_order alone, which holds every column of
    * the order (an index-only scan), then reads only its own rows, each by its key. Each read a
@@ -63,11 +64,13 @@ export function seasonQueries(
             WHERE member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = page.account_name
             LIMIT 1
           ) AS member`;
-    // A write's pages (a season's rewards) read no users: what it reads it locks, key by key.
-    const user =
-      mode === 'read'
-        ? sql`, (SELECT record FROM users WHERE app_id = ${app_id}::text AND account_name = page.account_name LIMIT 1) AS user_record`
-        : sql``;
+    // A write's pages (a season's rewards) read no users: what it reads it locks, key by key. Nor
+    // does a page longer than a leaderboard's: a season's every member (an export), which reads
+    // its users on its own.
+    const withUsers = mode === 'read' && limit <= LEADERBOARD_PAGE_MOST;
+    const user = withUsers
+      ? sql`, (SELECT record FROM users WHERE app_id = ${app_id}::text AND account_name = page.account_name LIMIT 1) AS user_record`
+      : sql``;
     const higher =
       offset === 0
         ? sql``
@@ -80,7 +83,7 @@ export function seasonQueries(
     const members = found.map((row) => JSON.parse(row.record) as SeasonPointsRecord);
     const [top] = found;
     if (top?.higher !== undefined) higherCounts.set(higherKey(app_id, season_id, members[0]!.points), top.higher);
-    if (mode === 'read') {
+    if (withUsers) {
       const users = new Map<string, UserRecord | null>();
       for (const [index, row] of found.entries()) {
         users.set(members[index]!.account_name, row.user_record ? (JSON.parse(row.user_record) as UserRecord) : null);
