@@ -98,7 +98,8 @@ const READS: Record<AheadRead, (ahead: Ahead) => void> = {
       ask(text(season) ? tx.get('season_points', [app_id, season, around]) : tx.get('users', [app_id, around]));
       return;
     }
-    // As get_leaderboard reads its input (operations.ts), then readLeaderboard (or readSeasonBoard) its first reads.
+    // As get_leaderboard reads its input (operations.ts), then readLeaderboard (or
+    // readSeasonBoard) its first reads.
     const parsed = getLeaderboardQuery.safeParse(input);
     if (!parsed.success) return;
     const { leaderboard_type, limit = DEFAULT_LIMIT, offset = 0 } = parsed.data;

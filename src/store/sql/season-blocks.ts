@@ -99,8 +99,8 @@ export const seasonValueStart = (points: number) => placeRow(points, FIRST_START
 
 /**
  * The block holding the offset-th member of the season (the last whose members before it are at
- * most the offset, a bigint scalar), as a FROM item `holding` with its start and `skip`, the members of it before
- * the offset-th. A window sum over the season's block counts.
+ * most the offset, a bigint scalar), as a FROM item `holding` with its start and `skip`, the
+ * members of it before the offset-th. A window sum over the season's block counts.
  */
 export function blockAtOffset(app_id: string, season_id: string, offset: Query): Query {
   return sql`(

@@ -36,34 +36,35 @@ export function seasonQueries(
   const higherKey = (app_id: string, season_id: string, points: number) => JSON.stringify([app_id, season_id, points]);
   const readsAhead = takingReadsAhead();
 
+  const season = (app_id: string, season_id: string) => sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
+  const order = sql`ORDER BY negated_points, at, account_name`;
   /**
-   * One statement for a page from the offset-th member (`offset`, a bigint scalar, which may read
-   * the CTE that `placed` defines), with its users rows (in a read) and the members above its
-   * first member's points. The page starts at the block holding its first member and skips the
-   * members of it before that one in season_points_by_order alone, which holds every column of
-   * the order (an index-only scan), then reads only its own rows, each by its key. Each read a
-   * subquery of its own (LIMIT 1): joined, a generic plan hashed the whole season. The first page
-   * reads its rows as it walks the index, without a probe per row, and counts nothing: its first
-   * member is first.
+   * The members a walk of season_points_by_order found (their place), each with their record read
+   * by its key. The walk reads the index alone, which holds every column of the order (an
+   * index-only scan), and only the page's own rows are read. Each read a subquery of its own
+   * (LIMIT 1): joined, a generic plan hashed the whole season.
    */
-  async function readPage(app_id: string, season_id: string, offset: Query | 0, limit: number, placed?: Query) {
-    const season = sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
-    const order = sql`ORDER BY negated_points, at, account_name`;
-    const rows =
-      offset === 0
-        ? sql`SELECT negated_points, at, account_name, record FROM season_points WHERE ${season} ${order} LIMIT ${limit}::bigint`
-        : sql`
-          SELECT page.negated_points, page.at, page.account_name, member.record FROM ${blockAtOffset(app_id, season_id, offset)}
-          CROSS JOIN LATERAL (
-            SELECT negated_points, at, account_name FROM season_points WHERE ${season}
-              AND (negated_points, at, account_name) >= (holding.negated_points, holding.start_at, holding.start_name)
-            ${order} OFFSET holding.skip LIMIT ${limit}::bigint
-          ) AS page
-          CROSS JOIN LATERAL (
-            SELECT record FROM season_points AS member
-            WHERE member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = page.account_name
-            LIMIT 1
-          ) AS member`;
+  const withRecords = (app_id: string, season_id: string, walk: Query) => sql`
+    SELECT walked.negated_points, walked.at, walked.account_name, member.record FROM (${walk}) AS walked
+    CROSS JOIN LATERAL (
+      SELECT record FROM season_points AS member
+      WHERE member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = walked.account_name
+      LIMIT 1
+    ) AS member`;
+
+  /**
+   * One statement for a page, its members as `rows` gives them (their place and record; `rows`
+   * may read the CTE that `placed` defines, and `placed` says the page's offset, `first`), with
+   * their users rows (in a read) and, where `counted`, the members above its first member's
+   * points.
+   */
+  async function readPage(
+    app_id: string,
+    season_id: string,
+    limit: number,
+    rows: Query,
+    { placed, counted }: { placed?: Query; counted: boolean },
+  ) {
     // A write's pages (a season's rewards) read no users: what it reads it locks, key by key. Nor
     // does a page longer than a leaderboard's: a season's every member (an export), which reads
     // its users on its own.
@@ -71,11 +72,10 @@ export function seasonQueries(
     const user = withUsers
       ? sql`, (SELECT record FROM users WHERE app_id = ${app_id}::text AND account_name = page.account_name LIMIT 1) AS user_record`
       : sql``;
-    const higher =
-      offset === 0
-        ? sql``
-        : sql`, (SELECT ${seasonMembersBefore(app_id, season_id, sql`(top.negated_points, ${FIRST_START}::float8, ''::text)`)}
-            FROM (SELECT negated_points FROM page ${order} LIMIT 1) AS top) AS higher`;
+    const higher = !counted
+      ? sql``
+      : sql`, (SELECT ${seasonMembersBefore(app_id, season_id, sql`(top.negated_points, ${FIRST_START}::float8, ''::text)`)}
+          FROM (SELECT negated_points FROM page ${order} LIMIT 1) AS top) AS higher`;
     const found = await session.query<PageRow>(sql`
       WITH ${placed ? sql`${placed}, ` : sql``}page AS MATERIALIZED (${rows})
       SELECT page.record ${user} ${higher} ${placed ? sql`, (SELECT first FROM placed)::integer AS first` : sql``}
@@ -111,23 +111,57 @@ export function seasonQueries(
       return row!.count;
     },
 
-    /** A page of the season's board (taken from a read ahead where one asked the same). */
+    /**
+     * A page of the season's board (taken from a read ahead where one asked the same). The first
+     * page reads its rows as it walks the index, without a probe per row, and counts nothing: its
+     * first member is first. A page further down starts at the block holding its first member
+     * (season-blocks.ts) and skips the members of it before that one.
+     */
     seasonPage: (app_id: string, season_id: string, offset: number, limit: number) =>
       readsAhead.takenOrRead(['season page', app_id, season_id, offset, limit], async () => {
         if (limit === 0) return [];
-        return (await readPage(app_id, season_id, offset === 0 ? 0 : sql`${offset}::bigint`, limit)).members;
+        const rows =
+          offset === 0
+            ? sql`SELECT negated_points, at, account_name, record FROM season_points
+                WHERE ${season(app_id, season_id)} ${order} LIMIT ${limit}::bigint`
+            : withRecords(
+                app_id,
+                season_id,
+                sql`SELECT page.negated_points, page.at, page.account_name FROM ${blockAtOffset(app_id, season_id, sql`${offset}::bigint`)}
+                CROSS JOIN LATERAL (
+                  SELECT negated_points, at, account_name FROM season_points WHERE ${season(app_id, season_id)}
+                    AND (negated_points, at, account_name) >= (holding.negated_points, holding.start_at, holding.start_name)
+                  ${order} OFFSET holding.skip LIMIT ${limit}::bigint
+                ) AS page`,
+              );
+        return (await readPage(app_id, season_id, limit, rows, { counted: offset > 0 })).members;
       }),
 
     /**
      * One statement: the member's position (the blocks before theirs, and a walk of theirs), the
-     * page's offset from it (windowStart), and the page from there.
+     * page's offset from it (windowStart), and the page read outward from the member along the
+     * index: the nearest members before them, and the member and those after. No block is looked
+     * up for the offset (a window sum over all the season's blocks).
      */
     async seasonPageAround(member: SeasonPointsRecord, { lead, limit, lastStart }: PageWindow) {
       const { app_id, season_id } = member;
+      const place = seasonPlaceRow(member);
       const placed = sql`placed AS MATERIALIZED (
-        SELECT greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::bigint AS first
-        FROM (SELECT ${seasonMembersBefore(app_id, season_id, seasonPlaceRow(member))} AS n) AS position)`;
-      const { first, members } = await readPage(app_id, season_id, sql`(SELECT first FROM placed)`, limit, placed);
+        SELECT n, greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::integer AS first
+        FROM (SELECT ${seasonMembersBefore(app_id, season_id, place)} AS n OFFSET 0) AS position)`;
+      /** The page's members before the member, and from the member on. */
+      const before = sql`(SELECT greatest(0, n - first) FROM placed)`;
+      const after = sql`(SELECT greatest(0, ${limit}::integer - (n - first)) FROM placed)`;
+      const walk = (from: Query, direction: Query, count: Query) => sql`(
+        SELECT negated_points, at, account_name FROM season_points
+        WHERE ${season(app_id, season_id)} AND (negated_points, at, account_name) ${from} ${place}
+        ORDER BY negated_points ${direction}, at ${direction}, account_name ${direction} LIMIT ${count})`;
+      const rows = withRecords(
+        app_id,
+        season_id,
+        sql`${walk(sql`<`, sql`DESC`, before)} UNION ALL ${walk(sql`>=`, sql`ASC`, after)}`,
+      );
+      const { first, members } = await readPage(app_id, season_id, limit, rows, { placed, counted: true });
       return { offset: first ?? 0, members };
     },
   };
