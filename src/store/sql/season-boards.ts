@@ -11,7 +11,7 @@ import type { SeasonPointsRecord, UserRecord } from '../records.js';
 import { takingReadsAhead } from './boards.js';
 import { blockAtOffset, seasonMembersBefore, seasonPlaceRow, seasonValueStart } from './season-blocks.js';
 import { FIRST_START } from './board-order.js';
-import { sql, type Query, type SqlSession, type TransactionMode } from './sql.js';
+import { Identifier, sql, type Query, type SqlSession, type TransactionMode } from './sql.js';
 
 /** A page's row: the member's season record, their users record (a read's), the members above the page's first. */
 interface PageRow {
@@ -38,6 +38,8 @@ export function seasonQueries(
 
   const season = (app_id: string, season_id: string) => sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
   const order = sql`ORDER BY negated_points, at, account_name`;
+  /** Where the points of the page's first member (`top`) start on the board: before every member with them. */
+  const topValueStart = sql`(top.negated_points, ${FIRST_START}::float8, ''::text)`;
   /**
    * The members a walk of season_points_by_order found (their place), each with their record read
    * by its key. The walk reads the index alone, which holds every column of the order (an
@@ -55,15 +57,15 @@ export function seasonQueries(
   /**
    * One statement for a page, its members as `rows` gives them (their place and record; `rows`
    * may read the CTE that `placed` defines, and `placed` says the page's offset, `first`), with
-   * their users rows (in a read) and, where `counted`, the members above its first member's
-   * points.
+   * their users rows (in a read) and, where `higher` counts them (a scalar that may read `top`,
+   * the page's first member's negated points), the members above its first member's points.
    */
   async function readPage(
     app_id: string,
     season_id: string,
     limit: number,
     rows: Query,
-    { placed, counted }: { placed?: Query; counted: boolean },
+    { placed, higher: counted }: { placed?: Query; higher?: Query },
   ) {
     // A write's pages (a season's rewards) read no users: what it reads it locks, key by key. Nor
     // does a page longer than a leaderboard's: a season's every member (an export), which reads
@@ -72,10 +74,9 @@ export function seasonQueries(
     const user = withUsers
       ? sql`, (SELECT record FROM users WHERE app_id = ${app_id}::text AND account_name = page.account_name LIMIT 1) AS user_record`
       : sql``;
-    const higher = !counted
-      ? sql``
-      : sql`, (SELECT ${seasonMembersBefore(app_id, season_id, sql`(top.negated_points, ${FIRST_START}::float8, ''::text)`)}
-          FROM (SELECT negated_points FROM page ${order} LIMIT 1) AS top) AS higher`;
+    const higher = counted
+      ? sql`, (SELECT ${counted} FROM (SELECT negated_points FROM page ${order} LIMIT 1) AS top) AS higher`
+      : sql``;
     const found = await session.query<PageRow>(sql`
       WITH ${placed ? sql`${placed}, ` : sql``}page AS MATERIALIZED (${rows})
       SELECT page.record ${user} ${higher} ${placed ? sql`, (SELECT first FROM placed)::integer AS first` : sql``}
@@ -134,7 +135,8 @@ export function seasonQueries(
                   ${order} OFFSET holding.skip LIMIT ${limit}::bigint
                 ) AS page`,
               );
-        return (await readPage(app_id, season_id, limit, rows, { counted: offset > 0 })).members;
+        const counted = offset > 0 ? { higher: seasonMembersBefore(app_id, season_id, topValueStart) } : {};
+        return (await readPage(app_id, season_id, limit, rows, counted)).members;
       }),
 
     /**
@@ -146,9 +148,38 @@ export function seasonQueries(
     async seasonPageAround(member: SeasonPointsRecord, { lead, limit, lastStart }: PageWindow) {
       const { app_id, season_id } = member;
       const place = seasonPlaceRow(member);
+      const inSeason = (alias: string) =>
+        sql`${new Identifier(alias)}.app_id = ${app_id}::text AND ${new Identifier(alias)}.season_id = ${season_id}::text`;
+      const start = (alias: string) => new Identifier(`(${alias}.negated_points, ${alias}.start_at, ${alias}.start_name)`);
+      /** The block holding a place (a row value), as a FROM item under `alias`. */
+      const holding = (alias: string, at: Query) => sql`(
+        SELECT * FROM season_blocks AS ${new Identifier(alias)} WHERE ${inSeason(alias)} AND ${start(alias)} <= ${at}
+        ORDER BY ${new Identifier(`${alias}.negated_points DESC, ${alias}.start_at DESC, ${alias}.start_name DESC`)} LIMIT 1
+      ) AS ${new Identifier(alias)}`;
+      /** Members of the season from a block's start up to a place: a walk of that block. */
+      const walked = (alias: string, at: Query) => sql`(SELECT count(*) FROM season_points WHERE ${season(app_id, season_id)}
+        AND (negated_points, at, account_name) >= ${start(alias)} AND (negated_points, at, account_name) < ${at})`;
+      // The members before the member's block, kept: the members above the page's first member
+      // are those less the blocks from the block holding its points' start to the member's
+      // (seldom more than one or two), and a walk of that block; not a second sum over the
+      // blocks of the season before it (as seasonMembersBefore would).
       const placed = sql`placed AS MATERIALIZED (
-        SELECT n, greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::integer AS first
-        FROM (SELECT ${seasonMembersBefore(app_id, season_id, place)} AS n OFFSET 0) AS position)`;
+        SELECT n, greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::integer AS first,
+          blocks, negated_points, start_at, start_name
+        FROM (
+          SELECT (blocks + ${walked('own', place)})::integer AS n, blocks, own.negated_points, own.start_at, own.start_name
+          FROM (
+            SELECT own.*, coalesce((SELECT sum(earlier.count) FROM season_blocks AS earlier
+              WHERE ${inSeason('earlier')} AND ${start('earlier')} < ${start('own')}), 0) AS blocks
+            FROM ${holding('own', place)}
+          ) AS own
+          OFFSET 0
+        ) AS position)`;
+      const higher = sql`coalesce((
+        SELECT (placed.blocks - coalesce((SELECT sum(passed.count) FROM season_blocks AS passed
+            WHERE ${inSeason('passed')} AND ${start('passed')} >= ${start('opening')} AND ${start('passed')} < ${start('placed')}), 0)
+          + ${walked('opening', topValueStart)})::integer
+        FROM placed, ${holding('opening', topValueStart)}), 0)`;
       /** The page's members before the member, and from the member on. */
       const before = sql`(SELECT greatest(0, n - first) FROM placed)`;
       const after = sql`(SELECT greatest(0, ${limit}::integer - (n - first)) FROM placed)`;
@@ -161,7 +192,7 @@ export function seasonQueries(
         season_id,
         sql`${walk(sql`<`, sql`DESC`, before)} UNION ALL ${walk(sql`>=`, sql`ASC`, after)}`,
       );
-      const { first, members } = await readPage(app_id, season_id, limit, rows, { placed, counted: true });
+      const { first, members } = await readPage(app_id, season_id, limit, rows, { placed, higher });
       return { offset: first ?? 0, members };
     },
   };
