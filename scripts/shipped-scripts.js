@@ -54,7 +54,7 @@ export const SHIPPED_SCRIPTS = {
     entry: 'src/embed/in-page-server.ts',
     tsconfig: 'tsconfig.json',
     format: 'esm',
-    budgetKB: 53.4,
+    budgetKB: 53.41,
   },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.

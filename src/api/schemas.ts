@@ -125,12 +125,15 @@ const languageTag = z
     ),
   );
 
+/** The most members a leaderboard page lists. */
+export const LEADERBOARD_PAGE_MOST = 1000;
+
 export const getLeaderboardQuery = z.object({
   app_id: appId,
   widget_response: z.optional(z.enum(['html', 'json'], 'must be html or json')),
   locale: z.optional(languageTag),
   leaderboard_type: z.optional(z.enum(LEADERBOARD_TYPES, `must be one of ${LEADERBOARD_TYPES.join(', ')}`)),
-  limit: pagingNumber(1, 1000),
+  limit: pagingNumber(1, LEADERBOARD_PAGE_MOST),
   offset: pagingNumber(0, Number.MAX_SAFE_INTEGER),
   around: z.optional(accountName),
   season: z.optional(guid),

@@ -6,7 +6,7 @@ import type { SeasonAnswer } from '../api/admin-responses.js';
 import { SEASON_NOT_FOUND } from '../api/error-codes.js';
 import { ApiError } from '../api/errors.js';
 import type { Leaderboard, LeaderboardEntry } from '../api/responses.js';
-import type { AppRecord, Season, SeasonPointsRecord, Transaction } from '../store/index.js';
+import type { AppRecord, PageWindow, Season, SeasonPointsRecord, Transaction } from '../store/index.js';
 import { awardBadge } from './badges.js';
 import type { BoardQuery } from './leaderboard.js';
 
@@ -66,7 +66,8 @@ async function payRewards(tx: Transaction, app: AppRecord, season: Season, now: 
   const last = Math.max(...season.rewards.map((reward) => reward.to_rank));
   // Page by page until a rank passes the last rewarded: under the dense rule, ties can hold it far down.
   for (let offset = 0; ; offset += REWARD_PAGE) {
-    const ranked = await rankedPage(tx, app, season.season_id, offset, REWARD_PAGE);
+    const members = await tx.seasonPage(app.app_id, season.season_id, offset, REWARD_PAGE);
+    const ranked = await rankedPage(tx, app, season.season_id, members, offset);
     for (const { member, rank } of ranked) {
       if (rank > last) return;
       for (const reward of season.rewards) {
@@ -157,13 +158,13 @@ export async function readSeasonBoard(
   const total = findSeason(app, season_id).member_count;
   const { app_id } = app;
   const around = query.around === undefined ? undefined : await tx.get('season_points', [app_id, season_id, query.around]);
-  let offset = query.offset;
-  if (query.around !== undefined) {
-    const position = around ? await tx.seasonPosition(around) : -1;
-    const lead = Math.floor((query.limit - 1) / 2);
-    offset = position < 0 ? 0 : Math.max(0, Math.min(position - lead, total - query.limit));
-  }
-  const page = await rankedPage(tx, app, season_id, offset, query.limit);
+  const window: PageWindow = { lead: Math.floor((query.limit - 1) / 2), limit: query.limit, lastStart: total - query.limit };
+  // Around a member not on the season's board: its first page.
+  const start = query.around === undefined ? query.offset : 0;
+  const { offset, members } = around
+    ? await tx.seasonPageAround(around, window)
+    : { offset: start, members: await tx.seasonPage(app_id, season_id, start, query.limit) };
+  const page = await rankedPage(tx, app, season_id, members, offset);
   await tx.getMany(
     'users',
     page.map(({ member }) => [app_id, member.account_name]),
@@ -184,17 +185,16 @@ export async function readSeasonBoard(
 }
 
 /**
- * A page of the season's board with each member's rank under the app's tie rule: the first
+ * A page of the season's board (its members from `offset`) with each member's rank under the app's tie rule: the first
  * counted, the rest following from it (as leaderboard.ts ranks the other boards).
  */
 async function rankedPage(
   tx: Transaction,
   app: AppRecord,
   season_id: string,
+  members: SeasonPointsRecord[],
   offset: number,
-  limit: number,
 ): Promise<{ member: SeasonPointsRecord; rank: number }[]> {
-  const members = await tx.seasonPage(app.app_id, season_id, offset, limit);
   const ranked: { member: SeasonPointsRecord; rank: number }[] = [];
   let rank = 0;
   for (const [index, member] of members.entries()) {

@@ -66,8 +66,8 @@ export interface Outcome {
  * the compiler holds it to doing every one):
  * - app: the app `app_id` names, as appFor reads it;
  * - member: the member `account_name` names, in the app `app_id` names;
- * - board: a leaderboard's first reads: the member `around` names, or else the page by offset
- *   (and a period board's count);
+ * - board: a leaderboard's first reads: the member `around` names (on a season's board, their
+ *   points in it), or else the page by offset (and a period board's count);
  * - challenge: the challenge `challenge_id` names, then its tasks;
  * - task: the task `task_id` names, and the progress in it of the member `account_name` names;
  * - endorsement: the two members and the endorsement endorse_account reads;

@@ -92,15 +92,21 @@ const READS: Record<AheadRead, (ahead: Ahead) => void> = {
   },
 
   board: ({ tx, input, now }) => {
-    const { app_id, around } = input;
+    const { app_id, around, season } = input;
     if (text(app_id) && text(around)) {
-      ask(tx.get('users', [app_id, around]));
+      // As readSeasonBoard, or pageAround (core/leaderboard.ts), first reads the member.
+      ask(text(season) ? tx.get('season_points', [app_id, season, around]) : tx.get('users', [app_id, around]));
       return;
     }
-    // As get_leaderboard reads its input (operations.ts), then readLeaderboard its first reads.
+    // As get_leaderboard reads its input (operations.ts), then readLeaderboard (or
+    // readSeasonBoard) its first reads.
     const parsed = getLeaderboardQuery.safeParse(input);
     if (!parsed.success) return;
     const { leaderboard_type, limit = DEFAULT_LIMIT, offset = 0 } = parsed.data;
+    if (parsed.data.season !== undefined) {
+      ask(tx.seasonPage(parsed.data.app_id, parsed.data.season, offset, limit));
+      return;
+    }
     const board = boardOf(leaderboard_type ?? 'score', parsed.data.app_id, now);
     ask(tx.boardPage(board, offset, limit));
     if (board.period !== null) ask(tx.countOnBoard(board));

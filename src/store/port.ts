@@ -226,8 +226,11 @@ export interface Transaction {
    * members hold more than `points` (`distinct`: how many point values lie above).
    */
   countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number>;
-  /** How many of the season's members come before this one on its board. */
-  seasonPosition(member: SeasonPointsRecord): Promise<number>;
+  /**
+   * The page of up to `limit` of the season's members around one of them (as pageAround: from
+   * `lead` members before them, within bounds). Its offset, and its members in board order.
+   */
+  seasonPageAround(member: SeasonPointsRecord, window: PageWindow): Promise<{ offset: number; members: SeasonPointsRecord[] }>;
   /** `limit` of the season's members from position `offset`, in board order. */
   seasonPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonPointsRecord[]>;
 

@@ -6,6 +6,7 @@
 // sum over a few records and a page a read of two to four, never a walk over
 // the season's members.
 import { seasonPlacement } from '../placements.js';
+import { windowStart, type PageWindow } from '../port.js';
 import type { SeasonPointsRecord, TieRow } from '../records.js';
 import { countDistinctHigher, countHigher, positionOf, boardPage, type RunBoard } from './boards.js';
 import type { RawTransaction } from './schema.js';
@@ -15,8 +16,12 @@ const seasonBoard = (app_id: string, season_id: string): RunBoard => ({ app_id, 
 export const countSeasonHigher = (tx: RawTransaction, app_id: string, season_id: string, points: number, distinct: boolean) =>
   (distinct ? countDistinctHigher : countHigher)(tx, seasonBoard(app_id, season_id), points);
 
-export const seasonPosition = (tx: RawTransaction, member: SeasonPointsRecord) =>
-  positionOf(tx, seasonBoard(member.app_id, member.season_id), seasonPlacement(member));
+/** The page around a season's member (Transaction.seasonPageAround): their position, then a page from it. */
+export async function seasonPageAround(tx: RawTransaction, member: SeasonPointsRecord, window: PageWindow) {
+  const { app_id, season_id } = member;
+  const offset = windowStart(await positionOf(tx, seasonBoard(app_id, season_id), seasonPlacement(member)), window);
+  return { offset, members: await seasonPage(tx, app_id, season_id, offset, window.limit) };
+}
 
 export async function seasonPage(
   tx: RawTransaction,

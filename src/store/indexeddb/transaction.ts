@@ -23,7 +23,7 @@ import {
   unrankedPage,
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
-import { countSeasonHigher, seasonPage, seasonPosition } from './season-boards.js';
+import { countSeasonHigher, seasonPage, seasonPageAround } from './season-boards.js';
 import { isShown, placements, placementText, rowOf, seasonPlacement, seasonRow, type Placement } from '../placements.js';
 import {
   keyText,
@@ -183,7 +183,7 @@ export class IndexedDbTransaction implements Transaction {
   unrankedPage = (board: BoardRef, skip: number, limit: number) => unrankedPage(this.raw, board, skip, limit);
   countSeasonHigher = (app_id: string, season_id: string, points: number, distinct: boolean) =>
     countSeasonHigher(this.raw, app_id, season_id, points, distinct);
-  seasonPosition = (member: SeasonPointsRecord) => seasonPosition(this.raw, member);
+  seasonPageAround = (member: SeasonPointsRecord, window: PageWindow) => seasonPageAround(this.raw, member, window);
   seasonPage = (app_id: string, season_id: string, offset: number, limit: number) =>
     seasonPage(this.raw, app_id, season_id, offset, limit);
   readAppData = (app_id: string) => readAppData(this.raw, app_id);

@@ -58,6 +58,30 @@ const keyOf = (board: { app_id: string; type: Board; period: string | null }): B
   period: board.period ?? '',
 });
 
+/**
+ * Reads asked for before they were needed (a server asks for a leaderboard's page and count
+ * as the transaction opens, with its key: handler/read-ahead.ts), by what was asked: the next
+ * same question takes the answer, in place of a statement and its round trip. Only the same
+ * question: one asked otherwise is read anew.
+ */
+export function takingReadsAhead() {
+  const readsAhead = new Map<string, Promise<unknown>>();
+  return {
+    takenOrRead<T>(question: unknown[], read: () => Promise<T>): Promise<T> {
+      const key = JSON.stringify(question);
+      const ahead = readsAhead.get(key) as Promise<T> | undefined;
+      readsAhead.delete(key);
+      if (ahead) return ahead;
+      const answer = read();
+      // Not always taken: its failure fails the request only where it is.
+      answer.catch(() => undefined);
+      readsAhead.set(key, answer);
+      return answer;
+    },
+    clear: () => readsAhead.clear(),
+  };
+}
+
 export function boardQueries(session: SqlSession) {
   const one = async (query: Query) => {
     const [row] = await session.query<{ n: number }>(query);
@@ -276,29 +300,12 @@ export function boardQueries(session: SqlSession) {
    * the ranked members leave short is then followed by its tail without a round trip of its own.
    */
   const tailsAhead = new Map<string, Promise<Tail>>();
-  /**
-   * Reads asked for before they were needed (a server asks for a leaderboard's page and count
-   * as the transaction opens, with its key: server/read-ahead.ts), by what was asked: the next
-   * same question takes the answer, in place of a statement and its round trip. Only the same
-   * question: one asked otherwise is read anew.
-   */
-  const readsAhead = new Map<string, Promise<unknown>>();
-  function takenOrRead<T>(question: unknown[], read: () => Promise<T>): Promise<T> {
-    const key = JSON.stringify(question);
-    const ahead = readsAhead.get(key) as Promise<T> | undefined;
-    readsAhead.delete(key);
-    if (ahead) return ahead;
-    const answer = read();
-    // Not always taken: its failure fails the request only where it is.
-    answer.catch(() => undefined);
-    readsAhead.set(key, answer);
-    return answer;
-  }
+  const { takenOrRead, clear: forgetReadsAhead } = takingReadsAhead();
   return {
     forget: () => {
       higherCounts.clear();
       tailsAhead.clear();
-      readsAhead.clear();
+      forgetReadsAhead();
     },
     countOnBoard: (board: BoardRef) => takenOrRead(['count', keyOf(board)], () => one(sql`SELECT ${membersOn(board)} AS n`)),
     countHigher,

@@ -99,16 +99,16 @@ export const seasonValueStart = (points: number) => placeRow(points, FIRST_START
 
 /**
  * The block holding the offset-th member of the season (the last whose members before it are at
- * most the offset), as a FROM item `holding` with its start and `skip`, the members of it before
- * the offset-th. A window sum over the season's block counts.
+ * most the offset, a bigint scalar), as a FROM item `holding` with its start and `skip`, the
+ * members of it before the offset-th. A window sum over the season's block counts.
  */
-export function blockAtOffset(app_id: string, season_id: string, offset: number): Query {
+export function blockAtOffset(app_id: string, season_id: string, offset: Query): Query {
   return sql`(
-    SELECT negated_points, start_at, start_name, ${offset}::bigint - before AS skip FROM (
+    SELECT negated_points, start_at, start_name, ${offset} - before AS skip FROM (
       SELECT block.negated_points, block.start_at, block.start_name,
         sum(block.count) OVER (ORDER BY block.negated_points, block.start_at, block.start_name) - block.count AS before
       FROM ${blocksOf('block', app_id, season_id)}
-    ) AS counted WHERE before <= ${offset}::bigint
+    ) AS counted WHERE before <= ${offset}
     ORDER BY negated_points DESC, start_at DESC, start_name DESC LIMIT 1
   ) AS holding`;
 }

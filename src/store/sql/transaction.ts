@@ -39,14 +39,8 @@ import { boardMovesOf, moveOnBoards } from './board-blocks.js';
 import { moveInStatements, movesInStatements } from './board-moves.js';
 import { boardQueries } from './boards.js';
 import { notifying } from './change-notices.js';
-import {
-  blockAtOffset,
-  moveOnSeasons,
-  seasonMembersBefore,
-  seasonPlaceRow,
-  seasonValueStart,
-  type SeasonWritten,
-} from './season-blocks.js';
+import { seasonQueries } from './season-boards.js';
+import { moveOnSeasons, type SeasonWritten } from './season-blocks.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
 import { insertOutboxRows, listDeliveries, outboxRows, redeliver } from './webhook-outbox.js';
@@ -102,6 +96,7 @@ export class SqlTransaction implements Transaction {
    */
   private readonly meta = new Map<string, Promise<string | undefined>>();
   private readonly boards;
+  private readonly seasons;
   /** Whether the write recorded or redelivered webhook deliveries, for the store to wake their delivery once it commits. */
   recordedDeliveries = false;
   /** Rows of records and logs written so far (open-store.ts keeps statistics by them). */
@@ -126,6 +121,13 @@ export class SqlTransaction implements Transaction {
     } = {},
   ) {
     this.boards = boardQueries(session);
+    // A season page's users rows, as a read of them would have found them (not over one read already).
+    this.seasons = seasonQueries(session, mode, (app_id, users) => {
+      for (const [account_name, user] of users) {
+        const cacheKey = keyText('users', [app_id, account_name]);
+        if (!this.cache.has(cacheKey) && !this.reading.has(cacheKey)) this.remember('users', cacheKey, user ?? undefined);
+      }
+    });
     if (announces) this.announce = (changed = []) => this.notices.push(...[changed].flat());
     this.readsBoardsFirst = readsBoardsFirst;
   }
@@ -178,15 +180,19 @@ export class SqlTransaction implements Transaction {
       found.set(keyTextOf(kind, value), value);
     }
     for (const cacheKey of wanted.keys()) {
-      const value = found.get(cacheKey);
-      this.cache.set(cacheKey, value);
-      if (value === undefined) this.absent.add(cacheKey);
-      // A copy: the rules change the record they read in place before putting it back.
-      if (kind === 'users') this.usersAtRead.set(cacheKey, value === undefined ? null : { ...(value as UserRecord) });
-      if (kind === 'season_points') {
-        this.seasonPointsAtRead.set(cacheKey, value === undefined ? null : { ...(value as SeasonPointsRecord) });
-      }
+      this.remember(kind, cacheKey, found.get(cacheKey));
       this.reading.delete(cacheKey);
+    }
+  }
+
+  /** Caches a record as read (undefined: absent). */
+  private remember<K extends RecordKind>(kind: K, cacheKey: string, value: Records[K] | undefined): void {
+    this.cache.set(cacheKey, value);
+    if (value === undefined) this.absent.add(cacheKey);
+    // A copy: the rules change the record they read in place before putting it back.
+    if (kind === 'users') this.usersAtRead.set(cacheKey, value === undefined ? null : { ...(value as UserRecord) });
+    if (kind === 'season_points') {
+      this.seasonPointsAtRead.set(cacheKey, value === undefined ? null : { ...(value as SeasonPointsRecord) });
     }
   }
 
@@ -377,50 +383,11 @@ export class SqlTransaction implements Transaction {
   countUnrankedBefore = (board: BoardRef, name: string) => this.boards.countUnrankedBefore(board, name);
   unrankedPage = (board: BoardRef, skip: number, limit: number) => this.boards.unrankedPage(board, skip, limit);
 
-  async countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number> {
-    const [row] = await this.session.query<{ count: number }>(
-      distinct
-        ? sql`SELECT count(DISTINCT negated_points)::integer AS count FROM season_points
-            WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text AND negated_points < ${0 - points}::float8`
-        : sql`SELECT ${seasonMembersBefore(app_id, season_id, seasonValueStart(points))} AS count`,
-    );
-    return row!.count;
-  }
-
-  async seasonPosition(member: SeasonPointsRecord): Promise<number> {
-    const [row] = await this.session.query<{ count: number }>(
-      sql`SELECT ${seasonMembersBefore(member.app_id, member.season_id, seasonPlaceRow(member))} AS count`,
-    );
-    return row!.count;
-  }
-
-  async seasonPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonPointsRecord[]> {
-    const season = sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
-    const order = sql`ORDER BY negated_points, at, account_name`;
-    // A page further down starts at the block holding its first member (season-blocks.ts), skips
-    // the members of it before that one in season_points_by_order alone, which holds every
-    // column of the order (an index-only scan), then reads only its own rows, each by its key.
-    // Each read a subquery of its own (LIMIT 1): joined, a generic plan hashed the whole season.
-    // The first page reads its rows as it walks the index, without a probe per row.
-    const rows = await this.session.query<{ record: string }>(
-      offset === 0
-        ? sql`SELECT record FROM season_points WHERE ${season} ${order} LIMIT ${limit}::bigint`
-        : sql`
-          SELECT member.record FROM ${blockAtOffset(app_id, season_id, offset)}
-          CROSS JOIN LATERAL (
-            SELECT negated_points, at, account_name FROM season_points WHERE ${season}
-              AND (negated_points, at, account_name) >= (holding.negated_points, holding.start_at, holding.start_name)
-            ${order} OFFSET holding.skip LIMIT ${limit}::bigint
-          ) AS page
-          CROSS JOIN LATERAL (
-            SELECT record FROM season_points AS member
-            WHERE member.app_id = ${app_id}::text AND member.season_id = ${season_id}::text AND member.account_name = page.account_name
-            LIMIT 1
-          ) AS member
-          ORDER BY page.negated_points, page.at, page.account_name`,
-    );
-    return rows.map((row) => parse<SeasonPointsRecord>(row));
-  }
+  countSeasonHigher = (app_id: string, season_id: string, points: number, distinct: boolean) =>
+    this.seasons.countSeasonHigher(app_id, season_id, points, distinct);
+  seasonPageAround = (member: SeasonPointsRecord, window: PageWindow) => this.seasons.seasonPageAround(member, window);
+  seasonPage = (app_id: string, season_id: string, offset: number, limit: number) =>
+    this.seasons.seasonPage(app_id, season_id, offset, limit);
 
   async readAppData(app_id: string) {
     await this.writeLogs();
@@ -602,6 +569,7 @@ export class SqlTransaction implements Transaction {
   /** Drops what was read (not what waits to be written), after deleting behind the cache. */
   private forgetReads(): void {
     this.boards.forget();
+    this.seasons.forget();
     for (const key of this.cache.keys()) {
       if (!this.dirty.has(key) && !this.writtenAhead.has(key)) {
         this.cache.delete(key);
