@@ -23,8 +23,17 @@ import {
   unrankedPage,
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
-import { countSeasonHigher, seasonPage, seasonPosition } from './season-boards.js';
-import { isShown, placements, placementText, rowOf, seasonPlacement, seasonRow, type Placement } from '../placements.js';
+import { countSeasonHigher, seasonBoardPage, seasonPage, seasonPosition } from './season-boards.js';
+import {
+  isShown,
+  placements,
+  placementText,
+  rowOf,
+  seasonPlacement,
+  seasonRow,
+  seasonShown,
+  type Placement,
+} from '../placements.js';
 import {
   keyText,
   keyTextOf,
@@ -39,11 +48,11 @@ import {
 } from '../port.js';
 import type {
   ApiKeyRecord,
+  BoardRow,
   AuditRecord,
   ChallengeRecord,
   LogRecord,
   SeasonPointsRecord,
-  TieRow,
   TransferRecord,
   UserRecord,
 } from '../records.js';
@@ -186,6 +195,8 @@ export class IndexedDbTransaction implements Transaction {
   seasonPosition = (member: SeasonPointsRecord) => seasonPosition(this.raw, member);
   seasonPage = (app_id: string, season_id: string, offset: number, limit: number) =>
     seasonPage(this.raw, app_id, season_id, offset, limit);
+  seasonBoardPage = (app_id: string, season_id: string, offset: number, limit: number) =>
+    seasonBoardPage(this.raw, app_id, season_id, offset, limit);
   readAppData = (app_id: string) => readAppData(this.raw, app_id);
   challengeMembers = (challenge_id: string) => challengeMembers(this.raw, challenge_id);
   challengeCompleters = (challenge_id: string) => challengeCompleters(this.raw, challenge_id);
@@ -213,42 +224,102 @@ export class IndexedDbTransaction implements Transaction {
 
   async flush(): Promise<void> {
     const changes: RowChange[] = [];
+    /** Members' points joining a place on a season's board: their rows wait for what it shows of them. */
+    const seasonJoins: { placement: Placement; points: SeasonPointsRecord }[] = [];
+    /** Members whose record changed what a season's board shows of them. */
+    const shownChanged: UserRecord[] = [];
     for (const [cacheKey, [store, value]] of this.dirty) {
       if (!onSomeBoard(store)) continue;
       const before = this.boardsAtRead.get(cacheKey) ?? NOT_ON_BOARDS;
       const after = onBoards(store, value);
-      const row = JSON.parse(after.row) as TieRow;
       const beforeTexts = new Set(before.placements.map(placementText));
       const afterTexts = new Set(after.placements.map(placementText));
       for (const placement of before.placements) {
         if (!afterTexts.has(placementText(placement))) changes.push({ placement, row: null, delta: -1 });
       }
       for (const placement of after.placements) {
-        if (!beforeTexts.has(placementText(placement))) changes.push({ placement, row, delta: 1 });
+        const joining = !beforeTexts.has(placementText(placement));
+        if (store === 'season_points') {
+          // A season's row in the same place is the same tie; what it shows follows the member's record.
+          if (joining) seasonJoins.push({ placement, points: value as SeasonPointsRecord });
+        } else if (joining) changes.push({ placement, row: JSON.parse(after.row) as BoardRow, delta: 1 });
         // A row shows more than its place (counts, score, XP): where it is shown, it follows every change.
-        else if (after.row !== before.row && isShown(placement)) changes.push({ placement, row, delta: 0 });
+        else if (after.row !== before.row && isShown(placement)) {
+          changes.push({ placement, row: JSON.parse(after.row) as BoardRow, delta: 0 });
+        }
       }
+      if (store === 'users' && shownText(before.row) !== shownText(after.row)) shownChanged.push(value as UserRecord);
     }
     const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
     this.dirty.clear();
-    await Promise.all(writes);
+    const [seasonChanges] = await Promise.all([this.seasonRowChanges(seasonJoins, shownChanged), ...writes]);
     // Only the rows of the members written move, however many: a merge import's chunk costs what it brings.
-    await moveRows(this.raw, changes);
+    await moveRows(this.raw, [...changes, ...seasonChanges]);
+  }
+
+  /**
+   * The season boards' rows that follow this write: those joining, with what the board shows of
+   * their members, and the rows of members whose record changed what it shows, on every season of
+   * the app they have points in.
+   */
+  private async seasonRowChanges(
+    joins: { placement: Placement; points: SeasonPointsRecord }[],
+    shownChanged: UserRecord[],
+  ): Promise<RowChange[]> {
+    const member = ({ app_id, account_name }: { app_id: string; account_name: string }): [string, string] => [
+      app_id,
+      account_name,
+    ];
+    const [seasonsOfApps] = await Promise.all([
+      Promise.all([...new Set(shownChanged.map(({ app_id }) => app_id))].map((app_id) => this.get('apps', app_id))),
+      this.getMany(
+        'users',
+        joins.map(({ points }) => member(points)),
+      ),
+    ]);
+    const seasonsOf = new Map(seasonsOfApps.flatMap((app) => (app ? [[app.app_id, app.seasons ?? []]] : [])));
+    const keys = shownChanged.flatMap(({ app_id, account_name }) =>
+      (seasonsOf.get(app_id) ?? []).map(({ season_id }): [string, string, string] => [app_id, season_id, account_name]),
+    );
+    await this.getMany('season_points', keys);
+
+    const changes: RowChange[] = [];
+    const joined = new Set<string>();
+    for (const { placement, points } of joins) {
+      joined.add(placementText(placement));
+      changes.push({ placement, row: seasonRow(points, seasonShown(await this.get('users', member(points)))), delta: 1 });
+    }
+    for (const key of keys) {
+      const points = await this.get('season_points', key);
+      if (!points) continue;
+      const placement = seasonPlacement(points);
+      // A row joining this write was made with what the board shows now.
+      if (joined.has(placementText(placement))) continue;
+      const user = await this.get('users', member(points));
+      changes.push({ placement, row: seasonRow(points, seasonShown(user)), delta: 0 });
+    }
+    return changes;
   }
 }
 
 interface OnBoards {
   placements: Placement[];
-  /** The member's row as JSON text, to tell whether it changed. */
+  /** The member's row on the boards as JSON text, to tell whether it changed (none for points in a season). */
   row: string;
 }
 
 const NOT_ON_BOARDS: OnBoards = { placements: [], row: '' };
 const onSomeBoard = (store: RecordKind) => store === 'users' || store === 'season_points';
 
-/** Where a member stands on the boards, or their points in a season on its board (a row of their tie alone). */
+/**
+ * Where a member stands on the boards, or their points in a season on its board: there the place
+ * is the tie, and what the row shows follows the member's record (flush).
+ */
 function onBoards(store: RecordKind, value: unknown): OnBoards {
   if (store === 'users') return { placements: placements(value as UserRecord), row: JSON.stringify(rowOf(value as UserRecord)) };
   const points = value as SeasonPointsRecord;
-  return { placements: [seasonPlacement(points)], row: JSON.stringify(seasonRow(points)) };
+  return { placements: [seasonPlacement(points)], row: '' };
 }
+
+/** What a season's board shows of a member, from their row on the boards ('' before they had one). */
+const shownText = (row: string) => JSON.stringify(seasonShown(row === '' ? undefined : (JSON.parse(row) as BoardRow)));

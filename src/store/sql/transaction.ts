@@ -21,7 +21,8 @@ import {
   type Records,
   type SubmissionFilter,
 } from '../port.js';
-import type { Transaction } from '../port.js';
+import { seasonShown } from '../placements.js';
+import type { SeasonListed, Transaction } from '../port.js';
 import type {
   ApiKeyRecord,
   AppRecord,
@@ -420,6 +421,18 @@ export class SqlTransaction implements Transaction {
           ORDER BY page.negated_points, page.at, page.account_name`,
     );
     return rows.map((row) => parse<SeasonPointsRecord>(row));
+  }
+
+  /** The page, and what the board shows of each member read from their records, all in one read. */
+  async seasonBoardPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonListed[]> {
+    const members = await this.seasonPage(app_id, season_id, offset, limit);
+    await this.getMany(
+      'users',
+      members.map(({ account_name }) => [app_id, account_name]),
+    );
+    return Promise.all(
+      members.map(async (member) => ({ member, shown: seasonShown(await this.get('users', [app_id, member.account_name])) })),
+    );
   }
 
   async readAppData(app_id: string) {
