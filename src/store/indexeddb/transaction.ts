@@ -225,7 +225,7 @@ export class IndexedDbTransaction implements Transaction {
   async flush(): Promise<void> {
     const changes: RowChange[] = [];
     /** Members' points joining a place on a season's board: their rows wait for what it shows of them. */
-    const seasonJoins: { placement: Placement; points: SeasonPointsRecord }[] = [];
+    const seasonJoins: SeasonPointsRecord[] = [];
     /** Members whose record changed what a season's board shows of them. */
     const shownChanged: UserRecord[] = [];
     for (const [cacheKey, [store, value]] of this.dirty) {
@@ -241,7 +241,7 @@ export class IndexedDbTransaction implements Transaction {
         const joining = !beforeTexts.has(placementText(placement));
         if (store === 'season_points') {
           // A season's row in the same place is the same tie; what it shows follows the member's record.
-          if (joining) seasonJoins.push({ placement, points: value as SeasonPointsRecord });
+          if (joining) seasonJoins.push(value as SeasonPointsRecord);
         } else if (joining) changes.push({ placement, row: JSON.parse(after.row) as BoardRow, delta: 1 });
         // A row shows more than its place (counts, score, XP): where it is shown, it follows every change.
         else if (after.row !== before.row && isShown(placement)) {
@@ -262,43 +262,28 @@ export class IndexedDbTransaction implements Transaction {
    * their members, and the rows of members whose record changed what it shows, on every season of
    * the app they have points in.
    */
-  private async seasonRowChanges(
-    joins: { placement: Placement; points: SeasonPointsRecord }[],
-    shownChanged: UserRecord[],
-  ): Promise<RowChange[]> {
-    const member = ({ app_id, account_name }: { app_id: string; account_name: string }): [string, string] => [
-      app_id,
-      account_name,
-    ];
-    const [seasonsOfApps] = await Promise.all([
-      Promise.all([...new Set(shownChanged.map(({ app_id }) => app_id))].map((app_id) => this.get('apps', app_id))),
-      this.getMany(
-        'users',
-        joins.map(({ points }) => member(points)),
-      ),
-    ]);
-    const seasonsOf = new Map(seasonsOfApps.flatMap((app) => (app ? [[app.app_id, app.seasons ?? []]] : [])));
-    const keys = shownChanged.flatMap(({ app_id, account_name }) =>
-      (seasonsOf.get(app_id) ?? []).map(({ season_id }): [string, string, string] => [app_id, season_id, account_name]),
+  private async seasonRowChanges(joining: SeasonPointsRecord[], shownChanged: UserRecord[]): Promise<RowChange[]> {
+    const joined = new Set(joining.map((points) => placementText(seasonPlacement(points))));
+    const held = await Promise.all(
+      shownChanged.map(async ({ app_id, account_name }) => {
+        const seasons = (await this.get('apps', app_id))?.seasons ?? [];
+        return Promise.all(seasons.map(({ season_id }) => this.get('season_points', [app_id, season_id, account_name])));
+      }),
     );
-    await this.getMany('season_points', keys);
-
-    const changes: RowChange[] = [];
-    const joined = new Set<string>();
-    for (const { placement, points } of joins) {
-      joined.add(placementText(placement));
-      changes.push({ placement, row: seasonRow(points, seasonShown(await this.get('users', member(points)))), delta: 1 });
-    }
-    for (const key of keys) {
-      const points = await this.get('season_points', key);
-      if (!points) continue;
-      const placement = seasonPlacement(points);
-      // A row joining this write was made with what the board shows now.
-      if (joined.has(placementText(placement))) continue;
-      const user = await this.get('users', member(points));
-      changes.push({ placement, row: seasonRow(points, seasonShown(user)), delta: 0 });
-    }
-    return changes;
+    // A row joining in this write is made with what the board shows now.
+    const staying = held
+      .flat()
+      .filter(
+        (points): points is SeasonPointsRecord => points !== undefined && !joined.has(placementText(seasonPlacement(points))),
+      );
+    const change =
+      (delta: 0 | 1) =>
+      async (points: SeasonPointsRecord): Promise<RowChange> => ({
+        placement: seasonPlacement(points),
+        row: seasonRow(points, seasonShown(await this.get('users', [points.app_id, points.account_name]))),
+        delta,
+      });
+    return Promise.all([...joining.map(change(1)), ...staying.map(change(0))]);
   }
 }
 
