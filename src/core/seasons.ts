@@ -67,8 +67,15 @@ async function payRewards(tx: Transaction, app: AppRecord, season: Season, now: 
   // Page by page until a rank passes the last rewarded: under the dense rule, ties can hold it far down.
   for (let offset = 0; ; offset += REWARD_PAGE) {
     const members = await tx.seasonPage(app.app_id, season.season_id, offset, REWARD_PAGE);
-    const ranked = await rankedPage(tx, app, season.season_id, members, offset);
-    for (const { member, rank } of ranked) {
+    const ranks = await ranksOf(
+      tx,
+      app,
+      season.season_id,
+      offset,
+      members.map(({ points }) => points),
+    );
+    for (const [index, member] of members.entries()) {
+      const rank = ranks[index]!;
       if (rank > last) return;
       for (const reward of season.rewards) {
         // A badge the app no longer defines pays nothing rather than fail the write that froze the season.
@@ -77,7 +84,7 @@ async function payRewards(tx: Transaction, app: AppRecord, season: Season, now: 
         await awardBadge(tx, app, reward.badge_id, member.account_name, now, `season:${season.season_id}`);
       }
     }
-    if (ranked.length < REWARD_PAGE) return;
+    if (members.length < REWARD_PAGE) return;
   }
 }
 
@@ -161,51 +168,44 @@ export async function readSeasonBoard(
   const window: PageWindow = { lead: Math.floor((query.limit - 1) / 2), limit: query.limit, lastStart: total - query.limit };
   // Around a member not on the season's board: its first page.
   const start = query.around === undefined ? query.offset : 0;
-  const { offset, members } = around
+  const { offset, members: page } = around
     ? await tx.seasonPageAround(around, window)
-    : { offset: start, members: await tx.seasonPage(app_id, season_id, start, query.limit) };
-  const page = await rankedPage(tx, app, season_id, members, offset);
-  await tx.getMany(
-    'users',
-    page.map(({ member }) => [app_id, member.account_name]),
+    : { offset: start, members: await tx.seasonBoardPage(app_id, season_id, start, query.limit) };
+  const ranks = await ranksOf(
+    tx,
+    app,
+    season_id,
+    offset,
+    page.map(({ member }) => member.points),
   );
-  const entries: LeaderboardEntry[] = [];
-  for (const { member, rank } of page) {
-    const user = await tx.get('users', [app_id, member.account_name]);
-    entries.push({
-      rank,
-      external_user: { username: member.account_name },
-      challenge_count: user?.challenges_completed ?? 0,
-      task_count: user?.tasks_completed ?? 0,
-      score: member.points,
-      total_xp: user?.xp ?? 0,
-    });
-  }
+  const entries: LeaderboardEntry[] = page.map(({ member, shown }, index) => ({
+    rank: ranks[index]!,
+    external_user: { username: member.account_name },
+    challenge_count: shown.challenges_completed,
+    task_count: shown.tasks_completed,
+    score: member.points,
+    total_xp: shown.xp,
+  }));
   return { leaderboard_users: entries, total_users: total, message: null, is_valid: true };
 }
 
 /**
- * A page of the season's board (its members from `offset`) with each member's rank under the app's tie rule: the first
- * counted, the rest following from it (as leaderboard.ts ranks the other boards).
+ * The ranks of a page of the season's board from `offset`, its members' points given in board
+ * order, under the app's tie rule: the first counted, the rest following from it (as
+ * leaderboard.ts ranks the other boards).
  */
-async function rankedPage(
-  tx: Transaction,
-  app: AppRecord,
-  season_id: string,
-  members: SeasonPointsRecord[],
-  offset: number,
-): Promise<{ member: SeasonPointsRecord; rank: number }[]> {
-  const ranked: { member: SeasonPointsRecord; rank: number }[] = [];
+async function ranksOf(tx: Transaction, app: AppRecord, season_id: string, offset: number, points: number[]): Promise<number[]> {
+  const ranks: number[] = [];
   let rank = 0;
-  for (const [index, member] of members.entries()) {
+  for (const [index, value] of points.entries()) {
     const position = offset + index + 1;
-    const previous = ranked[index - 1]?.member.points;
+    const previous = points[index - 1];
     if (app.rank_policy === 'ordinal') rank = position;
     else if (position === 1) rank = 1;
-    else if (previous === undefined) {
-      rank = 1 + (await tx.countSeasonHigher(app.app_id, season_id, member.points, app.rank_policy === 'dense'));
-    } else if (member.points !== previous) rank = app.rank_policy === 'dense' ? rank + 1 : position;
-    ranked.push({ member, rank });
+    else if (index === 0) {
+      rank = 1 + (await tx.countSeasonHigher(app.app_id, season_id, value, app.rank_policy === 'dense'));
+    } else if (value !== previous) rank = app.rank_policy === 'dense' ? rank + 1 : position;
+    ranks.push(rank);
   }
-  return ranked;
+  return ranks;
 }

@@ -5,7 +5,17 @@
 // a period board lists after its ranked ones can be counted too. Each season's
 // board is an ordering as well, of its members' points in it.
 import type { LeaderboardType } from '../api/schemas.js';
-import type { BoardRow, GroupKey, MemberGroupKey, SeasonPointsRecord, Tie, TieRow, UserRecord } from './records.js';
+import type {
+  BoardRow,
+  GroupKey,
+  MemberGroupKey,
+  SeasonPointsRecord,
+  SeasonRow,
+  SeasonShown,
+  Tie,
+  TieRow,
+  UserRecord,
+} from './records.js';
 
 export type NameList = 'names' | 'weekly_names' | 'monthly_names';
 export type Ordering = LeaderboardType | NameList;
@@ -40,8 +50,22 @@ export function placements(user: UserRecord): Placement<MemberGroupKey>[] {
   return found;
 }
 
-/** A season's board keeps its members' ties alone: their points are their group's. */
-export const seasonRow = ({ account_name, at }: SeasonPointsRecord): TieRow => ({ account_name, at });
+/** What a season's board shows of a member (SeasonShown): nothing counted for one without a record. */
+export const seasonShown = (user: SeasonShown | undefined): SeasonShown => ({
+  challenges_completed: user?.challenges_completed ?? 0,
+  tasks_completed: user?.tasks_completed ?? 0,
+  xp: user?.xp ?? 0,
+});
+
+/**
+ * A member's row on a season's board: their tie and what the board shows of them, their points
+ * being their group's. Kept in the row so that a page reads no member's record.
+ */
+export const seasonRow = ({ account_name, at }: SeasonPointsRecord, shown: SeasonShown): SeasonRow => ({
+  account_name,
+  at,
+  ...shown,
+});
 
 /** Where a member's points in a season place them on its board. */
 export const seasonPlacement = ({ app_id, season_id, points, at, account_name }: SeasonPointsRecord): Placement => ({

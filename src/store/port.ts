@@ -20,6 +20,7 @@ import type {
   MemberChallengeRecord,
   ProgressRecord,
   SeasonPointsRecord,
+  SeasonShown,
   SubmissionRecord,
   TaskRecord,
   TransferRecord,
@@ -114,6 +115,12 @@ export interface BoardRef {
 export interface Listed {
   row: BoardRow;
   value: number;
+}
+
+/** A member as a season's board lists them: their points in it, and what it shows beside them. */
+export interface SeasonListed {
+  member: SeasonPointsRecord;
+  shown: SeasonShown;
 }
 
 /** Where a page around a member starts (Transaction.pageAround): `lead` members before them, within bounds. */
@@ -228,11 +235,14 @@ export interface Transaction {
   countSeasonHigher(app_id: string, season_id: string, points: number, distinct: boolean): Promise<number>;
   /**
    * The page of up to `limit` of the season's members around one of them (as pageAround: from
-   * `lead` members before them, within bounds). Its offset, and its members in board order.
+   * `lead` members before them, within bounds). Its offset, and its members as the board lists
+   * them (seasonBoardPage), in board order.
    */
-  seasonPageAround(member: SeasonPointsRecord, window: PageWindow): Promise<{ offset: number; members: SeasonPointsRecord[] }>;
+  seasonPageAround(member: SeasonPointsRecord, window: PageWindow): Promise<{ offset: number; members: SeasonListed[] }>;
   /** `limit` of the season's members from position `offset`, in board order. */
   seasonPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonPointsRecord[]>;
+  /** The same members as the board lists them, each with what it shows of them. */
+  seasonBoardPage(app_id: string, season_id: string, offset: number, limit: number): Promise<SeasonListed[]>;
 
   readAppData(app_id: string): Promise<AppData>;
   /** Deletes the app and everything it owns (import's replace mode). */

@@ -64,6 +64,9 @@ export interface SeasonPointsRecord {
   at: number;
 }
 
+/** What a season's board shows of a member beside their points in it: their all-time counts and XP. */
+export type SeasonShown = Pick<UserRecord, 'challenges_completed' | 'tasks_completed' | 'xp'>;
+
 export interface SeasonReward {
   from_rank: number;
   to_rank: number;
@@ -297,6 +300,12 @@ export interface TieRow {
   /** When the member reached the group's value; 0 in name lists. */
   at: number;
 }
+
+/**
+ * A member on a season's board: their tie, and what an entry shows of them (SeasonShown). Rows
+ * laid out before the board kept what it shows (IndexedDB version 13) hold their ties alone.
+ */
+export type SeasonRow = TieRow & Partial<SeasonShown>;
 
 /** A member as a board lists them: what an entry shows, and the tie that orders them. */
 export interface BoardRow extends TieRow {

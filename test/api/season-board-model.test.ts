@@ -1,6 +1,7 @@
 // A season's board of several runs against the board its members' points make (season-ranks.ts):
 // every rank policy, whole, in pages and in windows around members, after an import, live logs,
-// a merge import that moves members down, and once the season has frozen.
+// a merge import that moves members down, and once the season has frozen; each entry's counts and
+// XP against the score board's.
 import { expect } from '@open-wc/testing';
 import { expectedSeasonBoard, seasonEntries, type SeasonMember } from './season-ranks.js';
 import { GUIDS, WEDNESDAY, checkInApp, iso, localApi } from './support.js';
@@ -69,6 +70,7 @@ describe('season board model check', () => {
   });
   after(() => api.close());
 
+  const shown = (entry: any) => `${entry.external_user.username}:${entry.challenge_count}:${entry.task_count}:${entry.total_xp}`;
   const checkBoard = async (policy: string) => {
     await api.call('POST', '/v1/admin/import', { body: { apps: [{ app_id: 'model', settings: { rank_policy: policy } }] } });
     const expected = expectedSeasonBoard(board.values(), policy);
@@ -78,6 +80,21 @@ describe('season board model check', () => {
     const pages = await Promise.all([0, 100, 200].map((offset) => get(`&limit=100&offset=${offset}`)));
     expect(pages.flatMap(seasonEntries)).to.deep.equal(expected);
     expect(pages[0].total_users).to.equal(size);
+    // Each entry shows the member's counts and XP as the score board does, kept in the season's rows.
+    const scoreBoard = await Promise.all(
+      [0, 100, 200].map(async (offset) => {
+        const answer = await api.call('GET', `/v1/get_leaderboard?app_id=model&limit=100&offset=${offset}`);
+        expect(answer.status, answer.text).to.equal(200);
+        return answer.body.leaderboard_users as any[];
+      }),
+    );
+    const shownByName = new Map(scoreBoard.flat().map((entry) => [entry.external_user.username, shown(entry)]));
+    const seasonShown = pages.flatMap((page) => page.leaderboard_users.map(shown));
+    expect(seasonShown).to.deep.equal(seasonShown.map((text: string) => shownByName.get(text.split(':')[0]!)));
+    expect(
+      seasonShown.some((text: string) => !text.endsWith(':0:0:0')),
+      'some member has counts',
+    ).to.equal(true);
     for (const offset of [1, 7, 47, 48, 49, 95, 96, 97, 143, 144, 145, 200, size - 9, size - 1]) {
       expect(seasonEntries(await get(`&limit=9&offset=${offset}`)), `offset ${offset}`).to.deep.equal(
         expected.slice(offset, offset + 9),
@@ -102,10 +119,13 @@ describe('season board model check', () => {
   it('answers the same once the season has frozen, and a log after its end moves no one', async function () {
     this.timeout(60_000);
     api.clock.now = ENDS;
-    const logged = await api.call('POST', '/v1/admin/log_task', {
-      body: { task_id: GUIDS.checkIn, account_name: names[0], quantity: 1 },
-    });
-    expect(logged.status, logged.text).to.equal(200);
+    // Logs after its end count in no season: the members' entries show their new counts all the same.
+    for (const account_name of [names[0], names[1], names[250]]) {
+      const logged = await api.call('POST', '/v1/admin/log_task', {
+        body: { task_id: GUIDS.checkIn, account_name, quantity: 1 },
+      });
+      expect(logged.status, logged.text).to.equal(200);
+    }
     expect((await api.call('GET', '/v1/admin/seasons?app_id=model')).body.seasons[0].frozen).to.equal(true);
     await checkBoard('olympic');
   });

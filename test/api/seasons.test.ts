@@ -1,6 +1,8 @@
-// Seasons: their definition, their boards' windows at the exact edges, the freeze, and export → import.
+// Seasons: their definition, their boards' windows at the exact edges, the freeze, what their
+// entries show of the members, and export → import.
 import { expect } from '@open-wc/testing';
-import { GUIDS, WEDNESDAY, checkInApp, iso, localApi } from './support.js';
+import { openDB, type IDBPDatabase } from 'idb';
+import { GUIDS, WEDNESDAY, checkInApp, iso, itOnIndexedDb, localApi } from './support.js';
 
 const HOUR = 3_600_000;
 const SEASON = '51111111-1111-4111-8111-111111111111';
@@ -168,6 +170,47 @@ describe('seasons', () => {
     const html = await api.call('GET', `/v1/get_leaderboard?app_id=league&season=${SEASON}&widget_response=html`);
     expect(html.status).to.equal(200);
     expect(html.body.html).to.contain('cy');
+  });
+
+  itOnIndexedDb('where rows hold ties alone, as version 13 laid them out, shows what records say until a write', async () => {
+    expect((await defineSeason(api)).status).to.equal(200);
+    clock.now = STARTS + 1;
+    for (const name of ['ann', 'bob', 'cy', 'cy']) await checkIn(api, name);
+    const shown = (entry: any) =>
+      `${entry.external_user.username}:${entry.challenge_count}:${entry.task_count}:${entry.total_xp}`;
+    const board = async (query = `&season=${SEASON}`) =>
+      (await api.call('GET', `/v1/get_leaderboard?app_id=league${query}`)).body.leaderboard_users.map(shown).sort();
+    const fromRows = await board();
+    expect(fromRows).to.deep.equal(await board(''));
+    const withDatabase = async <T>(work: (db: IDBPDatabase) => Promise<T>) => {
+      const db = await openDB(api.name);
+      try {
+        return await work(db);
+      } finally {
+        db.close();
+      }
+    };
+    const seasonRowsKept = () =>
+      withDatabase(async (db) =>
+        (await db.getAll('board_rows')).filter(({ key }) => key[1] === 'season').flatMap(({ rows }) => rows),
+      );
+    await withDatabase(async (db) => {
+      const tx = db.transaction('board_rows', 'readwrite');
+      for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
+        if (cursor.value.key[1] !== 'season') continue;
+        const rows = cursor.value.rows.map(({ account_name, at }: any) => ({ account_name, at }));
+        await cursor.update({ ...cursor.value, rows });
+      }
+      await tx.done;
+    });
+    expect(await board()).to.deep.equal(fromRows);
+    // After its end a log counts in no season: ann's row takes what it shows from her record.
+    clock.now = ENDS;
+    expect((await checkIn(api, 'ann')).status).to.equal(200);
+    expect(await board()).to.deep.equal(await board(''));
+    expect(await board()).not.to.deep.equal(fromRows);
+    const kept = await seasonRowsKept();
+    expect(kept.filter((row: any) => row.xp !== undefined).map((row: any) => row.account_name)).to.deep.equal(['ann']);
   });
 
   it('counts the members on its board as they join, mid-season and by imports', async () => {

@@ -10,7 +10,7 @@
 import type { IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import { compareTies, placements, rowOf, rowTie, seasonPlacement, seasonRow, type Placement } from '../placements.js';
+import { compareTies, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
 import type { GroupKey, Tie, TieRow } from '../records.js';
 import type { RunBounds, RunKey, RunsRecord } from './board-records.js';
 
@@ -297,12 +297,12 @@ export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> 
   );
 }
 
-/** Lays out every season's board from its members' points (the upgrade to version 13). */
+/** Lays out every season's board from its members' points (the upgrade to version 13): rows of their ties alone (SeasonRow). */
 export async function layOutSeasons(raw: Raw): Promise<void> {
   const records = await raw.objectStore('season_points').getAll();
   await layOut(
     raw,
-    records.map((record) => ({ ...seasonPlacement(record), row: seasonRow(record) })),
+    records.map((record) => ({ ...seasonPlacement(record), row: { account_name: record.account_name, at: record.at } })),
   );
 }
 

@@ -23,8 +23,17 @@ import {
   unrankedPage,
 } from './boards.js';
 import type { RawTransaction } from './schema.js';
-import { countSeasonHigher, seasonPage, seasonPageAround } from './season-boards.js';
-import { isShown, placements, placementText, rowOf, seasonPlacement, seasonRow, type Placement } from '../placements.js';
+import { countSeasonHigher, seasonBoardPage, seasonPage, seasonPageAround } from './season-boards.js';
+import {
+  isShown,
+  placements,
+  placementText,
+  rowOf,
+  seasonPlacement,
+  seasonRow,
+  seasonShown,
+  type Placement,
+} from '../placements.js';
 import {
   keyText,
   keyTextOf,
@@ -39,11 +48,11 @@ import {
 } from '../port.js';
 import type {
   ApiKeyRecord,
+  BoardRow,
   AuditRecord,
   ChallengeRecord,
   LogRecord,
   SeasonPointsRecord,
-  TieRow,
   TransferRecord,
   UserRecord,
 } from '../records.js';
@@ -186,6 +195,8 @@ export class IndexedDbTransaction implements Transaction {
   seasonPageAround = (member: SeasonPointsRecord, window: PageWindow) => seasonPageAround(this.raw, member, window);
   seasonPage = (app_id: string, season_id: string, offset: number, limit: number) =>
     seasonPage(this.raw, app_id, season_id, offset, limit);
+  seasonBoardPage = (app_id: string, season_id: string, offset: number, limit: number) =>
+    seasonBoardPage(this.raw, app_id, season_id, offset, limit);
   readAppData = (app_id: string) => readAppData(this.raw, app_id);
   challengeMembers = (challenge_id: string) => challengeMembers(this.raw, challenge_id);
   challengeCompleters = (challenge_id: string) => challengeCompleters(this.raw, challenge_id);
@@ -213,42 +224,87 @@ export class IndexedDbTransaction implements Transaction {
 
   async flush(): Promise<void> {
     const changes: RowChange[] = [];
+    /** Members' points joining a place on a season's board: their rows wait for what it shows of them. */
+    const seasonJoins: SeasonPointsRecord[] = [];
+    /** Members whose record changed what a season's board shows of them. */
+    const shownChanged: UserRecord[] = [];
     for (const [cacheKey, [store, value]] of this.dirty) {
       if (!onSomeBoard(store)) continue;
       const before = this.boardsAtRead.get(cacheKey) ?? NOT_ON_BOARDS;
       const after = onBoards(store, value);
-      const row = JSON.parse(after.row) as TieRow;
       const beforeTexts = new Set(before.placements.map(placementText));
       const afterTexts = new Set(after.placements.map(placementText));
       for (const placement of before.placements) {
         if (!afterTexts.has(placementText(placement))) changes.push({ placement, row: null, delta: -1 });
       }
       for (const placement of after.placements) {
-        if (!beforeTexts.has(placementText(placement))) changes.push({ placement, row, delta: 1 });
+        const joining = !beforeTexts.has(placementText(placement));
+        if (store === 'season_points') {
+          // A season's row in the same place is the same tie; what it shows follows the member's record.
+          if (joining) seasonJoins.push(value as SeasonPointsRecord);
+        } else if (joining) changes.push({ placement, row: JSON.parse(after.row) as BoardRow, delta: 1 });
         // A row shows more than its place (counts, score, XP): where it is shown, it follows every change.
-        else if (after.row !== before.row && isShown(placement)) changes.push({ placement, row, delta: 0 });
+        else if (after.row !== before.row && isShown(placement)) {
+          changes.push({ placement, row: JSON.parse(after.row) as BoardRow, delta: 0 });
+        }
       }
+      if (store === 'users' && shownText(before.row) !== shownText(after.row)) shownChanged.push(value as UserRecord);
     }
     const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
     this.dirty.clear();
-    await Promise.all(writes);
+    const [seasonChanges] = await Promise.all([this.seasonRowChanges(seasonJoins, shownChanged), ...writes]);
     // Only the rows of the members written move, however many: a merge import's chunk costs what it brings.
-    await moveRows(this.raw, changes);
+    await moveRows(this.raw, [...changes, ...seasonChanges]);
+  }
+
+  /**
+   * The season boards' rows that follow this write: those joining, with what the board shows of
+   * their members, and the rows of members whose record changed what it shows, on every season of
+   * the app they have points in.
+   */
+  private async seasonRowChanges(joining: SeasonPointsRecord[], shownChanged: UserRecord[]): Promise<RowChange[]> {
+    const joined = new Set(joining.map((points) => placementText(seasonPlacement(points))));
+    const held = await Promise.all(
+      shownChanged.map(async ({ app_id, account_name }) => {
+        const seasons = (await this.get('apps', app_id))?.seasons ?? [];
+        return Promise.all(seasons.map(({ season_id }) => this.get('season_points', [app_id, season_id, account_name])));
+      }),
+    );
+    // A row joining in this write is made with what the board shows now.
+    const staying = held
+      .flat()
+      .filter(
+        (points): points is SeasonPointsRecord => points !== undefined && !joined.has(placementText(seasonPlacement(points))),
+      );
+    const change =
+      (delta: 0 | 1) =>
+      async (points: SeasonPointsRecord): Promise<RowChange> => ({
+        placement: seasonPlacement(points),
+        row: seasonRow(points, seasonShown(await this.get('users', [points.app_id, points.account_name]))),
+        delta,
+      });
+    return Promise.all([...joining.map(change(1)), ...staying.map(change(0))]);
   }
 }
 
 interface OnBoards {
   placements: Placement[];
-  /** The member's row as JSON text, to tell whether it changed. */
+  /** The member's row on the boards as JSON text, to tell whether it changed (none for points in a season). */
   row: string;
 }
 
 const NOT_ON_BOARDS: OnBoards = { placements: [], row: '' };
 const onSomeBoard = (store: RecordKind) => store === 'users' || store === 'season_points';
 
-/** Where a member stands on the boards, or their points in a season on its board (a row of their tie alone). */
+/**
+ * Where a member stands on the boards, or their points in a season on its board: there the place
+ * is the tie, and what the row shows follows the member's record (flush).
+ */
 function onBoards(store: RecordKind, value: unknown): OnBoards {
   if (store === 'users') return { placements: placements(value as UserRecord), row: JSON.stringify(rowOf(value as UserRecord)) };
   const points = value as SeasonPointsRecord;
-  return { placements: [seasonPlacement(points)], row: JSON.stringify(seasonRow(points)) };
+  return { placements: [seasonPlacement(points)], row: '' };
 }
+
+/** What a season's board shows of a member, from their row on the boards ('' before they had one). */
+const shownText = (row: string) => JSON.stringify(seasonShown(row === '' ? undefined : (JSON.parse(row) as BoardRow)));

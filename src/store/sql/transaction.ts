@@ -21,7 +21,8 @@ import {
   type Records,
   type SubmissionFilter,
 } from '../port.js';
-import type { Transaction } from '../port.js';
+import { seasonShown } from '../placements.js';
+import type { SeasonListed, Transaction } from '../port.js';
 import type {
   ApiKeyRecord,
   AppRecord,
@@ -385,9 +386,32 @@ export class SqlTransaction implements Transaction {
 
   countSeasonHigher = (app_id: string, season_id: string, points: number, distinct: boolean) =>
     this.seasons.countSeasonHigher(app_id, season_id, points, distinct);
-  seasonPageAround = (member: SeasonPointsRecord, window: PageWindow) => this.seasons.seasonPageAround(member, window);
+  async seasonPageAround(member: SeasonPointsRecord, window: PageWindow) {
+    const { offset, members } = await this.seasons.seasonPageAround(member, window);
+    return { offset, members: await this.listed(members) };
+  }
   seasonPage = (app_id: string, season_id: string, offset: number, limit: number) =>
     this.seasons.seasonPage(app_id, season_id, offset, limit);
+  async seasonBoardPage(app_id: string, season_id: string, offset: number, limit: number) {
+    return this.listed(await this.seasonPage(app_id, season_id, offset, limit));
+  }
+
+  /**
+   * What the board shows of each member, from their records: in a read, the page's statement has
+   * brought them already (season-boards.ts); elsewhere they are read here, all in one statement.
+   */
+  private async listed(members: SeasonPointsRecord[]): Promise<SeasonListed[]> {
+    await this.getMany(
+      'users',
+      members.map(({ app_id, account_name }) => [app_id, account_name]),
+    );
+    return Promise.all(
+      members.map(async (member) => ({
+        member,
+        shown: seasonShown(await this.get('users', [member.app_id, member.account_name])),
+      })),
+    );
+  }
 
   async readAppData(app_id: string) {
     await this.writeLogs();
