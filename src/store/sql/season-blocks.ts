@@ -58,23 +58,23 @@ const SEASON_BLOCK_COUNTS: CountedTable<CountedBlock> = {
 const addToBlocks = addingTo(SEASON_BLOCK_COUNTS);
 
 /** A season's rows of season_blocks under `alias`, as the start of a WHERE clause. */
-const blocksOf = (alias: string, app_id: string, season_id: string) => {
+export const blocksOf = (alias: string, app_id: string, season_id: string) => {
   const column = (name: string) => new Identifier(`${alias}.${name}`);
   return sql`season_blocks AS ${new Identifier(alias)} WHERE ${column('app_id')} = ${app_id}::text
     AND ${column('season_id')} = ${season_id}::text`;
 };
 
 /** The board-order row of a season_blocks alias: its start. */
-const startOf = (alias: string) => new Identifier(`(${alias}.negated_points, ${alias}.start_at, ${alias}.start_name)`);
+export const startOf = (alias: string) => new Identifier(`(${alias}.negated_points, ${alias}.start_at, ${alias}.start_name)`);
 
 /** A member's place as a board-order row value, to compare with season_points' and season_blocks' rows. */
 const placeRow = (points: number, at: number, name: string) => sql`(${0 - points}::float8, ${at}::float8, ${name}::text)`;
 
 /** A season's members, the start of a WHERE clause on season_points. */
-const seasonRows = (app_id: string, season_id: string) => sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
+export const seasonRows = (app_id: string, season_id: string) => sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
 
 /** The board-order row of season_points. */
-const MEMBER_PLACE = new Identifier('(negated_points, at, account_name)');
+export const MEMBER_PLACE = new Identifier('(negated_points, at, account_name)');
 
 /**
  * The members of the season before `at` (a board-order row value), as a scalar: the blocks before
@@ -83,13 +83,23 @@ const MEMBER_PLACE = new Identifier('(negated_points, at, account_name)');
 export function seasonMembersBefore(app_id: string, season_id: string, at: Query): Query {
   return sql`coalesce((SELECT (coalesce((
       SELECT sum(earlier.count) FROM ${blocksOf('earlier', app_id, season_id)} AND ${startOf('earlier')} < ${startOf('holding')}), 0)
-      + (SELECT count(*) FROM season_points WHERE ${seasonRows(app_id, season_id)}
-          AND ${MEMBER_PLACE} >= ${startOf('holding')} AND ${MEMBER_PLACE} < ${at}))::integer
-    FROM (
-      SELECT * FROM ${blocksOf('holding', app_id, season_id)} AND ${startOf('holding')} <= ${at}
-      ORDER BY holding.negated_points DESC, holding.start_at DESC, holding.start_name DESC LIMIT 1
-    ) AS holding), 0)`;
+      + ${walkOfBlock('holding', app_id, season_id, at)})::integer
+    FROM ${blockHolding('holding', app_id, season_id, at)}), 0)`;
 }
+
+/** The season's block holding `at` (a board-order row value), as a FROM item under `alias`. */
+export function blockHolding(alias: string, app_id: string, season_id: string, at: Query): Query {
+  const column = (name: string) => new Identifier(`${alias}.${name}`);
+  return sql`(
+    SELECT * FROM ${blocksOf(alias, app_id, season_id)} AND ${startOf(alias)} <= ${at}
+    ORDER BY ${column('negated_points')} DESC, ${column('start_at')} DESC, ${column('start_name')} DESC LIMIT 1
+  ) AS ${new Identifier(alias)}`;
+}
+
+/** The season's members from the start of block `alias` up to `at`, as a scalar: a walk of that block. */
+export const walkOfBlock = (alias: string, app_id: string, season_id: string, at: Query): Query =>
+  sql`(SELECT count(*) FROM season_points WHERE ${seasonRows(app_id, season_id)}
+    AND ${MEMBER_PLACE} >= ${startOf(alias)} AND ${MEMBER_PLACE} < ${at})`;
 
 /** A member's place in board order as a row value: points, the time reached, the name. */
 export const seasonPlaceRow = ({ points, at, account_name }: SeasonPointsRecord) => placeRow(points, at, account_name);

@@ -9,9 +9,19 @@ import { LEADERBOARD_PAGE_MOST } from '../../api/schemas.js';
 import type { PageWindow } from '../port.js';
 import type { SeasonPointsRecord, UserRecord } from '../records.js';
 import { takingReadsAhead } from './boards.js';
-import { blockAtOffset, seasonMembersBefore, seasonPlaceRow, seasonValueStart } from './season-blocks.js';
+import {
+  blockAtOffset,
+  blockHolding,
+  blocksOf,
+  seasonMembersBefore,
+  seasonPlaceRow,
+  seasonRows,
+  seasonValueStart,
+  startOf,
+  walkOfBlock,
+} from './season-blocks.js';
 import { FIRST_START } from './board-order.js';
-import { Identifier, sql, type Query, type SqlSession, type TransactionMode } from './sql.js';
+import { sql, type Query, type SqlSession, type TransactionMode } from './sql.js';
 
 /** A page's row: the member's season record, their users record (a read's), the members above the page's first. */
 interface PageRow {
@@ -36,7 +46,6 @@ export function seasonQueries(
   const higherKey = (app_id: string, season_id: string, points: number) => JSON.stringify([app_id, season_id, points]);
   const readsAhead = takingReadsAhead();
 
-  const season = (app_id: string, season_id: string) => sql`app_id = ${app_id}::text AND season_id = ${season_id}::text`;
   const order = sql`ORDER BY negated_points, at, account_name`;
   /** Where the points of the page's first member (`top`) start on the board: before every member with them. */
   const topValueStart = sql`(top.negated_points, ${FIRST_START}::float8, ''::text)`;
@@ -124,13 +133,13 @@ export function seasonQueries(
         const rows =
           offset === 0
             ? sql`SELECT negated_points, at, account_name, record FROM season_points
-                WHERE ${season(app_id, season_id)} ${order} LIMIT ${limit}::bigint`
+                WHERE ${seasonRows(app_id, season_id)} ${order} LIMIT ${limit}::bigint`
             : withRecords(
                 app_id,
                 season_id,
                 sql`SELECT page.negated_points, page.at, page.account_name FROM ${blockAtOffset(app_id, season_id, sql`${offset}::bigint`)}
                 CROSS JOIN LATERAL (
-                  SELECT negated_points, at, account_name FROM season_points WHERE ${season(app_id, season_id)}
+                  SELECT negated_points, at, account_name FROM season_points WHERE ${seasonRows(app_id, season_id)}
                     AND (negated_points, at, account_name) >= (holding.negated_points, holding.start_at, holding.start_name)
                   ${order} OFFSET holding.skip LIMIT ${limit}::bigint
                 ) AS page`,
@@ -148,17 +157,8 @@ export function seasonQueries(
     async seasonPageAround(member: SeasonPointsRecord, { lead, limit, lastStart }: PageWindow) {
       const { app_id, season_id } = member;
       const place = seasonPlaceRow(member);
-      const inSeason = (alias: string) =>
-        sql`${new Identifier(alias)}.app_id = ${app_id}::text AND ${new Identifier(alias)}.season_id = ${season_id}::text`;
-      const start = (alias: string) => new Identifier(`(${alias}.negated_points, ${alias}.start_at, ${alias}.start_name)`);
-      /** The block holding a place (a row value), as a FROM item under `alias`. */
-      const holding = (alias: string, at: Query) => sql`(
-        SELECT * FROM season_blocks AS ${new Identifier(alias)} WHERE ${inSeason(alias)} AND ${start(alias)} <= ${at}
-        ORDER BY ${new Identifier(`${alias}.negated_points DESC, ${alias}.start_at DESC, ${alias}.start_name DESC`)} LIMIT 1
-      ) AS ${new Identifier(alias)}`;
-      /** Members of the season from a block's start up to a place: a walk of that block. */
-      const walked = (alias: string, at: Query) => sql`(SELECT count(*) FROM season_points WHERE ${season(app_id, season_id)}
-        AND (negated_points, at, account_name) >= ${start(alias)} AND (negated_points, at, account_name) < ${at})`;
+      const holding = (alias: string, at: Query) => blockHolding(alias, app_id, season_id, at);
+      const walked = (alias: string, at: Query) => walkOfBlock(alias, app_id, season_id, at);
       // The members before the member's block, kept: the members above the page's first member
       // are those less the blocks from the block holding its points' start to the member's
       // (seldom more than one or two), and a walk of that block; not a second sum over the
@@ -169,15 +169,15 @@ export function seasonQueries(
         FROM (
           SELECT (blocks + ${walked('own', place)})::integer AS n, blocks, own.negated_points, own.start_at, own.start_name
           FROM (
-            SELECT own.*, coalesce((SELECT sum(earlier.count) FROM season_blocks AS earlier
-              WHERE ${inSeason('earlier')} AND ${start('earlier')} < ${start('own')}), 0) AS blocks
+            SELECT own.*, coalesce((SELECT sum(earlier.count) FROM ${blocksOf('earlier', app_id, season_id)}
+              AND ${startOf('earlier')} < ${startOf('own')}), 0) AS blocks
             FROM ${holding('own', place)}
           ) AS own
           OFFSET 0
         ) AS position)`;
       const higher = sql`coalesce((
-        SELECT (placed.blocks - coalesce((SELECT sum(passed.count) FROM season_blocks AS passed
-            WHERE ${inSeason('passed')} AND ${start('passed')} >= ${start('opening')} AND ${start('passed')} < ${start('placed')}), 0)
+        SELECT (placed.blocks - coalesce((SELECT sum(passed.count) FROM ${blocksOf('passed', app_id, season_id)}
+            AND ${startOf('passed')} >= ${startOf('opening')} AND ${startOf('passed')} < ${startOf('placed')}), 0)
           + ${walked('opening', topValueStart)})::integer
         FROM placed, ${holding('opening', topValueStart)}), 0)`;
       /** The page's members before the member, and from the member on. */
@@ -185,7 +185,7 @@ export function seasonQueries(
       const after = sql`(SELECT greatest(0, ${limit}::integer - (n - first)) FROM placed)`;
       const walk = (from: Query, direction: Query, count: Query) => sql`(
         SELECT negated_points, at, account_name FROM season_points
-        WHERE ${season(app_id, season_id)} AND (negated_points, at, account_name) ${from} ${place}
+        WHERE ${seasonRows(app_id, season_id)} AND (negated_points, at, account_name) ${from} ${place}
         ORDER BY negated_points ${direction}, at ${direction}, account_name ${direction} LIMIT ${count})`;
       const rows = withRecords(
         app_id,
