@@ -77,35 +77,63 @@ export const seasonRows = (app_id: string, season_id: string) => sql`app_id = ${
 export const MEMBER_PLACE = new Identifier('(negated_points, at, account_name)');
 
 /**
- * The members of the season before `at` (a board-order row value), as a scalar: the blocks before
- * the one holding it, and a walk of that block up to it (at most BLOCK_SPLIT index entries).
+ * A place on a season's board to count up to: a member's place (`row`, a board-order row value),
+ * or where the members with some points start (no `row`); `negatedPoints` is its first column.
+ * Kept apart because PostgreSQL 15 stops an index scan at a row comparison's bound only where its
+ * first column decides: past a bound inside one value of points, a scan read on to that value's
+ * end (5,000 index entries at a million members, for a dozen counted).
  */
-export function seasonMembersBefore(app_id: string, season_id: string, at: Query): Query {
+export interface SeasonAt {
+  negatedPoints: Query;
+  row?: Query;
+}
+
+/**
+ * The members of the season before `at`, as a scalar: the blocks before the one holding it, and
+ * a walk of that block up to it (walkOfBlock).
+ */
+export function seasonMembersBefore(app_id: string, season_id: string, at: SeasonAt): Query {
   return sql`coalesce((SELECT (coalesce((
       SELECT sum(earlier.count) FROM ${blocksOf('earlier', app_id, season_id)} AND ${startOf('earlier')} < ${startOf('holding')}), 0)
       + ${walkOfBlock('holding', app_id, season_id, at)})::integer
     FROM ${blockHolding('holding', app_id, season_id, at)}), 0)`;
 }
 
-/** The season's block holding `at` (a board-order row value), as a FROM item under `alias`. */
-export function blockHolding(alias: string, app_id: string, season_id: string, at: Query): Query {
+/** The season's block holding `at`, as a FROM item under `alias`. */
+export function blockHolding(alias: string, app_id: string, season_id: string, at: SeasonAt): Query {
   const column = (name: string) => new Identifier(`${alias}.${name}`);
   return sql`(
-    SELECT * FROM ${blocksOf(alias, app_id, season_id)} AND ${startOf(alias)} <= ${at}
+    SELECT * FROM ${blocksOf(alias, app_id, season_id)} AND ${startOf(alias)} <= ${rowOf(at)}
     ORDER BY ${column('negated_points')} DESC, ${column('start_at')} DESC, ${column('start_name')} DESC LIMIT 1
   ) AS ${new Identifier(alias)}`;
 }
 
-/** The season's members from the start of block `alias` up to `at`, as a scalar: a walk of that block. */
-export const walkOfBlock = (alias: string, app_id: string, season_id: string, at: Query): Query =>
-  sql`(SELECT count(*) FROM season_points WHERE ${seasonRows(app_id, season_id)}
-    AND ${MEMBER_PLACE} >= ${startOf(alias)} AND ${MEMBER_PLACE} < ${at})`;
+/** The board-order row of `at`: a value's start is before every member with its points. */
+const rowOf = (at: SeasonAt) => at.row ?? sql`(${at.negatedPoints}, ${FIRST_START}::float8, ''::text)`;
 
-/** A member's place in board order as a row value: points, the time reached, the name. */
-export const seasonPlaceRow = ({ points, at, account_name }: SeasonPointsRecord) => placeRow(points, at, account_name);
+/**
+ * The season's members from the start of block `alias` up to `at`, as a scalar: a walk of that
+ * block that reads at most its members, and none past the value of `at` (SeasonAt): up to a
+ * value's start, the members before that value; up to a member, the block's first members up to
+ * the end of the member's value, those before the member counted.
+ */
+export function walkOfBlock(alias: string, app_id: string, season_id: string, at: SeasonAt): Query {
+  const inBlock = sql`${seasonRows(app_id, season_id)} AND ${MEMBER_PLACE} >= ${startOf(alias)}`;
+  if (!at.row) return sql`(SELECT count(*) FROM season_points WHERE ${inBlock} AND negated_points < ${at.negatedPoints})`;
+  return sql`(SELECT count(*) FILTER (WHERE ${MEMBER_PLACE} < ${at.row}) FROM (
+      SELECT negated_points, at, account_name FROM season_points WHERE ${inBlock} AND negated_points <= ${at.negatedPoints}
+      ORDER BY negated_points, at, account_name LIMIT ${new Identifier(`${alias}.count`)}
+    ) AS walked)`;
+}
+
+/** A member's place on the season's board. */
+export const seasonPlace = ({ points, at, account_name }: SeasonPointsRecord): Required<SeasonAt> => ({
+  negatedPoints: sql`${0 - points}::float8`,
+  row: placeRow(points, at, account_name),
+});
 
 /** Where the members with more than `points` end: before every member at `points`. */
-export const seasonValueStart = (points: number) => placeRow(points, FIRST_START, '');
+export const seasonValueStart = (points: number): SeasonAt => ({ negatedPoints: sql`${0 - points}::float8` });
 
 /**
  * The block holding the offset-th member of the season (the last whose members before it are at

@@ -14,13 +14,13 @@ import {
   blockHolding,
   blocksOf,
   seasonMembersBefore,
-  seasonPlaceRow,
+  seasonPlace,
   seasonRows,
   seasonValueStart,
   startOf,
   walkOfBlock,
+  type SeasonAt,
 } from './season-blocks.js';
-import { FIRST_START } from './board-order.js';
 import { sql, type Query, type SqlSession, type TransactionMode } from './sql.js';
 
 /** A page's row: the member's season record, their users record (a read's), the members above the page's first. */
@@ -48,7 +48,7 @@ export function seasonQueries(
 
   const order = sql`ORDER BY negated_points, at, account_name`;
   /** Where the points of the page's first member (`top`) start on the board: before every member with them. */
-  const topValueStart = sql`(top.negated_points, ${FIRST_START}::float8, ''::text)`;
+  const topValueStart: SeasonAt = { negatedPoints: sql`top.negated_points` };
   /**
    * The members a walk of season_points_by_order found (their place), each with their record read
    * by its key. The walk reads the index alone, which holds every column of the order (an
@@ -156,9 +156,9 @@ export function seasonQueries(
      */
     async seasonPageAround(member: SeasonPointsRecord, { lead, limit, lastStart }: PageWindow) {
       const { app_id, season_id } = member;
-      const place = seasonPlaceRow(member);
-      const holding = (alias: string, at: Query) => blockHolding(alias, app_id, season_id, at);
-      const walked = (alias: string, at: Query) => walkOfBlock(alias, app_id, season_id, at);
+      const place = seasonPlace(member);
+      const holding = (alias: string, at: SeasonAt) => blockHolding(alias, app_id, season_id, at);
+      const walked = (alias: string, at: SeasonAt) => walkOfBlock(alias, app_id, season_id, at);
       // The members before the member's block, kept: the members above the page's first member
       // are those less the blocks from the block holding its points' start to the member's
       // (seldom more than one or two), and a walk of that block; not a second sum over the
@@ -172,8 +172,8 @@ export function seasonQueries(
             SELECT own.*, coalesce((SELECT sum(earlier.count) FROM ${blocksOf('earlier', app_id, season_id)}
               AND ${startOf('earlier')} < ${startOf('own')}), 0) AS blocks
             FROM ${holding('own', place)}
+            OFFSET 0
           ) AS own
-          OFFSET 0
         ) AS position)`;
       const higher = sql`coalesce((
         SELECT (placed.blocks - coalesce((SELECT sum(passed.count) FROM ${blocksOf('passed', app_id, season_id)}
@@ -185,7 +185,7 @@ export function seasonQueries(
       const after = sql`(SELECT greatest(0, ${limit}::integer - (n - first)) FROM placed)`;
       const walk = (from: Query, direction: Query, count: Query) => sql`(
         SELECT negated_points, at, account_name FROM season_points
-        WHERE ${seasonRows(app_id, season_id)} AND (negated_points, at, account_name) ${from} ${place}
+        WHERE ${seasonRows(app_id, season_id)} AND (negated_points, at, account_name) ${from} ${place.row}
         ORDER BY negated_points ${direction}, at ${direction}, account_name ${direction} LIMIT ${count})`;
       const rows = withRecords(
         app_id,
