@@ -1,6 +1,7 @@
-// Counts kept in rows, as board_blocks, board_sections, name_periods and
-// season_blocks keep them: a write adds what it changed to them in one statement, inserting the
-// rows it is the first to count, and deletes those it leaves empty.
+// Counts kept in rows, as board_blocks, board_sections, name_periods,
+// season_blocks and season_sections keep them: a write adds what it changed to
+// them in one statement, inserting the rows it is the first to count, and
+// deletes those it leaves empty.
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** A column of a counted table's key, read from a row. */
@@ -11,7 +12,7 @@ export interface KeyColumn<Row> {
 }
 
 export interface CountedTable<Row> {
-  table: 'board_blocks' | 'board_sections' | 'name_periods' | 'season_blocks';
+  table: 'board_blocks' | 'board_sections' | 'name_periods' | 'season_blocks' | 'season_sections';
   /** The key's columns, in the primary key's order. */
   key: KeyColumn<Row>[];
   /** Added to the stored ones; the first is the count a row is deleted at when it reaches 0. */

@@ -433,6 +433,34 @@ export const MIGRATIONS: Migration[] = [
       WHERE i % ${BLOCK_FILL} = 0`,
     ],
   },
+  {
+    version: 21,
+    name: 'season sections',
+    statements: [
+      // Each season's blocks counted in sections of SECTION_FILL: a member's place or a deep page
+      // summed every block of the season above it (season-sections.ts).
+      `CREATE TABLE season_sections (
+        app_id text COLLATE "C", season_id text COLLATE "C", negated_points float8, start_at float8,
+        start_name text COLLATE "C", count integer NOT NULL, blocks integer NOT NULL,
+        PRIMARY KEY (app_id, season_id, negated_points, start_at, start_name))`,
+      // A section starts at its first block; each season's first at SEASON_START.
+      `INSERT INTO season_sections (app_id, season_id, negated_points, start_at, start_name, count, blocks)
+      SELECT app_id, season_id,
+        CASE WHEN i = 0 THEN ${SEASON_START.negated_points}::float8 ELSE negated_points END,
+        CASE WHEN i = 0 THEN ${SEASON_START.start_at}::float8 ELSE start_at END,
+        CASE WHEN i = 0 THEN '${SEASON_START.start_name}' ELSE start_name END,
+        members, blocks
+      FROM (
+        SELECT app_id, season_id, negated_points, start_at, start_name, i,
+          sum(count) OVER (PARTITION BY app_id, season_id, i / ${SECTION_FILL}) AS members,
+          count(*) OVER (PARTITION BY app_id, season_id, i / ${SECTION_FILL}) AS blocks
+        FROM (
+          SELECT app_id, season_id, negated_points, start_at, start_name, count,
+            row_number() OVER (PARTITION BY app_id, season_id ORDER BY negated_points, start_at, start_name) - 1 AS i
+          FROM season_blocks) AS numbered) AS grouped
+      WHERE i % ${SECTION_FILL} = 0`,
+    ],
+  },
 ];
 
 /** Any fixed number: the lock that one migrating process holds. */

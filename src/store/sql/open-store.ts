@@ -169,7 +169,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> 
  * Left out, season_points was never vacuumed nor analyzed after the server benchmark's import:
  * every member a season board counted was visited in the table too, and planned for as one row.
  */
-const VACUUMED_TABLES = ['users', 'board_blocks', 'board_sections', 'season_points', 'season_blocks'];
+const VACUUMED_TABLES = ['users', 'board_blocks', 'board_sections', 'season_points', 'season_blocks', 'season_sections'];
 const ANALYZED_TABLES = [
   'name_periods',
   'progress',

@@ -10,18 +10,19 @@
 // holds each block's start (0 − points, at, name: ascending in every column, as
 // season_points_by_order orders them) and how many members it has. The season's
 // first block starts at SEASON_START, before any member; a member belongs to the
-// block with the last start at or before its own place.
+// block with the last start at or before its own place. Sections count the blocks
+// in turn (season-sections.ts), and season-moves.ts keeps both as members move.
 import type { SeasonPointsRecord } from '../records.js';
-import { BLOCK_FILL, BLOCK_SPLIT, PROBES_AT_MOST } from './board-blocks.js';
+import { BLOCK_FILL, PROBES_AT_MOST } from './board-blocks.js';
 import { FIRST_START, compareTies, lastAtOrBefore } from './board-order.js';
-import { addingTo, type CountedTable } from './counts.js';
+import { addingTo, type CountedTable, type KeyColumn } from './counts.js';
 import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 
 /** Where a season's first block starts: before the place of any member (finite, as FIRST_START). */
 export const SEASON_START = { negated_points: -Number.MAX_VALUE, start_at: FIRST_START, start_name: '' } as const;
 
 /** One member's place on a season's board, or a block's start. */
-interface SeasonPlace {
+export interface SeasonPlace {
   app_id: string;
   season_id: string;
   negated_points: number;
@@ -29,7 +30,7 @@ interface SeasonPlace {
   start_name: string;
 }
 
-const placeOf = ({ app_id, season_id, points, at, account_name }: SeasonPointsRecord): SeasonPlace => ({
+export const placeOf = ({ app_id, season_id, points, at, account_name }: SeasonPointsRecord): SeasonPlace => ({
   app_id,
   season_id,
   // 0 − points, never −0 (as board-order.ts negated): the database keeps 0 − 0 as 0.
@@ -38,24 +39,28 @@ const placeOf = ({ app_id, season_id, points, at, account_name }: SeasonPointsRe
   start_name: account_name,
 });
 
-const placeText = (place: SeasonPlace) =>
+export const placeText = (place: SeasonPlace) =>
   JSON.stringify([place.app_id, place.season_id, place.negated_points, place.start_at, place.start_name]);
 
-type CountedBlock = SeasonPlace & { count: number };
+/** A block as season_blocks holds it. */
+export type CountedBlock = SeasonPlace & { count: number };
+
+/** The key of season_blocks and season_sections: the season, and the start of a block or a section. */
+export const seasonStartKey = <Row extends SeasonPlace>(): KeyColumn<Row>[] => [
+  { name: 'app_id', type: 'text', of: (row) => row.app_id },
+  { name: 'season_id', type: 'text', of: (row) => row.season_id },
+  { name: 'negated_points', type: 'float8', of: (row) => row.negated_points },
+  { name: 'start_at', type: 'float8', of: (row) => row.start_at },
+  { name: 'start_name', type: 'text', of: (row) => row.start_name },
+];
 
 const SEASON_BLOCK_COUNTS: CountedTable<CountedBlock> = {
   table: 'season_blocks',
-  key: [
-    { name: 'app_id', type: 'text', of: (block) => block.app_id },
-    { name: 'season_id', type: 'text', of: (block) => block.season_id },
-    { name: 'negated_points', type: 'float8', of: (block) => block.negated_points },
-    { name: 'start_at', type: 'float8', of: (block) => block.start_at },
-    { name: 'start_name', type: 'text', of: (block) => block.start_name },
-  ],
+  key: seasonStartKey(),
   counters: [{ name: 'count', of: (block) => block.count }],
 };
 
-const addToBlocks = addingTo(SEASON_BLOCK_COUNTS);
+export const addToBlocks = addingTo(SEASON_BLOCK_COUNTS);
 
 /** A season's rows of season_blocks under `alias`, as the start of a WHERE clause. */
 export const blocksOf = (alias: string, app_id: string, season_id: string) => {
@@ -86,17 +91,6 @@ export const MEMBER_PLACE = new Identifier('(negated_points, at, account_name)')
 export interface SeasonAt {
   negatedPoints: Query;
   row?: Query;
-}
-
-/**
- * The members of the season before `at`, as a scalar: the blocks before the one holding it, and
- * a walk of that block up to it (walkOfBlock).
- */
-export function seasonMembersBefore(app_id: string, season_id: string, at: SeasonAt): Query {
-  return sql`coalesce((SELECT (coalesce((
-      SELECT sum(earlier.count) FROM ${blocksOf('earlier', app_id, season_id)} AND ${startOf('earlier')} < ${startOf('holding')}), 0)
-      + ${walkOfBlock('holding', app_id, season_id, at)})::integer
-    FROM ${blockHolding('holding', app_id, season_id, at)}), 0)`;
 }
 
 /** The season's block holding `at`, as a FROM item under `alias`. */
@@ -135,24 +129,8 @@ export const seasonPlace = ({ points, at, account_name }: SeasonPointsRecord): R
 /** Where the members with more than `points` end: before every member at `points`. */
 export const seasonValueStart = (points: number): SeasonAt => ({ negatedPoints: sql`${0 - points}::float8` });
 
-/**
- * The block holding the offset-th member of the season (the last whose members before it are at
- * most the offset, a bigint scalar), as a FROM item `holding` with its start and `skip`, the
- * members of it before the offset-th. A window sum over the season's block counts.
- */
-export function blockAtOffset(app_id: string, season_id: string, offset: Query): Query {
-  return sql`(
-    SELECT negated_points, start_at, start_name, ${offset} - before AS skip FROM (
-      SELECT block.negated_points, block.start_at, block.start_name,
-        sum(block.count) OVER (ORDER BY block.negated_points, block.start_at, block.start_name) - block.count AS before
-      FROM ${blocksOf('block', app_id, season_id)}
-    ) AS counted WHERE before <= ${offset}
-    ORDER BY negated_points DESC, start_at DESC, start_name DESC LIMIT 1
-  ) AS holding`;
-}
-
 /** A block's start, and the members it holds (0 where a place opens the season's first block). */
-interface Located {
+export interface Located {
   negated_points: number;
   start_at: number;
   start_name: string;
@@ -162,7 +140,7 @@ interface Located {
 const OPENS_FIRST_BLOCK: Located = { ...SEASON_START, count: 0 };
 
 /** Board order of two starts (a place is one too). */
-const compareStarts = (a: Omit<Located, 'count'>, b: Omit<Located, 'count'>) =>
+export const compareStarts = (a: Omit<Located, 'count'>, b: Omit<Located, 'count'>) =>
   a.negated_points !== b.negated_points
     ? a.negated_points < b.negated_points
       ? -1
@@ -176,7 +154,7 @@ const compareStarts = (a: Omit<Located, 'count'>, b: Omit<Located, 'count'>) =>
  * members) and a binary search per place (a probe each cost the server benchmark's import 1.7 s
  * a chunk of 5,000 members).
  */
-async function locate(session: SqlSession, places: SeasonPlace[]): Promise<Located[]> {
+export async function locate(session: SqlSession, places: SeasonPlace[]): Promise<Located[]> {
   if (places.length <= PROBES_AT_MOST) return probe(session, places);
   const seasons = new Map<string, { app_id: string; season_id: string; starts: Located[] }>();
   const seasonText = (place: { app_id: string; season_id: string }) => JSON.stringify([place.app_id, place.season_id]);
@@ -212,62 +190,11 @@ async function probe(session: SqlSession, places: SeasonPlace[]): Promise<Locate
   return rows.map((row) => (row.negated_points === null ? OPENS_FIRST_BLOCK : (row as Located)));
 }
 
-/** A season member as first read in a write (null: not on the season's board), and as written. */
-export interface SeasonWritten {
-  before: SeasonPointsRecord | null;
-  after: SeasonPointsRecord;
-}
-
 /**
- * Moves the members written on their seasons' blocks: each leaves the block of its place as read
- * and joins the block of its place now (locate). A block grown past BLOCK_SPLIT is cut once the members' rows are written
- * (`rowsWritten`): its cut reads them. `sentAll` is called once the last statement is sent (the
- * transaction's COMMIT may go with it: transaction.ts flush).
+ * Cuts a block grown past BLOCK_SPLIT into blocks of BLOCK_FILL members, reading its members
+ * once; returns the blocks it was cut into (the first at the block's start).
  */
-export async function moveOnSeasons(
-  session: SqlSession,
-  written: SeasonWritten[],
-  rowsWritten: () => Promise<unknown>,
-  sentAll: () => void,
-): Promise<void> {
-  const moves: { place: SeasonPlace; delta: 1 | -1 }[] = [];
-  for (const { before, after } of written) {
-    const [from, to] = [before && placeOf(before), placeOf(after)];
-    if (from && placeText(from) === placeText(to)) continue;
-    if (from) moves.push({ place: from, delta: -1 });
-    moves.push({ place: to, delta: 1 });
-  }
-  if (moves.length === 0) return sentAll();
-  const located = await locate(
-    session,
-    moves.map(({ place }) => place),
-  );
-  const deltas = new Map<string, { block: SeasonPlace; before: number; delta: number }>();
-  for (const [i, { place, delta }] of moves.entries()) {
-    const { count, ...start } = located[i]!;
-    const block = { app_id: place.app_id, season_id: place.season_id, ...start };
-    const text = placeText(block);
-    const entry = deltas.get(text) ?? { block, before: count, delta: 0 };
-    entry.delta += delta;
-    deltas.set(text, entry);
-  }
-  const changed = [...deltas.values()].filter(({ delta }) => delta !== 0);
-  const added = addToBlocks(
-    session,
-    changed.map(({ block, delta }) => ({ ...block, count: delta })),
-  );
-  const cutting = changed.filter(({ before, delta }) => before + delta > BLOCK_SPLIT);
-  if (cutting.length === 0) {
-    sentAll();
-    return added;
-  }
-  await Promise.all([added, rowsWritten()]);
-  for (const { block } of cutting) await cut(session, block);
-  sentAll();
-}
-
-/** Cuts a block grown past BLOCK_SPLIT into blocks of BLOCK_FILL members, reading its members once. */
-async function cut(session: SqlSession, block: SeasonPlace): Promise<void> {
+export async function cut(session: SqlSession, block: SeasonPlace): Promise<CountedBlock[]> {
   const { app_id, season_id } = block;
   const start = sql`(${block.negated_points}::float8, ${block.start_at}::float8, ${block.start_name}::text)`;
   const [next] = await session.query<{ negated_points: number; start_at: number; start_name: string }>(sql`
@@ -298,4 +225,5 @@ async function cut(session: SqlSession, block: SeasonPlace): Promise<void> {
   await session.query(sql`DELETE FROM season_blocks WHERE app_id = ${app_id}::text AND season_id = ${season_id}::text
     AND (negated_points, start_at, start_name) = ${start}`);
   await addToBlocks(session, blocks);
+  return blocks;
 }

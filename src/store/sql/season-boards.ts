@@ -9,18 +9,8 @@ import { LEADERBOARD_PAGE_MOST } from '../../api/schemas.js';
 import type { PageWindow } from '../port.js';
 import type { SeasonPointsRecord, UserRecord } from '../records.js';
 import { takingReadsAhead } from './boards.js';
-import {
-  blockAtOffset,
-  blockHolding,
-  blocksOf,
-  seasonMembersBefore,
-  seasonPlace,
-  seasonRows,
-  seasonValueStart,
-  startOf,
-  walkOfBlock,
-  type SeasonAt,
-} from './season-blocks.js';
+import { blockHolding, seasonPlace, seasonRows, seasonValueStart, walkOfBlock, type SeasonAt } from './season-blocks.js';
+import { blockAtOffset, membersBeforeBlock, seasonMembersBefore } from './season-sections.js';
 import { sql, type Query, type SqlSession, type TransactionMode } from './sql.js';
 
 /** A page's row: the member's season record, their users record (a read's), the members above the page's first. */
@@ -149,37 +139,20 @@ export function seasonQueries(
       }),
 
     /**
-     * One statement: the member's position (the blocks before theirs, and a walk of theirs), the
-     * page's offset from it (windowStart), and the page read outward from the member along the
-     * index: the nearest members before them, and the member and those after. No block is looked
-     * up for the offset (a window sum over all the season's blocks).
+     * One statement: the member's position (the members before their block, and a walk of it),
+     * the page's offset from it (windowStart), and the page read outward from the member along
+     * the index: the nearest members before them, and the member and those after.
      */
     async seasonPageAround(member: SeasonPointsRecord, { lead, limit, lastStart }: PageWindow) {
       const { app_id, season_id } = member;
       const place = seasonPlace(member);
-      const holding = (alias: string, at: SeasonAt) => blockHolding(alias, app_id, season_id, at);
-      const walked = (alias: string, at: SeasonAt) => walkOfBlock(alias, app_id, season_id, at);
-      // The members before the member's block, kept: the members above the page's first member
-      // are those less the blocks from the block holding its points' start to the member's
-      // (seldom more than one or two), and a walk of that block; not a second sum over the
-      // blocks of the season before it (as seasonMembersBefore would).
       const placed = sql`placed AS MATERIALIZED (
-        SELECT n, greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::integer AS first,
-          blocks, negated_points, start_at, start_name
+        SELECT n, greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::integer AS first
         FROM (
-          SELECT (blocks + ${walked('own', place)})::integer AS n, blocks, own.negated_points, own.start_at, own.start_name
-          FROM (
-            SELECT own.*, coalesce((SELECT sum(earlier.count) FROM ${blocksOf('earlier', app_id, season_id)}
-              AND ${startOf('earlier')} < ${startOf('own')}), 0) AS blocks
-            FROM ${holding('own', place)}
-            OFFSET 0
-          ) AS own
+          SELECT (${membersBeforeBlock('own', app_id, season_id)} + ${walkOfBlock('own', app_id, season_id, place)})::integer AS n
+          FROM ${blockHolding('own', app_id, season_id, place)}
         ) AS position)`;
-      const higher = sql`coalesce((
-        SELECT (placed.blocks - coalesce((SELECT sum(passed.count) FROM ${blocksOf('passed', app_id, season_id)}
-            AND ${startOf('passed')} >= ${startOf('opening')} AND ${startOf('passed')} < ${startOf('placed')}), 0)
-          + ${walked('opening', topValueStart)})::integer
-        FROM placed, ${holding('opening', topValueStart)}), 0)`;
+      const higher = seasonMembersBefore(app_id, season_id, topValueStart);
       /** The page's members before the member, and from the member on. */
       const before = sql`(SELECT greatest(0, n - first) FROM placed)`;
       const after = sql`(SELECT greatest(0, ${limit}::integer - (n - first)) FROM placed)`;

@@ -41,7 +41,7 @@ import { moveInStatements, movesInStatements } from './board-moves.js';
 import { boardQueries } from './boards.js';
 import { notifying } from './change-notices.js';
 import { seasonQueries } from './season-boards.js';
-import { moveOnSeasons, type SeasonWritten } from './season-blocks.js';
+import { moveOnSeasons, type SeasonWritten } from './season-moves.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
 import { insertOutboxRows, listDeliveries, outboxRows, redeliver } from './webhook-outbox.js';
@@ -453,6 +453,7 @@ export class SqlTransaction implements Transaction {
       'badge_awards',
       'season_points',
       'season_blocks',
+      'season_sections',
       'logs',
       'board_blocks',
       'board_sections',

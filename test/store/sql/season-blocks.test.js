@@ -1,9 +1,11 @@
-// A season's board on the SQL store is counted in blocks (src/store/sql/season-blocks.ts): a
-// board of more members than a block holds, many of them tied on points and on time, answers
-// its pages, `around` windows and ranks (under each tie rule) as its rows sorted in board order
-// do, after imports (merge and replace), logs and adjustments have moved members between blocks
-// and cut them; and a database of version 19 gets the blocks of the season points it holds. On PGlite
-// and on PostgreSQL.
+// A season's board on the SQL store is counted in blocks (src/store/sql/season-blocks.ts) and
+// sections of blocks (season-sections.ts): a board of more members than a block holds, many of
+// them tied on points and on time, answers its pages, `around` windows and ranks (under each tie
+// rule) as its rows sorted in board order do, after imports (merge and replace), logs and
+// adjustments have moved members between blocks and cut them; a section grown past its split is
+// cut, and a block emptied leaves its section, each counting exactly its members; and a database
+// of version 19 gets the blocks and sections of the season points it holds. On PGlite and on
+// PostgreSQL.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -118,17 +120,29 @@ async function checkBoard(call, rank_policy) {
 }
 
 /**
- * The writes' checks on one engine's store, opened by `open` (null: PostgreSQL does not answer).
- * @param {() => Promise<import('../../../src/store/sql/index.js').SqlStore | null>} open
+ * The writes' checks on one engine's store, opened on the driver `open` gives (null: PostgreSQL
+ * does not answer).
+ * @param {() => Promise<import('../../../src/store/sql/sql.js').SqlDriver | null>} open
  */
 function writesOn(open) {
   /** @type {import('../../../src/store/sql/index.js').SqlStore | null} */
   let store = null;
+  /** @type {import('../../../src/store/sql/sql.js').SqlDriver} */
+  let driver;
   /** @type {Call} */
   let call;
+  /** The board as its rows, and its counts exact. */
+  const check = async (/** @type {string} */ rank_policy) => {
+    const total = await checkBoard(call, rank_policy);
+    await checkCounts(driver);
+    return total;
+  };
   before(async () => {
-    store = await open();
-    if (store) call = callerOf(store);
+    const opened = await open();
+    if (!opened) return;
+    driver = opened;
+    store = await source.openSqlStore({ driver });
+    call = callerOf(store);
   });
   after(() => store?.close());
 
@@ -156,7 +170,7 @@ function writesOn(open) {
         ],
       }),
     );
-    assert.equal(await checkBoard(call, 'olympic'), MEMBERS);
+    assert.equal(await check('olympic'), MEMBERS);
 
     // A merge: members already on the board at other points and times (moving between blocks,
     // one of them twice), and new ones.
@@ -166,7 +180,7 @@ function writesOn(open) {
       ...Array.from({ length: 300 }, (_, i) => entryOf(MEMBERS + i)),
     ];
     ok(await call('POST', '/v1/admin/import', { apps: [{ app_id: 'guild', seasons: [season(merged)] }] }));
-    assert.equal(await checkBoard(call, 'olympic'), MEMBERS + 300);
+    assert.equal(await check('olympic'), MEMBERS + 300);
 
     // Logs: members on the board earn points in it, and members new to it join; some twice.
     for (const [i, account_name] of LOGGERS.entries()) {
@@ -185,22 +199,22 @@ function writesOn(open) {
         }),
       );
     }
-    const afterLogs = await checkBoard(call, 'olympic');
+    const afterLogs = await check('olympic');
     assert.equal(afterLogs, MEMBERS + 300 + 30);
 
     // A replace brings the app back as exported: the same board, its blocks built anew.
     const exported = ok(await call('GET', '/v1/admin/export?app_id=guild'));
     ok(await call('POST', '/v1/admin/import?mode=replace', exported));
-    assert.equal(await checkBoard(call, 'olympic'), afterLogs);
+    assert.equal(await check('olympic'), afterLogs);
     for (const rank_policy of ['dense', 'ordinal']) {
       ok(await call('POST', '/v1/admin/import', { apps: [{ app_id: 'guild', settings: { rank_policy } }] }));
-      await checkBoard(call, rank_policy);
+      await check(rank_policy);
     }
   });
 }
 
 describe('a season board of several blocks, written on PGlite', () => {
-  writesOn(async () => source.openSqlStore({ driver: await source.pgliteDriver() }));
+  writesOn(() => source.pgliteDriver());
 });
 
 describe('a season board of several blocks, written on PostgreSQL', () => {
@@ -209,7 +223,7 @@ describe('a season board of several blocks, written on PostgreSQL', () => {
   writesOn(async () => {
     if (!(await postgresAnswers())) return null;
     database = await createDatabase('questboard_season_blocks');
-    return source.openSqlStore({ databaseUrl: database.url });
+    return source.postgresDriver({ url: database.url });
   });
   after(() => database?.drop());
 });
@@ -271,6 +285,12 @@ async function upgrade(openDriver, storeOptions) {
   } finally {
     await store.close();
   }
+  const reopened = await openDriver();
+  try {
+    assert.deepEqual(await checkCounts(reopened), { blocks: 3, sections: 1 });
+  } finally {
+    await reopened.close();
+  }
 }
 
 describe('season points of version 19 get their blocks', () => {
@@ -288,6 +308,178 @@ describe('season points of version 19 get their blocks', () => {
     const database = await createDatabase('questboard_season_blocks_upgrade');
     try {
       await upgrade(() => source.postgresDriver({ url: database.url }), { databaseUrl: database.url });
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+/**
+ * Every block of the season counts the members from its start to the next block's, and every
+ * section the blocks from its start to the next section's and their members; none is empty.
+ * @param {import('../../../src/store/sql/sql.js').SqlDriver} driver
+ */
+async function checkCounts(driver) {
+  return driver.transaction('read', async (session) => {
+    /** @type {(text: string) => Promise<any[]>} */
+    const query = (text) => session.query({ text, values: [SEASON_ID] });
+    const next = `WINDOW w AS (ORDER BY negated_points, start_at, start_name)`;
+    const until = (/** @type {string} */ row, /** @type {string} */ of) =>
+      `(${of}.next_points IS NULL OR ${row} < (${of}.next_points, ${of}.next_at, ${of}.next_name))`;
+    const withNext = (/** @type {string} */ table) => `SELECT *, lead(negated_points) OVER w AS next_points,
+        lead(start_at) OVER w AS next_at, lead(start_name) OVER w AS next_name
+      FROM ${table} WHERE app_id = 'guild' AND season_id = $1 ${next}`;
+    const wrongBlocks = await query(`
+      SELECT b.negated_points, b.start_at, b.start_name, b.count, (SELECT count(*) FROM season_points AS p
+        WHERE p.app_id = 'guild' AND p.season_id = $1
+          AND (p.negated_points, p.at, p.account_name) >= (b.negated_points, b.start_at, b.start_name)
+          AND ${until('(p.negated_points, p.at, p.account_name)', 'b')})::integer AS members
+      FROM (${withNext('season_blocks')}) AS b`);
+    const wrongSections = await query(`
+      SELECT s.negated_points, s.start_at, s.start_name, s.count, s.blocks, counted.members::integer, counted.blocks::integer AS held
+      FROM (${withNext('season_sections')}) AS s, LATERAL (
+        SELECT coalesce(sum(b.count), 0) AS members, count(*) AS blocks FROM season_blocks AS b
+        WHERE b.app_id = 'guild' AND b.season_id = $1
+          AND (b.negated_points, b.start_at, b.start_name) >= (s.negated_points, s.start_at, s.start_name)
+          AND ${until('(b.negated_points, b.start_at, b.start_name)', 's')}) AS counted`);
+    const [{ members, before }] =
+      await query(`SELECT (SELECT count(*) FROM season_points WHERE app_id = 'guild' AND season_id = $1)::integer AS members,
+      (SELECT count(*) FROM season_blocks AS b, (SELECT * FROM season_sections WHERE app_id = 'guild' AND season_id = $1
+          ORDER BY negated_points, start_at, start_name LIMIT 1) AS s
+        WHERE b.app_id = 'guild' AND b.season_id = $1
+          AND (b.negated_points, b.start_at, b.start_name) < (s.negated_points, s.start_at, s.start_name))::integer AS before`);
+    assert.deepEqual(
+      wrongBlocks.filter((block) => block.count !== block.members || block.count <= 0),
+      [],
+      'each block counts its members',
+    );
+    assert.deepEqual(
+      wrongSections.filter(
+        (section) => section.count !== section.members || section.blocks !== section.held || section.count <= 0,
+      ),
+      [],
+      'each section counts its blocks and their members',
+    );
+    assert.equal(before, 0, 'no block before the first section');
+    assert.equal(
+      wrongSections.reduce((sum, section) => sum + section.count, 0),
+      members,
+    );
+    return { blocks: wrongBlocks.length, sections: wrongSections.length };
+  });
+}
+
+/**
+ * A season's counts as a write leaves them just short of a cut: 1,400 members in blocks of 10,
+ * the first 128 of them in the season's first section (SECTION_SPLIT, the most it keeps). A merge of
+ * 1,000 members into one block cuts that block in three, and the section past its split; members
+ * moved out of a block empty it. Each time every count is exact and the board answers as its rows.
+ * @param {import('../../../src/store/sql/sql.js').SqlDriver} driver
+ */
+async function cutSections(driver) {
+  const members = 1400;
+  await source.migrate(driver);
+  const entries = Array.from({ length: members }, (_, i) => entryOf(i));
+  const sorted = [...entries].sort(
+    (a, b) =>
+      b.points - a.points ||
+      Date.parse(a.at) - Date.parse(b.at) ||
+      (a.account_name < b.account_name ? -1 : a.account_name > b.account_name ? 1 : 0),
+  );
+  const start = (/** @type {number} */ index) =>
+    index === 0
+      ? [-Number.MAX_VALUE, -Number.MAX_VALUE, '']
+      : [-sorted[index].points, Date.parse(sorted[index].at), sorted[index].account_name];
+  const blocks = Array.from({ length: members / 10 }, (_, block) => [...start(block * 10), 10]);
+  const sections = [
+    [...start(0), 1280, 128],
+    [...start(1280), members - 1280, members / 10 - 128],
+  ];
+  const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null };
+  const seasonRecord = {
+    season_id: SEASON_ID,
+    name: 'Spring',
+    starts_at: Date.UTC(2030, 2, 1),
+    ends_at: Date.UTC(2030, 5, 1),
+    rewards: [],
+    frozen_at: null,
+    member_count: members,
+  };
+  await driver.transaction('write', async (session) => {
+    const run = (/** @type {string} */ text, /** @type {unknown[]} */ values) => session.query({ text, values });
+    await run('INSERT INTO meta (key, value) VALUES ($1, $2)', [
+      'admin_keys',
+      JSON.stringify({ sha256: [source.sha256Hex(ADMIN)] }),
+    ]);
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', [
+      'guild',
+      JSON.stringify({ ...app, seasons: [seasonRecord] }),
+    ]);
+    const rows = entries.map(({ account_name, points, at }) => ({
+      app_id: 'guild',
+      season_id: SEASON_ID,
+      account_name,
+      points,
+      at: Date.parse(at),
+    }));
+    await run(
+      `INSERT INTO season_points (app_id, season_id, account_name, points, at, record)
+        SELECT app_id, season_id, account_name, points, at, record
+        FROM json_to_recordset($1::text::json) AS r(app_id text, season_id text, account_name text, points float8, at float8, record text)`,
+      [JSON.stringify(rows.map((row) => ({ ...row, record: JSON.stringify(row) })))],
+    );
+    for (const [table, counted] of [
+      ['season_blocks', blocks.map((row) => [...row])],
+      ['season_sections', sections],
+    ]) {
+      const columns = table === 'season_blocks' ? 'count' : 'count, blocks';
+      for (const row of counted) {
+        const values = row.length === 4 ? '$1, $2, $3, $4, $5, $6' : '$1, $2, $3, $4, $5, $6, $7';
+        await run(
+          `INSERT INTO ${table} (app_id, season_id, negated_points, start_at, start_name, ${columns}) VALUES (${values})`,
+          ['guild', SEASON_ID, ...row],
+        );
+      }
+    }
+  });
+  assert.deepEqual(await checkCounts(driver), { blocks: 140, sections: 2 });
+
+  const store = await source.openSqlStore({ driver });
+  try {
+    const call = callerOf(store);
+    assert.equal(await checkBoard(call, 'olympic'), members);
+    // 1,000 members after every member at 30 points and the earliest time, before the next: one
+    // block's, in the first section.
+    const joining = Array.from({ length: 1000 }, (_, i) => ({
+      account_name: `n${String(i).padStart(4, '0')}`,
+      points: 30,
+      at: new Date(Date.UTC(2030, 2, 2)).toISOString(),
+    }));
+    ok(await call('POST', '/v1/admin/import', { apps: [{ app_id: 'guild', seasons: [season(joining)] }] }));
+    const afterCut = await checkCounts(driver);
+    assert.equal(afterCut.blocks, 142, 'the block was cut in three');
+    assert.equal(afterCut.sections, 4, 'the first section, past its split, was cut in three');
+    assert.equal(await checkBoard(call, 'olympic'), members + 1000);
+    // The ten members of one block (the 30th, in the first section) move to the top: it empties.
+    const moved = sorted.slice(300, 310).map(({ account_name, at }) => ({ account_name, points: 90, at }));
+    ok(await call('POST', '/v1/admin/import', { apps: [{ app_id: 'guild', seasons: [season(moved)] }] }));
+    assert.equal((await checkCounts(driver)).blocks, 141, 'the emptied block is gone');
+    assert.equal(await checkBoard(call, 'olympic'), members + 1000);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('season sections cut past their split, and blocks emptied', () => {
+  it('on PGlite', async () => {
+    await cutSections(await source.pgliteDriver());
+  });
+
+  it('on PostgreSQL', async (t) => {
+    if (!(await postgresAnswers())) return skipWithoutPostgres(t);
+    const database = await createDatabase('questboard_season_sections');
+    try {
+      await cutSections(source.postgresDriver({ url: database.url }));
     } finally {
       await database.drop();
     }
