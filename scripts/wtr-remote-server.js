@@ -18,17 +18,25 @@
 // listening socket, on a port the OS picked, for the whole run, and relays
 // each connection to the server of the moment, itself on a port the OS picks
 // at each start. While the server is stopped, connections are reset.
+//
+// Its temporary directory (the bundle and the database template, some 40 MB) goes with the run,
+// however the run ends. web-test-runner stops its plugins on SIGINT (Ctrl-C) itself, but leaves
+// SIGTERM and SIGHUP to their default action, which ends the process before any 'exit' listener
+// runs: on those this plugin stops its server, removes the directory and ends the process.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { bundleServerSource } from './server-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const EXIT_WITH_PARENT = new URL('wtr-exit-with-parent.js', import.meta.url).href;
+/** How long others that handle SIGTERM or SIGHUP get to finish before the plugin ends the process. */
+const OTHERS_GRACE_MS = 5_000;
 
 /** @param {{ dataset: string }} options path of the dataset (import shape), relative to the project root */
 export function remoteServerPlugin({ dataset }) {
@@ -52,8 +60,12 @@ export function remoteServerPlugin({ dataset }) {
   const bundleDirectory = mkdtempSync(join(tmpdir(), 'questboard-remote-server-'));
   // Also when the runner ends without stopping its plugins (an error of its own, a second Ctrl-C).
   process.once('exit', () => rmSync(bundleDirectory, { recursive: true, force: true }));
+  // Left to their default action, these would end the process before that listener runs.
+  process.on('SIGTERM', endOnSignal).on('SIGHUP', endOnSignal);
   const bundle = join(bundleDirectory, 'serve.mjs');
   const template = join(bundleDirectory, 'database.tar');
+  /** Set by the first SIGTERM or SIGHUP. */
+  let ending = false;
 
   /** @param {import('node:net').Socket} socket */
   function relay(socket) {
@@ -159,6 +171,36 @@ export function remoteServerPlugin({ dataset }) {
     }
   }
 
+  /** Stops the server process and the relay, and removes the directory: the end of the run. */
+  async function stopServer() {
+    target = null;
+    if (child) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
+    endRelayed();
+    front?.close();
+    rmSync(bundleDirectory, { recursive: true, force: true });
+  }
+
+  /**
+   * Stops the server, then ends the process with the status a shell gives one the signal ended.
+   * @param {NodeJS.Signals} signal
+   */
+  async function endOnSignal(signal) {
+    const status = 128 + constants.signals[signal];
+    // A second signal does not wait for the server, which leaves with this process
+    // (wtr-exit-with-parent.js); the 'exit' listener still removes the directory.
+    if (ending) process.exit(status);
+    ending = true;
+    await stopServer();
+    // Whoever else handles the signal stops listening once done (puppeteer, which closes its browser
+    // and removes the browser's profile directory): they get a grace period to finish.
+    for (let waited = 0; waited < OTHERS_GRACE_MS && process.listenerCount(signal) > 1; waited += 50) await sleep(50);
+    process.exit(status);
+  }
+
   async function stop() {
     if (!target || !child) return;
     target = null;
@@ -176,17 +218,7 @@ export function remoteServerPlugin({ dataset }) {
         console.error(`questboard-remote-server: ${error.message}`);
       });
     },
-    async serverStop() {
-      target = null;
-      if (child) {
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        await exited;
-      }
-      endRelayed();
-      front?.close();
-      rmSync(bundleDirectory, { recursive: true, force: true });
-    },
+    serverStop: stopServer,
     /** @param {{ command: string, payload?: { action?: string } }} message */
     async executeCommand({ command, payload }) {
       if (command !== 'remote-server') return undefined;

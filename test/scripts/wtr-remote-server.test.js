@@ -1,12 +1,13 @@
 // scripts/wtr-remote-server.js, the reference server the browser tests reach
 // cross-origin: its URL survives a restart even when another process took
 // the port meanwhile, a restart keeps nothing of the run before, and the
-// server goes when the test runner is killed.
+// server and its temporary directory go when the test runner is killed or
+// ended by a signal.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,9 @@ import { remoteServerPlugin } from '../../scripts/wtr-remote-server.js';
 const DATASET = 'test/remote/remote-dataset.json';
 /** A server start takes long on a busy machine; only a hang should reach this. */
 const TIMEOUT = 600_000;
+/** Bounds within it, on a runner's server start and on its end: only a hang should reach them either. */
+const STARTED_MS = 300_000;
+const ENDING_MS = 120_000;
 
 const AUTHORIZATION = { Authorization: 'Bearer pk_guild' };
 
@@ -91,9 +95,13 @@ describe('the reference server of a run', () => {
   });
 });
 
-it('stops the server it started when the test runner is killed', { timeout: TIMEOUT }, async () => {
-  // A runner killed outright leaves its temporary directory (the server's bundle): in one of the test's.
-  const runnerTmp = mkdtempSync(join(tmpdir(), 'questboard-killed-runner-'));
+/**
+ * A runner, in a process of its own, that starts the plugin's server and prints its URL; with a TMPDIR
+ * of the test's, where a runner killed outright leaves its temporary directory (the server's bundle).
+ * `stderr.end`: the server shares the runner's stderr, so the pipe ends only when the server is gone too.
+ */
+async function startRunner() {
+  const runnerTmp = mkdtempSync(join(tmpdir(), 'questboard-ended-runner-'));
   const runner = spawn(
     process.execPath,
     [
@@ -104,7 +112,6 @@ it('stops the server it started when the test runner is killed', { timeout: TIME
        await plugin.serverStart();
        console.log(await plugin.executeCommand({ command: 'remote-server', payload: { action: 'url' } }));`,
     ],
-    // The server shares the runner's stderr: the pipe ends only when the server is gone too.
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: runnerTmp } },
   );
   after(() => {
@@ -113,9 +120,52 @@ it('stops the server it started when the test runner is killed', { timeout: TIME
   });
   runner.stderr.resume();
   const serverGone = once(runner.stderr, 'end');
-  const [line] = await once(runner.stdout.setEncoding('utf8'), 'data');
+  const exited = once(runner, 'exit');
+  const [line] = await within(
+    once(runner.stdout.setEncoding('utf8'), 'data'),
+    "the runner to print its server's URL",
+    STARTED_MS,
+  );
   assert.equal((await fetch(`${line.trim()}/_test/subscriptions`)).status, 200);
+  return { runner, runnerTmp, serverGone, exited };
+}
 
+/**
+ * Resolves as `promise` does, or rejects naming `what` once `ms` have passed.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {string} what
+ * @param {number} ms
+ * @returns {Promise<T>}
+ */
+function within(promise, what, ms) {
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gave up waiting for ${what} after ${ms / 1000} s`)), ms);
+  });
+  return /** @type {Promise<T>} */ (Promise.race([promise, late]).finally(() => clearTimeout(timer)));
+}
+
+it('stops the server it started when the test runner is killed', { timeout: TIMEOUT }, async () => {
+  const { runner, serverGone } = await startRunner();
   runner.kill('SIGKILL');
-  await serverGone;
+  await within(serverGone, 'the server to end with the killed runner', ENDING_MS);
 });
+
+for (const signal of /** @type {const} */ (['SIGTERM', 'SIGHUP'])) {
+  it(
+    `on ${signal} stops its server, removes its directory and ends the runner with 128 + the signal`,
+    { timeout: TIMEOUT },
+    async () => {
+      const { runner, runnerTmp, serverGone, exited } = await startRunner();
+      assert.match(readdirSync(runnerTmp).join(' '), /questboard-remote-server-/, 'the directory, before the signal');
+
+      runner.kill(signal);
+      const [code, endedBy] = await within(exited, `the runner to exit after ${signal}`, ENDING_MS);
+      assert.deepEqual({ code, endedBy }, { code: 128 + constants.signals[signal], endedBy: null });
+      await within(serverGone, `the server to end after ${signal}`, ENDING_MS);
+      assert.deepEqual(readdirSync(runnerTmp), [], "nothing left in the runner's TMPDIR");
+    },
+  );
+}

@@ -3,7 +3,7 @@
 // no fetch can (odd methods, oversized heads, CONNECT, bodies sent in part).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +123,31 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
  * and a test reads the ones it expects (`any`: e.g. `err.message` of an error's line).
  * @typedef {{ level: number, time: string, msg: string, [field: string]: any }} LogLine
  */
+
+/**
+ * The TCP port process `pid` listens on, as the kernel says (Linux's /proc), or null while it
+ * listens on none: for a server that does not say it, as at --log-level warn.
+ * @param {number} pid
+ */
+export function listeningPort(pid) {
+  const sockets = new Set();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const socket = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (socket) sockets.add(socket[1]);
+    } catch {
+      // closed while being read
+    }
+  }
+  for (const table of ['tcp', 'tcp6']) {
+    // "sl local_address rem_address st … inode …": a port in hex after the address, 0A for LISTEN.
+    for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').trim().split('\n').slice(1)) {
+      const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+      if (state === '0A' && sockets.has(inode)) return Number.parseInt(local.split(':')[1], 16);
+    }
+  }
+  return null;
+}
 
 /**
  * A size /proc/<pid>/status gives in kB, in bytes.

@@ -2,14 +2,13 @@
 // access log and its request ids, request timeouts, and a graceful stop that
 // lets the requests under way finish.
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { openConnection, spawnServer, startServer, WAIT_MS } from './reference-server.js';
+import { listeningPort, openConnection, spawnServer, START_MS, startServer, WAIT_MS } from './reference-server.js';
 
 const DATASET = 'test/remote/remote-dataset.json';
 const INSTALLED = 'sk_installed_0123456789abcdef';
@@ -157,11 +156,14 @@ describe('the health check, the access log and request ids', () => {
   });
 
   it('logs nothing per request at --log-level warn', async () => {
-    // Quiet, it does not say where it listens either: it is given a port that was free
-    // (and --allow-bootstrap, so that it has no missing admin key to warn of).
-    const port = await freePort();
-    const quiet = spawnServer(['--memory', '--port', String(port), '--log-level', 'warn', '--allow-bootstrap']);
-    await waitForHealth(port);
+    // Quiet, it does not say where it listens either: the kernel does (and --allow-bootstrap,
+    // so that it has no missing admin key to warn of).
+    const quiet = spawnServer(['--memory', '--port', '0', '--log-level', 'warn', '--allow-bootstrap']);
+    // Defined: the process spawned.
+    const pid = /** @type {number} */ (quiet.child.pid);
+    /** @type {number | null} */
+    let port = null;
+    await waitUntil(() => (port = listeningPort(pid)) !== null, { what: 'the quiet server to listen', ms: START_MS });
     assert.equal((await fetch(`http://127.0.0.1:${port}/v1/health`)).status, 200);
     quiet.child.kill('SIGTERM');
     const { code, stdout } = await quiet.ended;
@@ -241,29 +243,14 @@ function connectTo(port) {
   });
 }
 
-/** @param {() => boolean | Promise<boolean>} condition */
-async function waitUntil(condition) {
-  const deadline = Date.now() + WAIT_MS;
+/**
+ * @param {() => boolean | Promise<boolean>} condition
+ * @param {{ what?: string, ms?: number }} [bound] what is awaited, said when it does not come within `ms`
+ */
+async function waitUntil(condition, { what = 'the condition', ms = WAIT_MS } = {}) {
+  const deadline = Date.now() + ms;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('gave up waiting');
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await sleep(25);
   }
 }
-
-async function freePort() {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = /** @type {import('node:net').AddressInfo} */ (probe.address());
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
-
-/** @param {number} port */
-const waitForHealth = (port) =>
-  waitUntil(() =>
-    fetch(`http://127.0.0.1:${port}/v1/health`).then(
-      (answer) => answer.ok,
-      () => false,
-    ),
-  );
