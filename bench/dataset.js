@@ -28,6 +28,15 @@ export function memberName(index) {
 }
 
 /**
+ * A member of the round's own, whom the dataset never has (its members are memberName's): the
+ * badge write of bench/operations.js brings one each round.
+ * @param {number} round
+ */
+export function newcomerName(round) {
+  return `newcomer-${round}`;
+}
+
+/**
  * The app of this size. Its twin (`whole`) has the same members and progress
  * under other ids, to time one import of them all against the chunked seeding.
  * @param {number} size

@@ -1,7 +1,8 @@
-// The measured operations, each one request per round. Writes change their
+// The measured operations, each one timed request per round. Writes change their
 // target every round (another member, another endorsement), so each round is a
-// real write and not the cheap answer to a repeated one.
-import { ADMIN_KEY, memberName } from './dataset.js';
+// real write and not the cheap answer to a repeated one. A write may `prepare`
+// its round's target with a request of its own, sent before it and not timed.
+import { ADMIN_KEY, appDefinition, memberName, newcomerName } from './dataset.js';
 
 const query = (params) => new URLSearchParams(params).toString();
 
@@ -9,13 +10,26 @@ const query = (params) => new URLSearchParams(params).toString();
 export const DEEP_FRACTION = 0.9;
 
 /**
+ * Rounds past any the timing uses (bench/rounds.js counts from 0): the server benchmark's
+ * statement count sends PROBE_ROUND, its load counts up from LOAD_FIRST_ROUND, so each of their
+ * writes has a target of its own.
+ */
+export const PROBE_ROUND = 500_000;
+export const LOAD_FIRST_ROUND = 1_000_000;
+
+/** Issue 40's write: every request of it awards a badge. */
+export const BADGE_WRITE = 'admin/log_task awarding a badge';
+
+/**
  * `deepMember`, when given, adds two reads deep in the score board: the page at
  * DEEP_FRACTION of the members, and the page around that member (the caller
  * finds who is there), to set against the first page.
- * @returns {{ name: string, kind: 'baseline' | 'read' | 'write', request: (round: number) => object }[]}
+ * @returns {{ name: string, kind: 'baseline' | 'read' | 'write', request: (round: number) => object,
+ *   prepare?: (round: number) => object }[]}
  */
 export function operationsFor(app, { deepMember } = {}) {
   const { appId, apiKey, size } = app;
+  const { tasks } = appDefinition(app).challenges[0];
   // Spread over the whole app so no single record stays hot in a cache.
   const member = (round, salt = 0) => memberName((round * 7919 + salt * 104729) % size);
   const get = (path, params, key = apiKey) => ({ method: 'GET', url: `/v1/${path}?${query(params)}`, key });
@@ -121,6 +135,25 @@ export function operationsFor(app, { deepMember } = {}) {
       kind: 'write',
       request: (round) =>
         post('admin/log_task', { task_id: app.taskIds[round % 3], account_name: member(round, 3), quantity: 1 }, ADMIN_KEY),
+    },
+    {
+      // A log of a task's whole quantity completes it, so for a member who has completed none it
+      // awards the rule badge first-task (bench/dataset.js) in that write. Each round's member is
+      // a newcomer of its own: members of the dataset would run out of first tasks within a load
+      // run. admin/log_task logs only for a member the app has, and only an import brings one, so
+      // `prepare` imports the newcomer alone (no progress, so no badge); the log alone is timed.
+      name: BADGE_WRITE,
+      kind: 'write',
+      prepare: (round) =>
+        post('admin/import', { apps: [{ app_id: appId, users: [{ account_name: newcomerName(round) }] }] }, ADMIN_KEY),
+      request: (round) => {
+        const task = tasks[round % tasks.length];
+        return post(
+          'admin/log_task',
+          { task_id: task.task_id, account_name: newcomerName(round), quantity: task.quantity },
+          ADMIN_KEY,
+        );
+      },
     },
     {
       name: 'airdrop (POST)',
