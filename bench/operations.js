@@ -4,6 +4,23 @@
 // its round's target with a request of its own, sent before it and not timed.
 import { ADMIN_KEY, appDefinition, memberName, newcomerName } from './dataset.js';
 
+/**
+ * One request of an operation, as the benchmarks' clients send it (bench/page.js, bench/http-client.js).
+ * @typedef {{ method: 'GET' | 'POST', url: string, key: string, body?: unknown }} BenchRequest
+ */
+/**
+ * Its answer: `ms` from the request to the last byte of the body.
+ * @typedef {{ ms: number, status: number, text: string }} BenchAnswer
+ */
+/**
+ * @typedef {object} Operation
+ * @property {string} name
+ * @property {'baseline' | 'read' | 'write'} kind
+ * @property {(round: number) => BenchRequest} request the round's request, the one timed
+ * @property {(round: number) => BenchRequest} [prepare] what the round's request needs first, not timed
+ */
+
+/** @param {Record<string, string>} params */
 const query = (params) => new URLSearchParams(params).toString();
 
 /** How deep in the board the deep operations read: at 90% of its members. */
@@ -24,16 +41,36 @@ export const BADGE_WRITE = 'admin/log_task awarding a badge';
  * `deepMember`, when given, adds two reads deep in the score board: the page at
  * DEEP_FRACTION of the members, and the page around that member (the caller
  * finds who is there), to set against the first page.
- * @returns {{ name: string, kind: 'baseline' | 'read' | 'write', request: (round: number) => object,
- *   prepare?: (round: number) => object }[]}
+ * @param {import('./dataset.js').BenchApp} app
+ * @param {{ deepMember?: string }} [options]
+ * @returns {Operation[]}
  */
 export function operationsFor(app, { deepMember } = {}) {
   const { appId, apiKey, size } = app;
   const { tasks } = appDefinition(app).challenges[0];
   // Spread over the whole app so no single record stays hot in a cache.
+  /** @type {(round: number, salt?: number) => string} */
   const member = (round, salt = 0) => memberName((round * 7919 + salt * 104729) % size);
+  /** @type {(path: string, params: Record<string, string>, key?: string) => BenchRequest} */
   const get = (path, params, key = apiKey) => ({ method: 'GET', url: `/v1/${path}?${query(params)}`, key });
+  /** @type {(path: string, body: unknown, key?: string) => BenchRequest} */
   const post = (path, body, key = apiKey) => ({ method: 'POST', url: `/v1/${path}`, key, body });
+  /** @type {Operation[]} */
+  const deepReads =
+    deepMember === undefined
+      ? []
+      : [
+          {
+            name: 'get_leaderboard offset 90%',
+            kind: 'read',
+            request: () => get('get_leaderboard', { app_id: appId, offset: String(Math.floor(size * DEEP_FRACTION)) }),
+          },
+          {
+            name: 'get_leaderboard around 90%',
+            kind: 'read',
+            request: () => get('get_leaderboard', { app_id: appId, around: deepMember, limit: '25' }),
+          },
+        ];
   const middle = memberName(Math.floor(size / 2));
 
   return [
@@ -72,20 +109,7 @@ export function operationsFor(app, { deepMember } = {}) {
       kind: 'read',
       request: () => get('get_leaderboard', { app_id: appId, around: middle, limit: '25' }),
     },
-    ...(deepMember === undefined
-      ? []
-      : [
-          {
-            name: 'get_leaderboard offset 90%',
-            kind: 'read',
-            request: () => get('get_leaderboard', { app_id: appId, offset: String(Math.floor(size * DEEP_FRACTION)) }),
-          },
-          {
-            name: 'get_leaderboard around 90%',
-            kind: 'read',
-            request: () => get('get_leaderboard', { app_id: appId, around: deepMember, limit: '25' }),
-          },
-        ]),
+    ...deepReads,
     {
       name: 'get_leaderboard season',
       kind: 'read',
@@ -106,7 +130,7 @@ export function operationsFor(app, { deepMember } = {}) {
       // shared by up to 100 members, its first page.
       name: 'admin/members search',
       kind: 'read',
-      request: (round) => get('admin/members', { app_id: appId, prefix: member(round).slice(0, -2), limit: 20 }, ADMIN_KEY),
+      request: (round) => get('admin/members', { app_id: appId, prefix: member(round).slice(0, -2), limit: '20' }, ADMIN_KEY),
     },
     {
       name: 'get_task_progress',
