@@ -126,9 +126,10 @@ within ${TARGETS.write}×. Issue 40 asks the same ${TARGETS.write}× of a write 
 - Writes change their target every round (another member, another endorsement id,
   another recipient), so none is answered as a repeat.
 - \`${BADGE_WRITE}\` logs a task's whole quantity for a member of the round's own, which
-  completes it and so awards the badge \`first-task\` (a task completed) in that very write. The member
-  is brought just before by an untimed \`POST /v1/admin/import\` of them alone (no progress, so no
-  badge): a log needs a member the app has, and only an import brings one.
+  completes it and so awards the badge \`first-task\` (a task completed) in that very write, as a
+  member's first completed task does, with their first points on the boards. The member is brought
+  just before by an untimed \`POST /v1/admin/import\` of them alone (no progress, so no badge): a log
+  needs a member the app has, and only an import brings one.
 - Median and p95 (nearest rank) in milliseconds; "× health" is the median's ratio
   to health's median.
 
