@@ -5,16 +5,11 @@ import { httpClient } from './http-client.js';
 import { median, percentile } from './report.js';
 import { seededRandom } from './seeded-random.js';
 
-/** Null for an answer 2xx, else what the error is counted as. */
-const failure = (what, { status, text }) =>
-  status >= 200 && status < 300 ? null : `${what}: HTTP ${status} ${text.slice(0, 200)}`;
-
 /**
  * `mix`: `[{ weight, operations }]`, each request drawn first by weight, then
  * uniformly among the operations of the group (bench/operations.js). Rounds
  * (the writes' targets) count up from `firstRound`, one per request, so no write
- * repeats another. An operation's preparation is sent before its request by the
- * same client, neither timed nor counted: the figures are the mix's requests.
+ * repeats another.
  */
 export async function loadRun({ base, mix, clients, seconds, firstRound, seed = 1 }) {
   const client = httpClient(base, { connections: clients });
@@ -30,16 +25,11 @@ export async function loadRun({ base, mix, clients, seconds, firstRound, seed = 
       let pick = next() * totalWeight;
       const group = mix.find((candidate) => (pick -= candidate.weight) < 0) ?? mix.at(-1);
       const operation = group.operations[Math.floor(next() * group.operations.length)];
-      const ownRound = round++;
       let outcome;
       try {
-        const prepared = operation.prepare && (await client.send(operation.prepare(ownRound), { timeoutMs: 10_000 }));
-        outcome = prepared ? failure(`${operation.name}, its preparation`, prepared) : null;
-        if (outcome === null) {
-          const answer = await client.send(operation.request(ownRound), { timeoutMs: 10_000 });
-          latencies.push(answer.ms);
-          outcome = failure(operation.name, answer);
-        }
+        const { ms, status, text } = await client.send(operation.request(round++), { timeoutMs: 10_000 });
+        latencies.push(ms);
+        outcome = status >= 200 && status < 300 ? null : `${operation.name}: HTTP ${status} ${text.slice(0, 200)}`;
       } catch (error) {
         outcome = `${operation.name}: ${error.message}`;
       }

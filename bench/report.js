@@ -103,7 +103,7 @@ Rerun it to refresh them; the command rewrites this section.
 Issue 2 sets them at 100,000 members, relative to \`GET /v1/health\` measured in
 the same run: every read within ${TARGETS.read}× of health's median, every write
 within ${TARGETS.write}×. Issue 40 asks the same ${TARGETS.write}× of a write that awards a badge:
-\`${BADGE_WRITE}\`, whose every request awards one. ${outcome}
+\`${BADGE_WRITE}\`, each request of which completes a member's first task and so awards one. ${outcome}
 
 ### Method
 
@@ -125,11 +125,10 @@ within ${TARGETS.write}×. Issue 40 asks the same ${TARGETS.write}× of a write 
   and the run fails if any \`/v1\` request reached the server instead of the worker.
 - Writes change their target every round (another member, another endorsement id,
   another recipient), so none is answered as a repeat.
-- \`${BADGE_WRITE}\` logs a task's whole quantity for a member of the round's own, which
-  completes it and so awards the badge \`first-task\` (a task completed) in that very write, as a
-  member's first completed task does, with their first points on the boards. The member is brought
-  just before by an untimed \`POST /v1/admin/import\` of them alone (no progress, so no badge): a log
-  needs a member the app has, and only an import brings one.
+- \`${BADGE_WRITE}\` logs a task's whole quantity for a member of the dataset who has completed
+  no task (one without progress, about a fifth of them), another each round, so it completes their first
+  task and awards the badge \`first-task\` (a task completed) in that very write, as any member's first
+  completed task does. The member is seeded with the others: nothing is sent before the write.
 - Median and p95 (nearest rank) in milliseconds; "× health" is the median's ratio
   to health's median.
 

@@ -19,8 +19,7 @@ export function assertSuccess(what, { status, text }) {
 }
 
 /**
- * Runs every operation once per round through `send(request) → { ms, status, text }`, each
- * after its preparation, if it has one (bench/operations.js), whose time is not kept.
+ * Runs every operation once per round through `send(request) → { ms, status, text }`.
  * Warm-up rounds are not kept. Each phase also stops at its time budget (after
  * a minimum of rounds), so a slow operation bounds the run instead of
  * stretching it. Returns what report.js `summarize` takes, and the rounds kept.
@@ -35,8 +34,7 @@ export async function measureRounds({ operations, send, rounds, warmupRounds, mi
   const samples = Object.fromEntries(operations.map(({ name }) => [name, []]));
   /** @type {(round: number, keep: boolean) => Promise<void>} */
   const runRound = async (round, keep) => {
-    for (const { name, request, prepare } of operations) {
-      if (prepare) assertSuccess(`${name}, its preparation (round ${round})`, await send(prepare(round)));
+    for (const { name, request } of operations) {
       const answer = await send(request(round));
       assertSuccess(`${name} (round ${round})`, answer);
       if (keep) samples[name].push(answer.ms);

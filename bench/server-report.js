@@ -236,7 +236,8 @@ For PostgreSQL at 1,000,000 members:
 
 - seeding through \`POST /v1/admin/import\` in under ${SERVER_TARGETS.seedSeconds} s;
 - every read within ${TARGETS.read}× of health's median, every write within ${TARGETS.write}× (as in the browser), a write
-  that awards a badge among them (issue 40: \`${BADGE_WRITE}\`, whose every request awards one);
+  that awards a badge among them (issue 40: \`${BADGE_WRITE}\`, each request of which completes a member's
+  first task and so awards one);
 - a page deep in the board (at an offset of 90% of the members, or around the member there) costing what
   the first page costs (read here as within ${SERVER_TARGETS.deepPage}× of its median);
 - under load, ${settings.clients} clients at ${100 - settings.writeShare * 100}% reads and ${settings.writeShare * 100}% writes served at no less than
@@ -267,12 +268,11 @@ ${outcome}
   from the request to the last byte of the answer, through Node's \`http\` client; every answer is checked
   (HTTP 200, \`is_valid: true\`). Besides the browser benchmark's operations, two reads deep in the score board:
   the page at an offset of 90% of the members, and the page around the member found there.
-- The badge write, \`${BADGE_WRITE}\`: a log of a task's whole quantity for a member of the round's own,
-  which completes it and so awards the badge \`first-task\` (a task completed) in that very write, as a member's
-  first completed task does, with their first points on the boards (the season's too). The member is brought
-  just before by a \`POST /v1/admin/import\` of them alone (no progress, so no badge), not timed: a log needs
-  a member the app has, and only an import brings one. So it is in the load and the statement count: there
-  too its import goes first, neither timed nor counted.
+- The badge write, \`${BADGE_WRITE}\`: a log of a task's whole quantity for a member of the dataset who has
+  completed no task (one without progress, about a fifth of them), which completes their first task and so awards
+  the badge \`first-task\` (a task completed) in that very write, as any member's first completed task does. The
+  member is seeded with the others: nothing is sent before the write. Each round of the timing, the statement
+  count and the load has a member of its own, while they last (past them a request may award nothing).
 - Load: ${settings.clients} clients share ${settings.clients} keep-alive connections, each sending its next
   request when the last is answered, for ${settings.loadSeconds} s: first health alone, then
   ${100 - settings.writeShare * 100}% reads and ${settings.writeShare * 100}% writes drawn at random from the

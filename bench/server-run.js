@@ -199,15 +199,11 @@ async function maintenanceSettled(databaseUrl) {
 /**
  * The statements one request of each operation runs, and their time, as the
  * bench host sums them (null from another server). Sent after the rounds, with
- * a round of its own so that the writes are real ones; a preparation is sent
- * before the sums are reset, as it is not timed.
+ * a round of its own so that the writes are real ones.
  */
 async function statementsPerRequest(client, operations) {
   const perRequest = new Map();
   for (const operation of operations) {
-    if (operation.prepare) {
-      assertSuccess(`${operation.name}, its preparation`, await client.send(operation.prepare(PROBE_ROUND)));
-    }
     if ((await statementSums(client)) === null) return null;
     assertSuccess(operation.name, await client.send(operation.request(PROBE_ROUND)));
     const sums = await statementSums(client);

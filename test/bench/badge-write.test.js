@@ -1,20 +1,22 @@
 // Issue 40's benchmark write (BADGE_WRITE in bench/operations.js) awards a badge in every
 // request of it, in whatever round the benchmarks send it: the timing's, the statement count's
-// and the load's. Against the Questboard server, seeded with the benchmark's own app as both
-// benchmarks seed it, and through the benchmarks' own client and rounds.
+// and the load's. It logs for members of the dataset who have completed no task, one of its own
+// for each round. Against the Questboard server, seeded with the benchmark's own app as both
+// benchmarks seed it, through the benchmarks' own client.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_KEY, appFor, importBody } from '../../bench/dataset.js';
+import { ADMIN_KEY, appFor, importBody, memberChunk } from '../../bench/dataset.js';
 import { httpClient } from '../../bench/http-client.js';
 import { BADGE_WRITE, LOAD_FIRST_ROUND, operationsFor, PROBE_ROUND } from '../../bench/operations.js';
-import { assertSuccess, measureRounds } from '../../bench/rounds.js';
+import { assertSuccess } from '../../bench/rounds.js';
 import { startServer } from '../server/reference-server.js';
+/** @import { BenchApp } from '../../bench/dataset.js' */
 /** @import { BenchRequest, Operation } from '../../bench/operations.js' */
 
 /** The badge a log awards to a member who has completed no task (bench/dataset.js). */
 const FIRST_TASK = 'first-task';
-/** Budgets no round here comes near: every round asked for runs. */
-const UNBOUNDED_MS = 600_000;
+/** The timing's rounds at the benchmarks' defaults (bench/settings.js): 20 warm-up and 100 kept. */
+const DEFAULT_TIMING_ROUNDS = 120;
 
 /** @type {import('../server/reference-server.js').RunningServer} */
 let server;
@@ -29,21 +31,19 @@ after(async () => {
   await server?.stop();
 });
 
-/**
- * The benchmark's app of `size` members, seeded as the server benchmark seeds it (one import
- * here), and its badge write. Apps of one run differ in size and index, as the benchmark's do.
- * @param {number} size
- * @param {number} appIndex
- */
-async function seededApp(size, appIndex) {
-  const app = appFor(size, appIndex);
-  const body = importBody(app, 0, size, Date.now(), { bringsAdminKey: false });
-  assertSuccess('the seeding', await client.send({ method: 'POST', url: '/v1/admin/import', key: ADMIN_KEY, body }));
+/** @param {BenchApp} app */
+function badgeWriteOf(app) {
   const operation = operationsFor(app).find((candidate) => candidate.name === BADGE_WRITE);
-  assert.ok(operation?.prepare, `${BADGE_WRITE} is an operation with a preparation`);
+  assert.ok(operation, `${BADGE_WRITE} is an operation`);
   assert.equal(operation.kind, 'write');
-  return { app, operation: /** @type {Required<Operation>} */ (operation) };
+  return operation;
 }
+
+/**
+ * The members the seeding gives progress to.
+ * @param {BenchApp} app
+ */
+const membersWithProgress = (app) => new Set(memberChunk(app, 0, app.size, Date.now()).progress.map((log) => log.account_name));
 
 /**
  * The member a request of the badge write logs for.
@@ -53,7 +53,7 @@ const memberOf = (request) => /** @type {{ account_name: string }} */ (request.b
 
 /**
  * The badges the member of the request holds.
- * @param {ReturnType<typeof appFor>} app
+ * @param {BenchApp} app
  * @param {BenchRequest} request
  */
 async function badgesOf(app, request) {
@@ -64,34 +64,38 @@ async function badgesOf(app, request) {
 }
 
 it('awards first-task in the request itself, not before, in the rounds of each part of the benchmarks', async () => {
-  const { app, operation } = await seededApp(40, 0);
-  for (const round of [0, 1, 2, 3, PROBE_ROUND, LOAD_FIRST_ROUND, LOAD_FIRST_ROUND + 1, LOAD_FIRST_ROUND + 2]) {
+  // Large enough for a member without progress of its own for each round below.
+  const app = appFor(200, 0);
+  const nowMs = Date.now();
+  const body = importBody(app, 0, app.size, nowMs, { bringsAdminKey: false });
+  assertSuccess('the seeding', await client.send({ method: 'POST', url: '/v1/admin/import', key: ADMIN_KEY, body }));
+  /** @type {Operation} */
+  const operation = badgeWriteOf(app);
+  const withProgress = membersWithProgress(app);
+
+  const rounds = [0, 1, 2, 3, 4, PROBE_ROUND, LOAD_FIRST_ROUND, LOAD_FIRST_ROUND + 1, LOAD_FIRST_ROUND + 2];
+  for (const round of rounds) {
     const request = operation.request(round);
-    assertSuccess(`the preparation of round ${round}`, await client.send(operation.prepare(round)));
+    assert.ok(!withProgress.has(memberOf(request)), `round ${round}: a member the seeding gave no progress`);
     assert.deepEqual(await badgesOf(app, request), [], `round ${round}: no badge before the write`);
     assertSuccess(`the write of round ${round}`, await client.send(request));
     assert.ok((await badgesOf(app, request)).includes(FIRST_TASK), `round ${round}: ${FIRST_TASK} after the write`);
   }
 });
 
-it("awards a badge to a member of each round, as the benchmark's rounds send it", async () => {
-  const { app, operation } = await seededApp(41, 1);
-  const timing = await measureRounds({
-    operations: [operation],
-    send: (request) => client.send(request),
-    rounds: 3,
-    warmupRounds: 2,
-    minRounds: 3,
-    warmupBudgetMs: UNBOUNDED_MS,
-    budgetMs: UNBOUNDED_MS,
-  });
-  assert.equal(timing.samples[BADGE_WRITE]?.length, 3);
+it("gives each round a member of its own among those without progress, in every part of a run's rounds", () => {
+  const app = appFor(1000, 1);
+  const operation = badgeWriteOf(app);
+  const withProgress = membersWithProgress(app);
+  const timingRounds = Array.from({ length: DEFAULT_TIMING_ROUNDS }, (_, index) => index);
+  const loadRounds = Array.from({ length: 50 }, (_, index) => LOAD_FIRST_ROUND + index);
+  const rounds = [...timingRounds, PROBE_ROUND, ...loadRounds];
+  assert.ok(app.size - withProgress.size >= rounds.length, 'the app has a member without progress for each round');
 
-  const rounds = [0, 1, 2, 3, 4];
-  const members = new Set(rounds.map((round) => memberOf(operation.request(round))));
+  const members = rounds.map((round) => memberOf(operation.request(round)));
   // A badge is awarded once per member: the same member twice, and a round would award nothing.
-  assert.equal(members.size, rounds.length);
-  for (const round of rounds) {
-    assert.ok((await badgesOf(app, operation.request(round))).includes(FIRST_TASK), `round ${round}: ${FIRST_TASK} awarded`);
+  assert.equal(new Set(members).size, rounds.length);
+  for (const [index, member] of members.entries()) {
+    assert.ok(!withProgress.has(member), `round ${rounds[index]}: ${member} has no progress`);
   }
 });
