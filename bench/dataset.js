@@ -152,6 +152,30 @@ function seasonOf(app, board, nowMs) {
 }
 
 /**
+ * Member `index`'s seeded numbers, the first of them drawn already: how many progress logs the
+ * member has (memberChunk draws the rest).
+ * @param {BenchApp} app
+ * @param {number} index
+ */
+function memberDraws(app, index) {
+  const next = seededRandom(app.appIndex * 1_000_003 + index);
+  return { next, logs: Math.floor(next() * (MAX_LOGS_PER_MEMBER + 1)) };
+}
+
+/**
+ * The names of the members without a progress log, about one in MAX_LOGS_PER_MEMBER + 1, in the
+ * order of their index. Having completed no task, each is awarded the rule badge first-task by
+ * the first log that completes one (bench/operations.js).
+ * @param {BenchApp} app
+ * @returns {Generator<string>}
+ */
+export function* membersWithoutProgress(app) {
+  for (let index = 0; index < app.size; index++) {
+    if (memberDraws(app, index).logs === 0) yield memberName(index);
+  }
+}
+
+/**
  * Members [start, end) with their progress and season points, as one merge import's app entry.
  * @param {BenchApp} app
  * @param {number} start
@@ -163,10 +187,9 @@ export function memberChunk(app, start, end, nowMs) {
   const progress = [];
   const board = [];
   for (let index = start; index < end; index++) {
-    const next = seededRandom(app.appIndex * 1_000_003 + index);
+    const { next, logs } = memberDraws(app, index);
     const account_name = memberName(index);
     users.push({ account_name, is_active: true });
-    const logs = Math.floor(next() * (MAX_LOGS_PER_MEMBER + 1));
     for (let log = 0; log < logs; log++) {
       const daysAgo = next() * HISTORY_DAYS;
       progress.push({

@@ -3,7 +3,11 @@
 // each round sends every operation once, interleaved, so the baseline shares
 // the conditions of the operations it is compared with.
 
-/** Throws unless the answer is HTTP 200 with `is_valid: true`. */
+/**
+ * Throws unless the answer is HTTP 200 with `is_valid: true`.
+ * @param {string} what
+ * @param {{ status: number, text: string }} answer
+ */
 export function assertSuccess(what, { status, text }) {
   let valid = false;
   try {
@@ -19,9 +23,16 @@ export function assertSuccess(what, { status, text }) {
  * Warm-up rounds are not kept. Each phase also stops at its time budget (after
  * a minimum of rounds), so a slow operation bounds the run instead of
  * stretching it. Returns what report.js `summarize` takes, and the rounds kept.
+ * @param {{
+ *   operations: import('./operations.js').Operation[],
+ *   send: (request: import('./operations.js').BenchRequest) => Promise<import('./operations.js').BenchAnswer>,
+ *   rounds: number, warmupRounds: number, minRounds: number, warmupBudgetMs: number, budgetMs: number,
+ * }} settings
  */
 export async function measureRounds({ operations, send, rounds, warmupRounds, minRounds, warmupBudgetMs, budgetMs }) {
+  /** @type {Record<string, number[]>} */
   const samples = Object.fromEntries(operations.map(({ name }) => [name, []]));
+  /** @type {(round: number, keep: boolean) => Promise<void>} */
   const runRound = async (round, keep) => {
     for (const { name, request } of operations) {
       const answer = await send(request(round));

@@ -27,7 +27,7 @@ import { writeSection } from './docs-section.js';
 import { httpClient } from './http-client.js';
 import { loadRun } from './load.js';
 import { describeMachine } from './machine.js';
-import { DEEP_FRACTION, operationsFor } from './operations.js';
+import { DEEP_FRACTION, LOAD_FIRST_ROUND, operationsFor, PROBE_ROUND } from './operations.js';
 import { redisReference } from './redis-reference.js';
 import { count, formatTable, summarize } from './report.js';
 import { assertSuccess, measureRounds } from './rounds.js';
@@ -38,8 +38,6 @@ import { readSettings } from './settings.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const docsFile = join(root, 'docs/performance.md');
 const ENGINES = { pglite: 'PGlite', postgres: 'PostgreSQL' };
-/** Rounds past the timing's and before the load's: the writes of the statement count have targets of their own. */
-const PROBE_ROUND = 500_000;
 const USAGE =
   'usage: npm run bench:server -- [--sizes=100000,1000000] [--engines=pglite,postgres] [--pglite-max=100000]\n' +
   '  [--rounds=100] [--warmup=20] [--load-seconds=30] [--clients=64] [--chunk=5000] [--deadline-minutes=45] [--no-docs]';
@@ -245,8 +243,7 @@ async function loadRuns(server, operations) {
       { weight: 1 - settings.writeShare, operations: byKind('read') },
       { weight: settings.writeShare, operations: byKind('write') },
     ],
-    // Past every round the timing used: each write has a target of its own.
-    firstRound: 1_000_000,
+    firstRound: LOAD_FIRST_ROUND,
   });
   return { health, mixed };
 }
