@@ -77,6 +77,12 @@ export async function awardCrossed(tx: Transaction, app: AppRecord, user: UserRe
   }
 }
 
+/** The member's awards of the app's rule badges, those a write may award, as keys. */
+export const ruleAwardKeys = (app: AppRecord, account_name: string): [string, string, string][] =>
+  (app.badges ?? [])
+    .filter(({ rule }) => rule.kind !== 'manual')
+    .map(({ badge_id }): [string, string, string] => [app.app_id, account_name, badge_id]);
+
 /** Awards the badges of completing the challenge, as the member completes it. */
 export async function awardChallenge(tx: Transaction, app: AppRecord, account_name: string, challenge_id: string, at: number) {
   for (const { badge_id, rule } of app.badges ?? []) {

@@ -96,13 +96,15 @@ export function freezeSeason(tx: Transaction, app: AppRecord, season_id: string,
   tx.put('apps', app);
 }
 
+/** The seasons that count points earned at `at`: open, their window holding it. */
+export const seasonsEarningAt = (app: AppRecord, at: number): Season[] =>
+  listSeasons(app).filter((season) => season.frozen_at === null && at >= season.starts_at && at < season.ends_at);
+
 /** Counts points earned at `at` in each open season whose window holds it. */
 export async function earnSeasonPoints(tx: Transaction, app: AppRecord, account_name: string, points: number, at: number) {
   if (points <= 0) return;
   const app_id = app.app_id;
-  for (const season of listSeasons(app)) {
-    if (season.frozen_at !== null || at < season.starts_at || at >= season.ends_at) continue;
-    const { season_id } = season;
+  for (const { season_id } of seasonsEarningAt(app, at)) {
     const before = await tx.get('season_points', [app_id, season_id, account_name]);
     tx.put('season_points', {
       app_id,
