@@ -428,18 +428,16 @@ async function cutSections(driver) {
         FROM json_to_recordset($1::text::json) AS r(app_id text, season_id text, account_name text, points float8, at float8, record text)`,
       [JSON.stringify(rows.map((row) => ({ ...row, record: JSON.stringify(row) })))],
     );
-    for (const [table, counted] of [
-      ['season_blocks', blocks.map((row) => [...row])],
-      ['season_sections', sections],
-    ]) {
-      const columns = table === 'season_blocks' ? 'count' : 'count, blocks';
-      for (const row of counted) {
-        const values = row.length === 4 ? '$1, $2, $3, $4, $5, $6' : '$1, $2, $3, $4, $5, $6, $7';
-        await run(
-          `INSERT INTO ${table} (app_id, season_id, negated_points, start_at, start_name, ${columns}) VALUES (${values})`,
-          ['guild', SEASON_ID, ...row],
-        );
-      }
+    const startKey = `app_id, season_id, negated_points, start_at, start_name`;
+    for (const block of blocks) {
+      await run(`INSERT INTO season_blocks (${startKey}, count) VALUES ($1, $2, $3, $4, $5, $6)`, ['guild', SEASON_ID, ...block]);
+    }
+    for (const section of sections) {
+      await run(`INSERT INTO season_sections (${startKey}, count, blocks) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+        'guild',
+        SEASON_ID,
+        ...section,
+      ]);
     }
   });
   assert.deepEqual(await checkCounts(driver), { blocks: 140, sections: 2 });
