@@ -71,6 +71,18 @@ const ok = (answer) => {
 };
 
 /**
+ * Entries in board order: the most points first, then the earliest to reach them, then by name.
+ * @param {BoardEntry[]} entries
+ */
+const inBoardOrder = (entries) =>
+  [...entries].sort(
+    (a, b) =>
+      b.points - a.points ||
+      Date.parse(a.at) - Date.parse(b.at) ||
+      (a.account_name < b.account_name ? -1 : a.account_name > b.account_name ? 1 : 0),
+  );
+
+/**
  * The season's board as its rows stand (the export lists them), sorted here in board order, then
  * every page, window and rank the board answers checked against it.
  * @param {Call} call
@@ -80,12 +92,7 @@ async function checkBoard(call, rank_policy) {
   const exported = ok(await call('GET', '/v1/admin/export?app_id=guild'));
   /** @type {BoardEntry[]} */
   const rows = exported.apps[0].seasons[0].board;
-  const sorted = [...rows].sort(
-    (a, b) =>
-      b.points - a.points ||
-      Date.parse(a.at) - Date.parse(b.at) ||
-      (a.account_name < b.account_name ? -1 : a.account_name > b.account_name ? 1 : 0),
-  );
+  const sorted = inBoardOrder(rows);
   const distinctAbove = (/** @type {number} */ points) =>
     new Set(sorted.filter((row) => row.points > points).map((row) => row.points)).size;
   const expected = sorted.map((row, index) => {
@@ -229,6 +236,49 @@ describe('a season board of several blocks, written on PostgreSQL', () => {
 });
 
 /**
+ * Writes what a store of an older version kept: the admin key, each app with the season (and its
+ * member count), and the season's points.
+ * @param {import('../../../src/store/sql/sql.js').SqlSession} session
+ * @param {Record<string, number>} apps the season's member count, by app
+ * @param {Array<BoardEntry & { app_id: string }>} points
+ */
+async function writeSeasonRows(session, apps, points) {
+  const run = (/** @type {string} */ text, /** @type {unknown[]} */ values) => session.query({ text, values });
+  await run('INSERT INTO meta (key, value) VALUES ($1, $2)', [
+    'admin_keys',
+    JSON.stringify({ sha256: [source.sha256Hex(ADMIN)] }),
+  ]);
+  const season = {
+    season_id: SEASON_ID,
+    name: 'Spring',
+    starts_at: Date.UTC(2030, 2, 1),
+    ends_at: Date.UTC(2030, 5, 1),
+    rewards: [],
+    frozen_at: null,
+  };
+  for (const [app_id, member_count] of Object.entries(apps)) {
+    const app = { app_id, name: app_id, endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null };
+    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', [
+      app_id,
+      JSON.stringify({ ...app, seasons: [{ ...season, member_count }] }),
+    ]);
+  }
+  const rows = points.map(({ app_id, account_name, points, at }) => ({
+    app_id,
+    season_id: SEASON_ID,
+    account_name,
+    points,
+    at: Date.parse(at),
+  }));
+  await run(
+    `INSERT INTO season_points (app_id, season_id, account_name, points, at, record)
+      SELECT app_id, season_id, account_name, points, at, record
+      FROM json_to_recordset($1::text::json) AS r(app_id text, season_id text, account_name text, points float8, at float8, record text)`,
+    [JSON.stringify(rows.map((row) => ({ ...row, record: JSON.stringify(row) })))],
+  );
+}
+
+/**
  * Season points written at version 19 (before the blocks): 1,300 members of one season, tied in
  * runs, and a member of another app's season of the same id; the store opened on them builds the
  * blocks, and the board answers as its rows.
@@ -239,43 +289,12 @@ async function upgrade(openDriver, storeOptions) {
   const members = 1300;
   const driver = await openDriver();
   await source.migrate(driver, 19);
-  const seasonRecord = {
-    season_id: SEASON_ID,
-    name: 'Spring',
-    starts_at: Date.UTC(2030, 2, 1),
-    ends_at: Date.UTC(2030, 5, 1),
-    rewards: [],
-    frozen_at: null,
-  };
-  const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null };
-  await driver.transaction('write', async (session) => {
-    const run = (/** @type {string} */ text, /** @type {unknown[]} */ values) => session.query({ text, values });
-    await run('INSERT INTO meta (key, value) VALUES ($1, $2)', [
-      'admin_keys',
-      JSON.stringify({ sha256: [source.sha256Hex(ADMIN)] }),
-    ]);
-    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', [
-      'guild',
-      JSON.stringify({ ...app, seasons: [{ ...seasonRecord, member_count: members }] }),
-    ]);
-    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', [
-      'other',
-      JSON.stringify({ ...app, app_id: 'other', seasons: [{ ...seasonRecord, member_count: 1 }] }),
-    ]);
-    const rows = [
-      ...Array.from({ length: members }, (_, i) => {
-        const { account_name, points, at } = entryOf(i);
-        return { app_id: 'guild', season_id: SEASON_ID, account_name, points, at: Date.parse(at) };
-      }),
-      { app_id: 'other', season_id: SEASON_ID, account_name: 'zed', points: 99, at: 1 },
-    ];
-    await run(
-      `INSERT INTO season_points (app_id, season_id, account_name, points, at, record)
-        SELECT app_id, season_id, account_name, points, at, record
-        FROM json_to_recordset($1::text::json) AS r(app_id text, season_id text, account_name text, points float8, at float8, record text)`,
-      [JSON.stringify(rows.map((row) => ({ ...row, record: JSON.stringify(row) })))],
-    );
-  });
+  await driver.transaction('write', (session) =>
+    writeSeasonRows(session, { guild: members, other: 1 }, [
+      ...Array.from({ length: members }, (_, i) => ({ app_id: 'guild', ...entryOf(i) })),
+      { app_id: 'other', account_name: 'zed', points: 99, at: new Date(1).toISOString() },
+    ]),
+  );
   await driver.close();
 
   const store = await source.openSqlStore(storeOptions);
@@ -380,12 +399,7 @@ async function cutSections(driver) {
   const members = 1400;
   await source.migrate(driver);
   const entries = Array.from({ length: members }, (_, i) => entryOf(i));
-  const sorted = [...entries].sort(
-    (a, b) =>
-      b.points - a.points ||
-      Date.parse(a.at) - Date.parse(b.at) ||
-      (a.account_name < b.account_name ? -1 : a.account_name > b.account_name ? 1 : 0),
-  );
+  const sorted = inBoardOrder(entries);
   const start = (/** @type {number} */ index) =>
     index === 0
       ? [-Number.MAX_VALUE, -Number.MAX_VALUE, '']
@@ -395,39 +409,13 @@ async function cutSections(driver) {
     [...start(0), 1280, 128],
     [...start(1280), members - 1280, members / 10 - 128],
   ];
-  const app = { app_id: 'guild', name: 'Guild', endorsement_xp: 5, rank_policy: 'olympic', member_count: 0, treasury: null };
-  const seasonRecord = {
-    season_id: SEASON_ID,
-    name: 'Spring',
-    starts_at: Date.UTC(2030, 2, 1),
-    ends_at: Date.UTC(2030, 5, 1),
-    rewards: [],
-    frozen_at: null,
-    member_count: members,
-  };
   await driver.transaction('write', async (session) => {
-    const run = (/** @type {string} */ text, /** @type {unknown[]} */ values) => session.query({ text, values });
-    await run('INSERT INTO meta (key, value) VALUES ($1, $2)', [
-      'admin_keys',
-      JSON.stringify({ sha256: [source.sha256Hex(ADMIN)] }),
-    ]);
-    await run('INSERT INTO apps (app_id, record) VALUES ($1, $2)', [
-      'guild',
-      JSON.stringify({ ...app, seasons: [seasonRecord] }),
-    ]);
-    const rows = entries.map(({ account_name, points, at }) => ({
-      app_id: 'guild',
-      season_id: SEASON_ID,
-      account_name,
-      points,
-      at: Date.parse(at),
-    }));
-    await run(
-      `INSERT INTO season_points (app_id, season_id, account_name, points, at, record)
-        SELECT app_id, season_id, account_name, points, at, record
-        FROM json_to_recordset($1::text::json) AS r(app_id text, season_id text, account_name text, points float8, at float8, record text)`,
-      [JSON.stringify(rows.map((row) => ({ ...row, record: JSON.stringify(row) })))],
+    await writeSeasonRows(
+      session,
+      { guild: members },
+      entries.map((entry) => ({ app_id: 'guild', ...entry })),
     );
+    const run = (/** @type {string} */ text, /** @type {unknown[]} */ values) => session.query({ text, values });
     const startKey = `app_id, season_id, negated_points, start_at, start_name`;
     for (const block of blocks) {
       await run(`INSERT INTO season_blocks (${startKey}, count) VALUES ($1, $2, $3, $4, $5, $6)`, ['guild', SEASON_ID, ...block]);
