@@ -131,6 +131,18 @@ export async function pgliteThreadDriver(dataDir: string, { onFailure }: PgliteT
         ended();
       }
     },
+    // In its turn, as a transaction takes it, but outside one: VACUUM is refused inside one.
+    async maintain(statements) {
+      const before = last;
+      let ended!: () => void;
+      last = new Promise((resolve) => (ended = resolve));
+      try {
+        await withinWait(before);
+        for (const text of statements) await run({ text, values: [] });
+      } finally {
+        ended();
+      }
+    },
     async ping() {
       if (failure !== null) throw STORAGE_REFUSALS.failed();
       if (waitingSince !== 0 && Date.now() - waitingSince > HEALTH_WAIT_MS) throw STORAGE_REFUSALS.stalled();

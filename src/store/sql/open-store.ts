@@ -186,8 +186,9 @@ const MAINTENANCE_FLOOR = 1000;
 const MAINTENANCE_PAUSE_MS = 1000;
 
 /**
- * Keeps the tables' statistics and visibility current where the driver keeps plans
- * (SqlDriver.maintain), as autovacuum does where it runs. A kept plan was made for the tables
+ * Keeps the tables' statistics and visibility current where the driver can (SqlDriver.maintain),
+ * as autovacuum does where it runs; PGlite runs none, and without statistics plans its tables as
+ * a few rows each. A kept plan was made for the tables
  * as they were: made during an import's first chunk into an empty database, it went on reading
  * a million members as it had read none (a member read by a scan of them all: when plans were
  * first kept, the mixed load of the server benchmark at a million members fell from 525 to 155

@@ -19,6 +19,10 @@ export function pgliteDriverOf(db: PGlite): SqlDriver {
         await tx.query(`SET TRANSACTION ${TRANSACTION_MODES[mode]}`);
         return work({ query: async ({ text, values }) => (await tx.query(text, values)).rows as never });
       }),
+    // Outside a transaction (VACUUM is refused inside one); PGlite runs it once those before it end.
+    maintain: async (statements) => {
+      for (const text of statements) await db.exec(text);
+    },
     close: () => db.close(),
   };
 }

@@ -5,19 +5,27 @@
 // kept (plan_cache_mode), and a write of more rows than the floor is followed
 // by a VACUUM (ANALYZE) of the members (pg_class.reltuples, -1 until a table
 // is first analyzed; pg_stat_user_tables.last_vacuum), as is the opening of
-// a database of an older version.
+// a database of an older version. PGlite runs no autovacuum, and without
+// statistics plans every table as a few rows: its drivers (in this process,
+// and the server's thread over a data directory) are maintained likewise.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { createDatabase } from '../../../scripts/postgres.js';
 import { postgresOrSkip, sharedDatabase } from '../../postgres-or-skip.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { importSource } from '../../source-module.js';
 import { userRecord } from './user-record.js';
 
-/** @type {typeof import('../../../src/store/sql/index.js')} */
+/** The season each member written has points in (a season's id is a GUID). */
+const SEASON = 'c0000000-0000-4000-8000-00000000aaaa';
+
+/** @type {typeof import('../../../src/store/sql/index.js') & typeof import('../../../src/server/pglite-thread.js')} */
 let sql;
 before(async () => {
-  sql = await importSource('src/store/sql/index.ts');
+  sql = await importSource('src/store/sql/index.ts', 'src/server/pglite-thread.ts');
 });
 
 describe('statistics kept on PostgreSQL', () => {
@@ -76,9 +84,6 @@ describe('statistics kept on PostgreSQL', () => {
       await driver.close();
     }
   });
-
-  /** The season each member written has points in (a season's id is a GUID). */
-  const SEASON = 'c0000000-0000-4000-8000-00000000aaaa';
 
   /**
    * A store on the test's database (in `schema`, if given), with what the tests ask of it: writing
@@ -162,6 +167,53 @@ describe('statistics kept on PostgreSQL', () => {
       assert.equal(await store.rowsReach(2310), 2310, 'maintained after the pause');
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('statistics kept on PGlite', () => {
+  /**
+   * Writes 1,210 members with season points (past the floor) through a store on `driver`, and
+   * looks for the members' and the season points' rows as ANALYZE counts them (-1 until then).
+   * @param {import('../../../src/store/sql/sql.js').SqlDriver} driver
+   */
+  async function maintainedOn(driver) {
+    const store = await sql.openSqlStore({ driver });
+    const counted = async () =>
+      driver.transaction('read', async (session) => {
+        const rows = await session.query({
+          text: `SELECT relname, reltuples::float8 AS n FROM pg_class WHERE relname IN ('users', 'season_points') ORDER BY relname`,
+          values: [],
+        });
+        return Object.fromEntries(rows.map((row) => [row.relname, row.n]));
+      });
+    try {
+      assert.deepEqual(await counted(), { season_points: -1, users: -1 }, 'never analyzed');
+      await store.write(async (tx) => {
+        for (let i = 0; i < 1210; i++) {
+          tx.put('users', userRecord({ app_id: 'guild', account_name: `member-${i}`, total_score: i % 7, score_at: i }));
+          tx.put('season_points', { app_id: 'guild', season_id: SEASON, account_name: `member-${i}`, points: i % 7, at: i });
+        }
+      });
+      const deadline = Date.now() + 30_000;
+      while ((await counted()).season_points < 1210 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(await counted(), { season_points: 1210, users: 1210 }, 'both counted by the ANALYZE after the write');
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('in this process', async () => {
+    await maintainedOn(await sql.pgliteDriver());
+  });
+
+  it("in the server's thread over a data directory", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'questboard-statistics-'));
+    try {
+      await maintainedOn(await sql.pgliteThreadDriver(dataDir, { onFailure: () => undefined }));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });
