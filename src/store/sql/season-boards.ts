@@ -151,6 +151,8 @@ export function seasonQueries(
         FROM (
           SELECT (${membersBeforeBlock('own', app_id, season_id)} + ${walkOfBlock('own', app_id, season_id, place)})::integer AS n
           FROM ${blockHolding('own', app_id, season_id, place)}
+          -- Kept a subquery of its own: flattened, the position was counted once for each use of n.
+          OFFSET 0
         ) AS position)`;
       const higher = seasonMembersBefore(app_id, season_id, topValueStart);
       /** The page's members before the member, and from the member on. */
