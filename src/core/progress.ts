@@ -66,23 +66,12 @@ export async function applyProgress(tx: Transaction, log: Log): Promise<Progress
   user.tasks_logged++;
   countDay(app, user, at);
 
-  // Without retry a completed task is done: later logs only count as logged.
-  const open = progress.times_completed === 0 || task.allowretry;
-  if (open) {
-    const singleLog = task.operator === 1;
-    const previous = progress.completed_e4;
-    progress.completed_e4 = task.alloweditquantity
-      ? quantity_e4
-      : singleLog
-        ? Math.max(previous, quantity_e4)
-        : previous + quantity_e4;
-    // Operator 1 completes only when one log reaches the quantity on its own.
-    const reached = (singleLog ? quantity_e4 : progress.completed_e4) >= task.quantity_e4;
-    if (reached) {
-      // An import reads what its members' logs complete in bulk, a chunk of members at a time (dataset.ts).
-      if (!log.replay) await readForCompletion(tx, log, progress);
-      await completeTask(tx, log, progress);
-    }
+  const after = progressAfter(task, progress, quantity_e4);
+  progress.completed_e4 = after.completed_e4;
+  if (after.reached) {
+    // An import reads what its members' logs complete in bulk, a chunk of members at a time (dataset.ts).
+    if (!log.replay) await readForCompletion(tx, app, task, user.account_name, progress.times_completed === 0, at);
+    await completeTask(tx, log, progress);
   }
   await awardCrossed(tx, app, user, before, at);
   if (!log.replay) tellLevelChange(tx, user, xpBefore, at);
@@ -92,19 +81,47 @@ export async function applyProgress(tx: Transaction, log: Log): Promise<Progress
 }
 
 /**
- * What completing the task goes on to read, asked for at once: the member's record of its
- * challenge (a first completion), their awards of the rule badges it may award, and their points
- * in the seasons it earns points in. Asked for in turn, each was a round trip of its own to a
- * server's database, a third of a write that awards a badge (docs/performance.md).
+ * The task's completed quantity after a log of `quantity_e4` (progress as it stands before it:
+ * none yet is 0, never completed), and whether the log completes the task.
  */
-async function readForCompletion(tx: Transaction, { app, task, user, at }: Log, progress: ProgressRecord) {
-  const { account_name } = user;
+export function progressAfter(
+  task: TaskRecord,
+  { completed_e4: previous, times_completed }: Pick<ProgressRecord, 'completed_e4' | 'times_completed'>,
+  quantity_e4: number,
+): { completed_e4: number; reached: boolean } {
+  // Without retry a completed task is done: later logs only count as logged.
+  if (times_completed > 0 && !task.allowretry) return { completed_e4: previous, reached: false };
+  const singleLog = task.operator === 1;
+  const completed_e4 = task.alloweditquantity
+    ? quantity_e4
+    : singleLog
+      ? Math.max(previous, quantity_e4)
+      : previous + quantity_e4;
+  // Operator 1 completes only when one log reaches the quantity on its own.
+  return { completed_e4, reached: (singleLog ? quantity_e4 : completed_e4) >= task.quantity_e4 };
+}
+
+/**
+ * What completing the task goes on to read, asked for at once: the member's record of its
+ * challenge (at a first completion), their awards of the rule badges it may award, and their
+ * points in the seasons it earns points in at `at`. Asked for in turn, each was a round trip of
+ * its own to a server's database; a server's read-ahead asks for them with the log's first reads
+ * (handler/read-ahead.ts).
+ */
+export async function readForCompletion(
+  tx: Transaction,
+  app: AppRecord,
+  task: TaskRecord,
+  account_name: string,
+  first: boolean,
+  at: number,
+): Promise<void> {
   await Promise.all([
-    progress.times_completed === 0 ? tx.get('member_challenges', [task.challenge_id, account_name]) : undefined,
+    first ? tx.get('member_challenges', [task.challenge_id, account_name]) : undefined,
     tx.getMany('badge_awards', ruleAwardKeys(app, account_name)),
     tx.getMany(
       'season_points',
-      seasonsEarningAt(app, at).map(({ season_id }) => [app.app_id, season_id, account_name]),
+      seasonsEarningAt(app, at).map(({ season_id }): [string, string, string] => [app.app_id, season_id, account_name]),
     ),
   ]);
 }

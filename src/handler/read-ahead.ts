@@ -16,7 +16,9 @@ import { getLeaderboardQuery } from '../api/schemas.js';
 import { boardOf, DEFAULT_LIMIT } from '../core/leaderboard.js';
 import { adminKeyHashes, authenticate } from '../core/access.js';
 import { dayCountsKey } from '../core/activity.js';
+import { progressAfter, readForCompletion } from '../core/progress.js';
 import { sha256Hex } from '../api/key-hash.js';
+import { toQuantityE4 } from '../api/formats.js';
 import type { Transaction } from '../store/index.js';
 import type { AheadRead } from './operations.js';
 import type { RateLimiter } from './rate-limits.js';
@@ -139,18 +141,26 @@ const READS: Record<AheadRead, (ahead: Ahead) => void> = {
 
   // Not for a key of another app, which the task's lookup turns away. The key's lookup here
   // takes the handler's read, started before.
-  log: ({ tx, input: { task_id, account_name }, key, now }) => {
+  log: ({ tx, input: { task_id, account_name, quantity }, key, now }) => {
     if (!text(task_id) || !text(account_name)) return;
     ask(
       authenticate(tx, key).then(async ({ app_id }) => {
         const task = await tx.get('tasks', task_id);
         if (!task || (app_id !== null && app_id !== task.app_id)) return;
+        const app = tx.get('apps', task.app_id);
         await Promise.all([
           // The day's counts, which a log that completes the task updates (core/activity.ts).
-          tx.get('apps', task.app_id).then((app) => app && tx.getMeta(dayCountsKey(app, now))),
+          app.then((found) => found && tx.getMeta(dayCountsKey(found, now))),
           tx.get('users', [task.app_id, account_name]),
           tx.get('challenges', task.challenge_id),
-          tx.get('progress', [task_id, account_name]),
+          // A log that completes the task goes on to read what completing it reads: asked for
+          // beside the day's counts, not in a round trip of its own once the rules reach it.
+          tx.get('progress', [task_id, account_name]).then(async (progress) => {
+            const before = progress ?? { completed_e4: 0, times_completed: 0 };
+            if (typeof quantity !== 'number' || !progressAfter(task, before, toQuantityE4(quantity)).reached) return;
+            const found = await app;
+            if (found) await readForCompletion(tx, found, task, account_name, before.times_completed === 0, now);
+          }),
         ]);
       }),
     );
