@@ -75,7 +75,7 @@ const sectionStart = sql`coalesce(section.negated_value, ${negated(BOARD_START.v
   coalesce(section.start_at, ${BOARD_START.start_at}::float8) AS start_at, coalesce(section.start_name, '') AS start_name`;
 
 /** Fails the write with SPLIT_DUE where a row the adding wrote (addingIn) has `counter` past `split` (cut by the write run again). */
-const failingPast = (counter: string, split: number) => sql`
+export const failingPast = (counter: string, split: number) => sql`
   SELECT questboard_split_due() FROM (
     SELECT ${new Identifier(counter)} AS n FROM updated UNION ALL SELECT ${new Identifier(counter)} FROM inserted
   ) AS counts WHERE n > ${split}::integer LIMIT 1`;

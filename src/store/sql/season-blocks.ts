@@ -54,7 +54,7 @@ export const seasonStartKey = <Row extends SeasonPlace>(): KeyColumn<Row>[] => [
   { name: 'start_name', type: 'text', of: (row) => row.start_name },
 ];
 
-const SEASON_BLOCK_COUNTS: CountedTable<CountedBlock> = {
+export const SEASON_BLOCK_COUNTS: CountedTable<CountedBlock> = {
   table: 'season_blocks',
   key: seasonStartKey(),
   counters: [{ name: 'count', of: (block) => block.count }],

@@ -1,10 +1,28 @@
 // Keeps a season's counts as a write moves its members: the blocks (season-blocks.ts) and their
-// sections (season-sections.ts), in the statements of the write's flush (transaction.ts).
+// sections (season-sections.ts), in the statements of the write's flush (transaction.ts). A
+// request's few moves go as statements that find their blocks and sections themselves, as
+// board-moves.ts moves the main boards' members: nothing is read first, so they go out with the
+// write's records and its COMMIT, a round trip less for every write that earns season points.
+// One that would grow a block or a section past its split fails with SPLIT_DUE, and the write
+// is run again reading first (moveOnSeasons), which cuts.
 import type { SeasonPointsRecord } from '../records.js';
-import { BLOCK_SPLIT } from './board-blocks.js';
-import { addToBlocks, cut, locate, placeOf, placeText, type SeasonPlace } from './season-blocks.js';
-import { readSections, sectionCounts } from './season-sections.js';
-import type { SqlSession } from './sql.js';
+import { BLOCK_SPLIT, PROBES_AT_MOST } from './board-blocks.js';
+import { failingPast } from './board-moves.js';
+import { SECTION_SPLIT } from './board-sections.js';
+import { addingIn } from './counts.js';
+import {
+  SEASON_BLOCK_COUNTS,
+  SEASON_START,
+  addToBlocks,
+  cut,
+  locate,
+  placeOf,
+  placeText,
+  startOf,
+  type SeasonPlace,
+} from './season-blocks.js';
+import { SEASON_SECTION_COUNTS, readSections, sectionCounts } from './season-sections.js';
+import { sql, type Query, type SqlSession } from './sql.js';
 
 /** A season member as first read in a write (null: not on the season's board), and as written. */
 export interface SeasonWritten {
@@ -12,8 +30,99 @@ export interface SeasonWritten {
   after: SeasonPointsRecord;
 }
 
+/** Each member written: the place they leave (−1), where they were on the board, and the place they take (+1). */
+function movesOf(written: SeasonWritten[]): { place: SeasonPlace; delta: 1 | -1 }[] {
+  const moves: { place: SeasonPlace; delta: 1 | -1 }[] = [];
+  for (const { before, after } of written) {
+    const [from, to] = [before && placeOf(before), placeOf(after)];
+    if (from && placeText(from) === placeText(to)) continue;
+    if (from) moves.push({ place: from, delta: -1 });
+    moves.push({ place: to, delta: 1 });
+  }
+  return moves;
+}
+
+/** Whether the members written move as statements (a request's few), unless the write is run again to cut (SPLIT_DUE). */
+export const seasonMovesInStatements = (written: SeasonWritten[]) => movesOf(written).length <= PROBES_AT_MOST;
+
 /**
- * Moves the members written on their seasons' blocks: each leaves the block of its place as read
+ * Sends the statements of the members' moves, sections first (they find the blocks as they stood
+ * before the blocks' statement), then calls `sentAll` (the COMMIT may go out with them); resolves
+ * once they are answered.
+ */
+export async function moveSeasonsInStatements(session: SqlSession, written: SeasonWritten[], sentAll: () => void): Promise<void> {
+  const moves = movesOf(written);
+  if (moves.length === 0) return sentAll();
+  const located = locatedBlocks(moves);
+  const sent = [session.query(countingSections(located)), session.query(countingBlocks(located))];
+  sentAll();
+  await Promise.all(sent);
+}
+
+/**
+ * The moves grouped by the block each falls in, found as the blocks stand (a place before every
+ * block opens the season's first, at SEASON_START): with its count before (0: none) and the
+ * members added (negative: removed), where they add up to any.
+ */
+function locatedBlocks(moves: { place: SeasonPlace; delta: 1 | -1 }[]): Query {
+  const of = <K extends keyof SeasonPlace>(key: K) => moves.map(({ place }) => place[key]);
+  return sql`
+    SELECT m.app_id, m.season_id, coalesce(found.negated_points, ${SEASON_START.negated_points}::float8) AS negated_points,
+      coalesce(found.start_at, ${SEASON_START.start_at}::float8) AS start_at, coalesce(found.start_name, '') AS start_name,
+      coalesce(found.count, 0) AS before, sum(m.delta)::integer AS delta
+    FROM unnest(${of('app_id')}::text[], ${of('season_id')}::text[], ${of('negated_points')}::float8[],
+      ${of('start_at')}::float8[], ${of('start_name')}::text[], ${moves.map(({ delta }) => delta)}::integer[])
+      AS m(app_id, season_id, negated_points, at, name, delta)
+    LEFT JOIN LATERAL (
+      SELECT block.negated_points, block.start_at, block.start_name, block.count FROM season_blocks AS block
+      WHERE block.app_id = m.app_id AND block.season_id = m.season_id
+        AND ${startOf('block')} <= (m.negated_points, m.at, m.name)
+      ORDER BY block.negated_points DESC, block.start_at DESC, block.start_name DESC LIMIT 1
+    ) AS found ON true
+    GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(m.delta) <> 0`;
+}
+
+/**
+ * Each block changed counted in its section (the last starting at or before the block's start,
+ * the season's first where there is none yet): its members, and the block itself where it opens
+ * (counted 0 before) or empties. Fails with SPLIT_DUE where a section would hold more than
+ * SECTION_SPLIT blocks.
+ */
+function countingSections(located: Query): Query {
+  return sql`
+    WITH located AS (${located}),
+    ${addingIn(
+      SEASON_SECTION_COUNTS,
+      sql`
+      SELECT located.app_id, located.season_id,
+        coalesce(section.negated_points, ${SEASON_START.negated_points}::float8) AS negated_points,
+        coalesce(section.start_at, ${SEASON_START.start_at}::float8) AS start_at, coalesce(section.start_name, '') AS start_name,
+        coalesce(section.count, 0) AS before, sum(located.delta)::integer AS count,
+        sum((CASE WHEN located.before = 0 THEN 1 ELSE 0 END) - (CASE WHEN located.before + located.delta <= 0 THEN 1 ELSE 0 END))::integer AS blocks
+      FROM located LEFT JOIN LATERAL (
+        SELECT section.negated_points, section.start_at, section.start_name, section.count FROM season_sections AS section
+        WHERE section.app_id = located.app_id AND section.season_id = located.season_id
+          AND ${startOf('section')} <= ${startOf('located')}
+        ORDER BY section.negated_points DESC, section.start_at DESC, section.start_name DESC LIMIT 1
+      ) AS section ON true
+      GROUP BY 1, 2, 3, 4, 5, 6`,
+    )}
+    ${failingPast('blocks', SECTION_SPLIT)}`;
+}
+
+/** The members moved added to their blocks. Fails with SPLIT_DUE where a block would pass BLOCK_SPLIT. */
+function countingBlocks(located: Query): Query {
+  return sql`
+    WITH located AS (${located}),
+    ${addingIn(
+      SEASON_BLOCK_COUNTS,
+      sql`SELECT app_id, season_id, negated_points, start_at, start_name, before, delta AS count FROM located`,
+    )}
+    ${failingPast('count', BLOCK_SPLIT)}`;
+}
+
+/**
+ * Moves the members written on their seasons' blocks, reading first: each leaves the block of its place as read
  * and joins the block of its place now (locate), and each block's section counts what its block
  * gained or lost, and the blocks made or emptied. A block grown past BLOCK_SPLIT is cut once the
  * members' rows are written (`rowsWritten`): its cut reads them; then a section grown past its
@@ -26,13 +135,7 @@ export async function moveOnSeasons(
   rowsWritten: () => Promise<unknown>,
   sentAll: () => void,
 ): Promise<void> {
-  const moves: { place: SeasonPlace; delta: 1 | -1 }[] = [];
-  for (const { before, after } of written) {
-    const [from, to] = [before && placeOf(before), placeOf(after)];
-    if (from && placeText(from) === placeText(to)) continue;
-    if (from) moves.push({ place: from, delta: -1 });
-    moves.push({ place: to, delta: 1 });
-  }
+  const moves = movesOf(written);
   if (moves.length === 0) return sentAll();
   const places = moves.map(({ place }) => place);
   // Both reads go out together: the sections are a few dozen rows a season at a million members.

@@ -27,7 +27,7 @@ import { Identifier, sql, type Query, type SqlSession } from './sql.js';
 /** A section of a season, as season_sections holds it. */
 export type SeasonSection = SeasonPlace & { count: number; blocks: number };
 
-const SEASON_SECTION_COUNTS: CountedTable<SeasonSection> = {
+export const SEASON_SECTION_COUNTS: CountedTable<SeasonSection> = {
   table: 'season_sections',
   key: seasonStartKey(),
   counters: [
@@ -39,7 +39,7 @@ const SEASON_SECTION_COUNTS: CountedTable<SeasonSection> = {
 const addToSections = addingTo(SEASON_SECTION_COUNTS);
 
 /** A season's rows of season_sections under `alias`, as the start of a WHERE clause. */
-const sectionsOf = (alias: string, app_id: string, season_id: string) => {
+export const sectionsOf = (alias: string, app_id: string, season_id: string) => {
   const column = (name: string) => new Identifier(`${alias}.${name}`);
   return sql`season_sections AS ${new Identifier(alias)} WHERE ${column('app_id')} = ${app_id}::text
     AND ${column('season_id')} = ${season_id}::text`;

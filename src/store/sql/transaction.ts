@@ -41,7 +41,7 @@ import { moveInStatements, movesInStatements } from './board-moves.js';
 import { boardQueries } from './boards.js';
 import { notifying } from './change-notices.js';
 import { seasonQueries } from './season-boards.js';
-import { moveOnSeasons, type SeasonWritten } from './season-moves.js';
+import { moveOnSeasons, moveSeasonsInStatements, seasonMovesInStatements, type SeasonWritten } from './season-moves.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
 import { insertOutboxRows, listDeliveries, outboxRows, redeliver } from './webhook-outbox.js';
@@ -117,7 +117,7 @@ export class SqlTransaction implements Transaction {
     }: {
       /** Whether the write has announce (SqlStoreOptions.announceChanges). */
       announces?: boolean;
-      /** Whether its moves on the boards read where they fall first, however few (a write run again to cut: SPLIT_DUE). */
+      /** Whether its moves on the boards and the seasons read where they fall first, however few (a write run again to cut: SPLIT_DUE). */
       readsBoardsFirst?: boolean;
     } = {},
   ) {
@@ -579,7 +579,10 @@ export class SqlTransaction implements Transaction {
     // statements are awaited below, not in a promise no one awaits).
     const recorded: Promise<void>[] = [];
     const rowsWritten = () => Promise.all([...recorded, ...this.aheadSent]);
-    const movedOnSeasons = moveOnSeasons(this.session, seasonsWritten, rowsWritten, sentAll);
+    const movedOnSeasons =
+      !this.readsBoardsFirst && seasonMovesInStatements(seasonsWritten)
+        ? moveSeasonsInStatements(this.session, seasonsWritten, sentAll)
+        : moveOnSeasons(this.session, seasonsWritten, rowsWritten, sentAll);
     recorded.push(...this.writeAll(this.dirty.values()), this.writeLogs());
     if (this.deliveries.length > 0) recorded.push(insertOutboxRows(this.session, this.deliveries));
     recordsSent = true;

@@ -335,7 +335,8 @@ describe('season points of version 19 get their blocks', () => {
 
 /**
  * Every block of the season counts the members from its start to the next block's, and every
- * section the blocks from its start to the next section's and their members; none is empty.
+ * section the blocks from its start to the next section's and their members; none is empty, nor
+ * past its split (board-blocks.ts BLOCK_SPLIT, board-sections.ts SECTION_SPLIT).
  * @param {import('../../../src/store/sql/sql.js').SqlDriver} driver
  */
 async function checkCounts(driver) {
@@ -380,6 +381,16 @@ async function checkCounts(driver) {
       'each section counts its blocks and their members',
     );
     assert.equal(before, 0, 'no block before the first section');
+    assert.deepEqual(
+      wrongBlocks.filter((block) => block.count > 1000),
+      [],
+      'no block past BLOCK_SPLIT',
+    );
+    assert.deepEqual(
+      wrongSections.filter((section) => section.blocks > 128),
+      [],
+      'no section past SECTION_SPLIT',
+    );
     assert.equal(
       wrongSections.reduce((sum, section) => sum + section.count, 0),
       members,
@@ -441,7 +452,12 @@ async function cutSections(driver) {
       points: 30,
       at: new Date(Date.UTC(2030, 2, 2)).toISOString(),
     }));
-    ok(await call('POST', '/v1/admin/import', { apps: [{ app_id: 'guild', seasons: [season(joining)] }] }));
+    // 990 of them in an import's bulk (the block then holds 1,000: BLOCK_SPLIT, not past it), the
+    // last ten as a request's few moves (their statements find the block due to be cut, and the
+    // write runs again to cut it).
+    ok(await call('POST', '/v1/admin/import', { apps: [{ app_id: 'guild', seasons: [season(joining.slice(0, 990))] }] }));
+    assert.deepEqual(await checkCounts(driver), { blocks: 140, sections: 2 }, 'no block past its split yet');
+    ok(await call('POST', '/v1/admin/import', { apps: [{ app_id: 'guild', seasons: [season(joining.slice(990))] }] }));
     const afterCut = await checkCounts(driver);
     assert.equal(afterCut.blocks, 142, 'the block was cut in three');
     assert.equal(afterCut.sections, 4, 'the first section, past its split, was cut in three');
