@@ -94,7 +94,7 @@ interface GroupInWrite {
   changedRows: Map<number, TieRow[]>;
 }
 
-/** Applies members' changes to the runs, counts and groups: the users must already be written. */
+/** Applies members' changes to the runs, counts and groups. */
 export async function moveRows(raw: Raw, changes: RowChange[]): Promise<void> {
   const texts = changes.map(({ placement }) => groupText(placement.group));
   const resized = new Set(texts.filter((_, index) => changes[index]!.delta !== 0));
@@ -141,25 +141,32 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
  */
 async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
   if (changes.length === 0) return;
-  const emptied = await updateGroupCounts(raw, changes);
-  const live = changes.filter((change) => !emptied.has(groupText(change.placement.group)));
   const runsStore = raw.objectStore('board_runs');
   const rowsStore = raw.objectStore('board_rows');
 
+  // The groups' counts and their runs read together (a round of requests less for each write
+  // that moves a member); a group the write empties is then left out.
   const groups = new Map<string, GroupInWrite>();
-  const byGroup = groupBy(live, (change) => groupText(change.placement.group));
-  await Promise.all(
-    [...byGroup.keys()].map(async (text) => {
-      const key = JSON.parse(text) as GroupKey;
-      const runBounds = decodeRuns(await runsStore.get(key));
-      // A group's first run starts at the group itself (start null), so any member finds one.
-      groups.set(text, {
-        key,
-        runBounds: runBounds.length > 0 ? runBounds : [{ start: null, count: 0 }],
-        changedRows: new Map(),
-      });
-    }),
-  );
+  const byGroup = groupBy(changes, (change) => groupText(change.placement.group));
+  const [emptied] = await Promise.all([
+    updateGroupCounts(raw, changes),
+    Promise.all(
+      [...byGroup.keys()].map(async (text) => {
+        const key = JSON.parse(text) as GroupKey;
+        const runBounds = decodeRuns(await runsStore.get(key));
+        // A group's first run starts at the group itself (start null), so any member finds one.
+        groups.set(text, {
+          key,
+          runBounds: runBounds.length > 0 ? runBounds : [{ start: null, count: 0 }],
+          changedRows: new Map(),
+        });
+      }),
+    ),
+  ]);
+  for (const text of emptied) {
+    byGroup.delete(text);
+    groups.delete(text);
+  }
   // Every change finds its run among the runs as they were before this write.
   await Promise.all(
     [...byGroup].map(async ([text, changes]) => {

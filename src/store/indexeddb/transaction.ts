@@ -252,9 +252,11 @@ export class IndexedDbTransaction implements Transaction {
     }
     const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
     this.dirty.clear();
-    const [seasonChanges] = await Promise.all([this.seasonRowChanges(seasonJoins, shownChanged), ...writes]);
+    // A transaction's requests run in the order asked: the boards' requests need not wait for
+    // the records' answers (a round of requests less for each write that moves a member).
+    const seasonChanges = await this.seasonRowChanges(seasonJoins, shownChanged);
     // Only the rows of the members written move, however many: a merge import's chunk costs what it brings.
-    await moveRows(this.raw, [...changes, ...seasonChanges]);
+    await Promise.all([moveRows(this.raw, [...changes, ...seasonChanges]), ...writes]);
   }
 
   /**
