@@ -173,6 +173,21 @@ export async function locate(session: SqlSession, places: SeasonPlace[]): Promis
   });
 }
 
+/**
+ * The block holding each place of `alias` (its columns app_id, season_id, negated_points, at,
+ * name), by a probe of the index: a lateral join `found` with the block's start and count (null
+ * where no block starts at or before it).
+ */
+export function blockFound(alias: string): Query {
+  const place = (column: string) => new Identifier(`${alias}.${column}`);
+  return sql`LEFT JOIN LATERAL (
+      SELECT block.negated_points, block.start_at, block.start_name, block.count FROM season_blocks AS block
+      WHERE block.app_id = ${place('app_id')} AND block.season_id = ${place('season_id')}
+        AND ${startOf('block')} <= (${place('negated_points')}, ${place('at')}, ${place('name')})
+      ORDER BY block.negated_points DESC, block.start_at DESC, block.start_name DESC LIMIT 1
+    ) AS found ON true`;
+}
+
 /** Each place's block by a probe of the index, all in one statement. */
 async function probe(session: SqlSession, places: SeasonPlace[]): Promise<Located[]> {
   const of = <K extends keyof SeasonPlace>(key: K) => places.map((place) => place[key]);
@@ -180,12 +195,7 @@ async function probe(session: SqlSession, places: SeasonPlace[]): Promise<Locate
     SELECT found.negated_points, found.start_at, found.start_name, found.count
     FROM unnest(${of('app_id')}::text[], ${of('season_id')}::text[], ${of('negated_points')}::float8[],
       ${of('start_at')}::float8[], ${of('start_name')}::text[]) WITH ORDINALITY AS p(app_id, season_id, negated_points, at, name, i)
-    LEFT JOIN LATERAL (
-      SELECT block.negated_points, block.start_at, block.start_name, block.count FROM season_blocks AS block
-      WHERE block.app_id = p.app_id AND block.season_id = p.season_id
-        AND ${startOf('block')} <= (p.negated_points, p.at, p.name)
-      ORDER BY block.negated_points DESC, block.start_at DESC, block.start_name DESC LIMIT 1
-    ) AS found ON true
+    ${blockFound('p')}
     ORDER BY p.i`);
   return rows.map((row) => (row.negated_points === null ? OPENS_FIRST_BLOCK : (row as Located)));
 }

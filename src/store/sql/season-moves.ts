@@ -14,6 +14,7 @@ import {
   SEASON_BLOCK_COUNTS,
   SEASON_START,
   addToBlocks,
+  blockFound,
   cut,
   locate,
   placeOf,
@@ -73,12 +74,7 @@ function locatedBlocks(moves: { place: SeasonPlace; delta: 1 | -1 }[]): Query {
     FROM unnest(${of('app_id')}::text[], ${of('season_id')}::text[], ${of('negated_points')}::float8[],
       ${of('start_at')}::float8[], ${of('start_name')}::text[], ${moves.map(({ delta }) => delta)}::integer[])
       AS m(app_id, season_id, negated_points, at, name, delta)
-    LEFT JOIN LATERAL (
-      SELECT block.negated_points, block.start_at, block.start_name, block.count FROM season_blocks AS block
-      WHERE block.app_id = m.app_id AND block.season_id = m.season_id
-        AND ${startOf('block')} <= (m.negated_points, m.at, m.name)
-      ORDER BY block.negated_points DESC, block.start_at DESC, block.start_name DESC LIMIT 1
-    ) AS found ON true
+    ${blockFound('m')}
     GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(m.delta) <> 0`;
 }
 
