@@ -101,23 +101,29 @@ export async function pgliteThreadDriver(dataDir: string, { onFailure }: PgliteT
     return Object.assign(new Error(error.message), error);
   };
 
-  /** The transaction under way last: the next one begins once it has ended. */
+  /** The turn under way last (a transaction's, or maintenance's): the next one begins once it has ended. */
   let last: Promise<void> = Promise.resolve();
+
+  /** Waits for this turn, after the one before it; returns what ends it, which lets the next begin. */
+  const turn = async (): Promise<() => void> => {
+    const before = last;
+    let ended!: () => void;
+    last = new Promise((resolve) => (ended = resolve));
+    try {
+      await withinWait(before);
+    } catch (error) {
+      // Its turn may still come: it passes it on once the one before ends, not before.
+      void before.then(ended);
+      throw error;
+    }
+    return ended;
+  };
 
   return {
     // Every write strict, relaxed or not: a crash of the server is one of its database, and a
     // relaxed write answered would be lost with it.
     async transaction(mode, work) {
-      const before = last;
-      let ended!: () => void;
-      last = new Promise((resolve) => (ended = resolve));
-      try {
-        await withinWait(before);
-      } catch (error) {
-        // Its turn may still come: it passes it on at once.
-        void before.then(ended);
-        throw error;
-      }
+      const ended = await turn();
       try {
         await run({ text: `BEGIN ${TRANSACTION_MODES[mode]}`, values: [] });
         const result = await work({ query: async (query) => (await run(query)) as never });
@@ -133,11 +139,8 @@ export async function pgliteThreadDriver(dataDir: string, { onFailure }: PgliteT
     },
     // In its turn, as a transaction takes it, but outside one: VACUUM is refused inside one.
     async maintain(statements) {
-      const before = last;
-      let ended!: () => void;
-      last = new Promise((resolve) => (ended = resolve));
+      const ended = await turn();
       try {
-        await withinWait(before);
         for (const text of statements) await run({ text, values: [] });
       } finally {
         ended();
