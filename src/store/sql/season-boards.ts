@@ -9,8 +9,8 @@ import { LEADERBOARD_PAGE_MOST } from '../../api/schemas.js';
 import type { PageWindow } from '../port.js';
 import type { SeasonPointsRecord, UserRecord } from '../records.js';
 import { takingReadsAhead } from './boards.js';
-import { blockHolding, seasonPlace, seasonRows, seasonValueStart, walkOfBlock, type SeasonAt } from './season-blocks.js';
-import { blockAtOffset, membersBeforeBlock, seasonMembersBefore } from './season-sections.js';
+import { seasonPlace, seasonRows, seasonValueStart, type SeasonAt } from './season-blocks.js';
+import { blockAtOffset, seasonMembersBefore } from './season-sections.js';
 import { sql, type Query, type SqlSession, type TransactionMode } from './sql.js';
 
 /** A page's row: the member's season record, their users record (a read's), the members above the page's first. */
@@ -149,8 +149,7 @@ export function seasonQueries(
       const placed = sql`placed AS MATERIALIZED (
         SELECT n, greatest(0, least(n - ${lead}::integer, ${lastStart}::integer))::integer AS first
         FROM (
-          SELECT (${membersBeforeBlock('own', app_id, season_id)} + ${walkOfBlock('own', app_id, season_id, place)})::integer AS n
-          FROM ${blockHolding('own', app_id, season_id, place)}
+          SELECT ${seasonMembersBefore(app_id, season_id, place)} AS n
           -- Kept a subquery of its own: flattened, the position was counted once for each use of n.
           OFFSET 0
         ) AS position)`;

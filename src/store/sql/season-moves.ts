@@ -31,9 +31,15 @@ export interface SeasonWritten {
   after: SeasonPointsRecord;
 }
 
+/** A member leaving a place on a season's board (−1) or taking one (+1). */
+export interface SeasonMove {
+  place: SeasonPlace;
+  delta: 1 | -1;
+}
+
 /** Each member written: the place they leave (−1), where they were on the board, and the place they take (+1). */
-function movesOf(written: SeasonWritten[]): { place: SeasonPlace; delta: 1 | -1 }[] {
-  const moves: { place: SeasonPlace; delta: 1 | -1 }[] = [];
+export function seasonMovesOf(written: SeasonWritten[]): SeasonMove[] {
+  const moves: SeasonMove[] = [];
   for (const { before, after } of written) {
     const [from, to] = [before && placeOf(before), placeOf(after)];
     if (from && placeText(from) === placeText(to)) continue;
@@ -44,15 +50,14 @@ function movesOf(written: SeasonWritten[]): { place: SeasonPlace; delta: 1 | -1 
 }
 
 /** Whether the members written move as statements (a request's few), unless the write is run again to cut (SPLIT_DUE). */
-export const seasonMovesInStatements = (written: SeasonWritten[]) => movesOf(written).length <= PROBES_AT_MOST;
+export const seasonMovesInStatements = (moves: SeasonMove[]) => moves.length <= PROBES_AT_MOST;
 
 /**
  * Sends the statements of the members' moves, sections first (they find the blocks as they stood
  * before the blocks' statement), then calls `sentAll` (the COMMIT may go out with them); resolves
  * once they are answered.
  */
-export async function moveSeasonsInStatements(session: SqlSession, written: SeasonWritten[], sentAll: () => void): Promise<void> {
-  const moves = movesOf(written);
+export async function moveSeasonsInStatements(session: SqlSession, moves: SeasonMove[], sentAll: () => void): Promise<void> {
   if (moves.length === 0) return sentAll();
   const located = locatedBlocks(moves);
   const sent = [session.query(countingSections(located)), session.query(countingBlocks(located))];
@@ -65,7 +70,7 @@ export async function moveSeasonsInStatements(session: SqlSession, written: Seas
  * block opens the season's first, at SEASON_START): with its count before (0: none) and the
  * members added (negative: removed), where they add up to any.
  */
-function locatedBlocks(moves: { place: SeasonPlace; delta: 1 | -1 }[]): Query {
+function locatedBlocks(moves: SeasonMove[]): Query {
   const of = <K extends keyof SeasonPlace>(key: K) => moves.map(({ place }) => place[key]);
   return sql`
     SELECT m.app_id, m.season_id, coalesce(found.negated_points, ${SEASON_START.negated_points}::float8) AS negated_points,
@@ -118,7 +123,7 @@ function countingBlocks(located: Query): Query {
 }
 
 /**
- * Moves the members written on their seasons' blocks, reading first: each leaves the block of its place as read
+ * Moves the members written (seasonMovesOf) on their seasons' blocks, reading first: each leaves the block of its place as read
  * and joins the block of its place now (locate), and each block's section counts what its block
  * gained or lost, and the blocks made or emptied. A block grown past BLOCK_SPLIT is cut once the
  * members' rows are written (`rowsWritten`): its cut reads them; then a section grown past its
@@ -127,11 +132,10 @@ function countingBlocks(located: Query): Query {
  */
 export async function moveOnSeasons(
   session: SqlSession,
-  written: SeasonWritten[],
+  moves: SeasonMove[],
   rowsWritten: () => Promise<unknown>,
   sentAll: () => void,
 ): Promise<void> {
-  const moves = movesOf(written);
   if (moves.length === 0) return sentAll();
   const places = moves.map(({ place }) => place);
   // Both reads go out together: the sections are a few dozen rows a season at a million members.

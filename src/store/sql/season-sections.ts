@@ -53,7 +53,7 @@ const ascending = (alias: string) => new Identifier(`${alias}.negated_points, ${
  * The members of the season before the start of block `block` (an alias a subquery may read), as
  * a scalar: the sections before the block's section, and the blocks of that section before it.
  */
-export function membersBeforeBlock(block: string, app_id: string, season_id: string): Query {
+function membersBeforeBlock(block: string, app_id: string, season_id: string): Query {
   const [section, earlier, inside] = ['section', 'earlier', 'inside'].map((name) => `${block}_${name}`) as [
     string,
     string,

@@ -41,7 +41,13 @@ import { moveInStatements, movesInStatements } from './board-moves.js';
 import { boardQueries } from './boards.js';
 import { notifying } from './change-notices.js';
 import { seasonQueries } from './season-boards.js';
-import { moveOnSeasons, moveSeasonsInStatements, seasonMovesInStatements, type SeasonWritten } from './season-moves.js';
+import {
+  moveOnSeasons,
+  moveSeasonsInStatements,
+  seasonMovesInStatements,
+  seasonMovesOf,
+  type SeasonWritten,
+} from './season-moves.js';
 import { Identifier, sql, type SqlSession, type TransactionMode } from './sql.js';
 import { TABLES, type Table } from './tables.js';
 import { insertOutboxRows, listDeliveries, outboxRows, redeliver } from './webhook-outbox.js';
@@ -564,6 +570,7 @@ export class SqlTransaction implements Transaction {
       this.session.commit?.();
     };
     const boardMoves = boardMovesOf(written);
+    const seasonMoves = seasonMovesOf(seasonsWritten);
     // The boards' and the seasons' moves each tell when their last statement is sent.
     let movesUnsent = 2;
     const sentAll = () => {
@@ -580,9 +587,9 @@ export class SqlTransaction implements Transaction {
     const recorded: Promise<void>[] = [];
     const rowsWritten = () => Promise.all([...recorded, ...this.aheadSent]);
     const movedOnSeasons =
-      !this.readsBoardsFirst && seasonMovesInStatements(seasonsWritten)
-        ? moveSeasonsInStatements(this.session, seasonsWritten, sentAll)
-        : moveOnSeasons(this.session, seasonsWritten, rowsWritten, sentAll);
+      !this.readsBoardsFirst && seasonMovesInStatements(seasonMoves)
+        ? moveSeasonsInStatements(this.session, seasonMoves, sentAll)
+        : moveOnSeasons(this.session, seasonMoves, rowsWritten, sentAll);
     recorded.push(...this.writeAll(this.dirty.values()), this.writeLogs());
     if (this.deliveries.length > 0) recorded.push(insertOutboxRows(this.session, this.deliveries));
     recordsSent = true;
