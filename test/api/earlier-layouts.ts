@@ -3,7 +3,7 @@
 // change to the migrations cannot change what the upgrade tests start from.
 import { openDB, type IDBPDatabase } from 'idb';
 
-type EarlierVersion = 1 | 3 | 4 | 5 | 9 | 10 | 12;
+type EarlierVersion = 1 | 3 | 4 | 5 | 9 | 10 | 12 | 13;
 
 /** Members carried their board keys in these indexes up to version 3. */
 const BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly'];
@@ -51,13 +51,8 @@ function createLayout(db: IDBPDatabase, version: EarlierVersion): void {
     db.createObjectStore('attempts', { keyPath: ['task_id', 'account_name'] }).createIndex('by_app', 'app_id');
   }
   if (version >= 10) {
-    db.createObjectStore('season_points', { keyPath: ['app_id', 'season_id', 'account_name'] }).createIndex('by_order', [
-      'app_id',
-      'season_id',
-      'order',
-      'at',
-      'account_name',
-    ]);
+    const seasonPoints = db.createObjectStore('season_points', { keyPath: ['app_id', 'season_id', 'account_name'] });
+    if (version < 13) seasonPoints.createIndex('by_order', ['app_id', 'season_id', 'order', 'at', 'account_name']);
   }
   if (version >= 11) db.createObjectStore('transfers', { keyPath: ['app_id', 'at', 'tx_id'] });
 }

@@ -192,14 +192,16 @@ describe('seasons', () => {
     };
     const seasonRowsKept = () =>
       withDatabase(async (db) =>
-        (await db.getAll('board_rows')).filter(({ key }) => key[1] === 'season').flatMap(({ rows }) => rows),
+        (await db.getAll('board_rows'))
+          .filter(({ key }) => key[1] === 'season')
+          .flatMap(({ rows_json }) => JSON.parse(rows_json)),
       );
     await withDatabase(async (db) => {
       const tx = db.transaction('board_rows', 'readwrite');
       for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
         if (cursor.value.key[1] !== 'season') continue;
-        const rows = cursor.value.rows.map(({ account_name, at }: any) => ({ account_name, at }));
-        await cursor.update({ ...cursor.value, rows });
+        const rows = JSON.parse(cursor.value.rows_json).map(({ account_name, at }: any) => ({ account_name, at }));
+        await cursor.update({ ...cursor.value, rows_json: JSON.stringify(rows) });
       }
       await tx.done;
     });

@@ -12,12 +12,14 @@ import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 import { compareTies, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
 import type { GroupKey, Tie, TieRow } from '../records.js';
-import type { RunBounds, RunKey, RunsRecord } from './board-records.js';
+import type { RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.js';
 
 /** A run past this many members splits in two. */
 const RUN_SPLIT = 96;
 /** Runs are rebuilt with this many members, leaving room to grow. */
 export const RUN_FILL = 48;
+/** Up to this many changes of a group find their runs beside the group's runs read (resizeGroups). */
+const LOCATED_WITH_RUNS = 8;
 
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
 
@@ -38,23 +40,39 @@ export function comparePlacements(a: Placement, b: Placement): number {
 
 const groupText = (group: GroupKey) => JSON.stringify(group);
 
+// Loops, not Array.from with a mapping: a large group has hundreds of runs, and the mapping
+// builtins cost about a millisecond of every write that moves members in three such groups.
 export function decodeRuns(record: RunsRecord | undefined): RunBounds[] {
   if (!record) return [];
   const names = JSON.parse(record.starts_name) as string[];
-  return Array.from(record.counts, (count, index) => ({
-    start: index === 0 ? null : [record.starts_at[index]!, names[index]!],
-    count,
-  }));
+  const runBounds: RunBounds[] = [];
+  for (let index = 0; index < record.counts.length; index++) {
+    runBounds.push({ start: index === 0 ? null : [record.starts_at[index]!, names[index]!], count: record.counts[index]! });
+  }
+  return runBounds;
 }
 
 function encodeRuns(key: GroupKey, runBounds: RunBounds[]): RunsRecord {
-  return {
-    key,
-    counts: Uint16Array.from(runBounds, (bounds) => bounds.count),
-    starts_at: Float64Array.from(runBounds, (bounds) => bounds.start?.[0] ?? 0),
-    starts_name: JSON.stringify(runBounds.map((bounds) => bounds.start?.[1] ?? '')),
-  };
+  const counts = new Uint16Array(runBounds.length);
+  const startsAt = new Float64Array(runBounds.length);
+  const names: string[] = [];
+  for (const [index, { start, count }] of runBounds.entries()) {
+    counts[index] = count;
+    startsAt[index] = start?.[0] ?? 0;
+    names.push(start?.[1] ?? '');
+  }
+  return { key, counts, starts_at: startsAt, starts_name: JSON.stringify(names) };
 }
+
+/**
+ * A run's record, its rows as JSON text: writing a run of 96 rows as objects took some 0.3 ms of
+ * a write that awards a badge, for each of the ten runs it touches, and reading one as much
+ * (docs/performance.md); as one string it is copied whole.
+ */
+export const encodeRows = (key: RunKey, rows: TieRow[]): RowsRecord => ({ key, rows_json: JSON.stringify(rows) });
+
+export const decodeRows = (record: RowsRecord | undefined): TieRow[] =>
+  record ? (JSON.parse(record.rows_json) as TieRow[]) : [];
 
 /** The index of the run holding `tie`: the last one starting at or before it. */
 export function runIndexOf(runBounds: RunBounds[], tie: Tie): number {
@@ -87,50 +105,50 @@ export interface RowChange {
   delta: -1 | 0 | 1;
 }
 
-interface GroupInWrite {
-  key: GroupKey;
-  runBounds: RunBounds[];
-  /** The rows of each run this write touches, by run index. */
-  changedRows: Map<number, TieRow[]>;
-}
-
-/** Applies members' changes to the runs, counts and groups. */
-export async function moveRows(raw: Raw, changes: RowChange[]): Promise<void> {
+/** Applies members' changes to the runs, counts and groups. Resolves once every write is asked for, with their answers to wait for. */
+export async function moveRows(raw: Raw, changes: RowChange[]): Promise<Promise<unknown>[]> {
   const texts = changes.map(({ placement }) => groupText(placement.group));
   const resized = new Set(texts.filter((_, index) => changes[index]!.delta !== 0));
   const inPlace = changes.filter((_, index) => !resized.has(texts[index]!));
   const moving = changes.filter((_, index) => resized.has(texts[index]!));
-  await Promise.all([rewriteRows(raw, inPlace), resizeGroups(raw, moving)]);
+  const writes = await Promise.all([rewriteRows(raw, inPlace), resizeGroups(raw, moving)]);
+  return writes.flat();
+}
+
+/**
+ * The run holding a tie: the last one whose key sorts at or before the tie's own, found by its
+ * key alone (none in a group without runs).
+ */
+async function runHolding(raw: Raw, { group, tie }: Placement): Promise<{ key: RunKey; rows: TieRow[] } | undefined> {
+  const cursor = await raw.objectStore('board_rows').openCursor(IDBKeyRange.bound(group, runKey(group, tie)), 'prev');
+  return cursor ? { key: cursor.value.key, rows: decodeRows(cursor.value) } : undefined;
 }
 
 /**
  * Rows that change where they stand, in groups that keep their size: the
- * groups' runs records stay as they are (a large group's is tens of KB), and
- * each run is found by its key alone.
+ * groups' runs records stay as they are (a large group's is tens of KB).
  */
-async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
-  const rowsStore = raw.objectStore('board_rows');
+async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<Promise<unknown>[]> {
   const located = await Promise.all(
     changes.map(async (change) => {
-      const { group, tie } = change.placement;
-      // The run holding a tie is the last one whose key sorts at or before the tie's own.
-      const cursor = await rowsStore.openCursor(IDBKeyRange.bound(group, runKey(group, tie)), 'prev');
-      if (!cursor) throw new Error(`The board has no run for ${JSON.stringify(tie)}.`);
-      return { change, record: cursor.value };
+      const record = await runHolding(raw, change.placement);
+      if (!record) throw new Error(`The board has no run for ${JSON.stringify(change.placement.tie)}.`);
+      return { change, record };
     }),
   );
   const runs = groupBy(located, ({ record }) => JSON.stringify(record.key));
-  await Promise.all(
-    [...runs.values()].map((inRun) =>
-      rowsStore.put({
-        ...inRun[0]!.record,
-        rows: applyChanges(
-          inRun[0]!.record.rows,
+  return [...runs.values()].map((inRun) => {
+    const { key, rows } = inRun[0]!.record;
+    return raw.objectStore('board_rows').put(
+      encodeRows(
+        key,
+        applyChanges(
+          rows,
           inRun.map(({ change }) => change),
         ),
-      }),
-    ),
-  );
+      ),
+    );
+  });
 }
 
 /**
@@ -138,75 +156,81 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
  * its changes in one merge, so a write of thousands of members (a merge
  * import's chunk) costs in proportion to the members and runs it touches,
  * never to the size of the board.
+ *
+ * A write of a few members reads in one round of requests: each group's runs, and the run
+ * holding each change, found by its key alone. A request is some 0.1 ms of such a write
+ * (docs/performance.md), so a group's count is not read either: it is its runs' sum.
  */
-async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
-  if (changes.length === 0) return;
+async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<Promise<unknown>[]> {
   const runsStore = raw.objectStore('board_runs');
   const rowsStore = raw.objectStore('board_rows');
-
-  // The groups' counts and their runs read together (a round of requests less for each write
-  // that moves a member); a group the write empties is then left out.
-  const groups = new Map<string, GroupInWrite>();
-  const byGroup = groupBy(changes, (change) => groupText(change.placement.group));
-  const [emptied] = await Promise.all([
-    updateGroupCounts(raw, changes),
-    Promise.all(
-      [...byGroup.keys()].map(async (text) => {
-        const key = JSON.parse(text) as GroupKey;
-        const runBounds = decodeRuns(await runsStore.get(key));
-        // A group's first run starts at the group itself (start null), so any member finds one.
-        groups.set(text, {
-          key,
-          runBounds: runBounds.length > 0 ? runBounds : [{ start: null, count: 0 }],
-          changedRows: new Map(),
-        });
-      }),
-    ),
-  ]);
-  for (const text of emptied) {
-    byGroup.delete(text);
-    groups.delete(text);
-  }
-  // Every change finds its run among the runs as they were before this write.
-  await Promise.all(
-    [...byGroup].map(async ([text, changes]) => {
-      const group = groups.get(text)!;
-      const perRun = groupBy(changes, (change) => runIndexOf(group.runBounds, change.placement.tie));
+  const countsStore = raw.objectStore('board_counts');
+  const groups = await Promise.all(
+    [...groupBy(changes, (change) => groupText(change.placement.group)).values()].map(async (changes) => {
+      const key = changes[0]!.placement.group;
+      // Many changes (an import's chunk) read each run they touch once, once the runs are known.
+      const locate = changes.length <= LOCATED_WITH_RUNS;
+      const [record, holding] = await Promise.all([
+        runsStore.get(key),
+        locate ? Promise.all(changes.map((change) => runHolding(raw, change.placement))) : [],
+      ]);
+      const runBounds = decodeRuns(record);
+      const count = changes.reduce((sum, { delta }) => sum + delta, sumCounts(runBounds));
+      // A group's first run starts at the group itself (start null), so any member finds one.
+      if (runBounds.length === 0) runBounds.push({ start: null, count: 0 });
+      const perRun = groupBy(
+        changes.map((change, index) => ({ change, record: holding[index] })),
+        ({ change }) => runIndexOf(runBounds, change.placement.tie),
+      );
+      const changedRows = new Map<number, TieRow[]>();
       await Promise.all(
-        [...perRun].map(async ([run, changes]) => {
-          const rows = (await rowsStore.get(runKey(group.key, group.runBounds[run]!.start)))?.rows ?? [];
-          group.changedRows.set(run, applyChanges(rows, changes));
+        [...perRun].map(async ([run, inRun]) => {
+          const runAt = runKey(key, runBounds[run]!.start);
+          const rows = locate ? inRun[0]!.record?.rows : decodeRows(await rowsStore.get(runAt));
+          // The runs and their rows are written together: a run found by its key is the one its bounds name.
+          if (locate && inRun[0]!.record && JSON.stringify(inRun[0]!.record.key) !== JSON.stringify(runAt)) {
+            throw new Error(`The board's runs of ${groupText(key)} do not match its rows.`);
+          }
+          changedRows.set(
+            run,
+            applyChanges(
+              rows ?? [],
+              inRun.map(({ change }) => change),
+            ),
+          );
         }),
       );
+      return { key, count, runBounds, changedRows };
     }),
   );
 
   const writes: Promise<unknown>[] = [];
-  for (const group of groups.values()) {
+  for (const { key, count, runBounds, changedRows } of groups) {
+    if (count === 0) {
+      writes.push(countsStore.delete(key), runsStore.delete(key), rowsStore.delete(prefixRange(key)));
+      continue;
+    }
+    writes.push(countsStore.put({ key, count }));
     // Last run first, so that splicing one leaves the indexes of the others.
-    for (const run of [...group.changedRows.keys()].sort((a, b) => b - a)) {
-      const rows = group.changedRows.get(run)!;
-      const start = group.runBounds[run]!.start;
+    for (const run of [...changedRows.keys()].sort((a, b) => b - a)) {
+      const rows = changedRows.get(run)!;
+      const start = runBounds[run]!.start;
       if (rows.length === 0 && run > 0) {
-        group.runBounds.splice(run, 1);
-        writes.push(rowsStore.delete(runKey(group.key, start)));
+        runBounds.splice(run, 1);
+        writes.push(rowsStore.delete(runKey(key, start)));
         continue;
       }
       const pieces = halves(rows);
-      const runBounds = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
-      group.runBounds.splice(run, 1, ...runBounds);
-      pieces.forEach((piece, index) =>
-        writes.push(rowsStore.put({ key: runKey(group.key, runBounds[index]!.start), rows: piece })),
-      );
+      const bounds = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
+      runBounds.splice(run, 1, ...bounds);
+      pieces.forEach((piece, index) => writes.push(rowsStore.put(encodeRows(runKey(key, bounds[index]!.start), piece))));
     }
-    writes.push(runsStore.put(encodeRuns(group.key, group.runBounds)));
+    writes.push(runsStore.put(encodeRuns(key, runBounds)));
   }
-  for (const text of emptied) {
-    const key = JSON.parse(text) as GroupKey;
-    writes.push(runsStore.delete(key), rowsStore.delete(prefixRange(key)));
-  }
-  await Promise.all(writes);
+  return writes;
 }
+
+const sumCounts = (runBounds: RunBounds[]) => runBounds.reduce((sum, { count }) => sum + count, 0);
 
 /**
  * One run's rows after its changes: those leaving go first (a member who moves
@@ -264,28 +288,6 @@ function halves(rows: TieRow[]): TieRow[][] {
   return [...halves(rows.slice(0, half)), ...halves(rows.slice(half))];
 }
 
-/** Returns the groups left empty. */
-async function updateGroupCounts(raw: Raw, changes: RowChange[]): Promise<Set<string>> {
-  const deltas = new Map<string, number>();
-  for (const { placement, delta } of changes) {
-    const text = groupText(placement.group);
-    deltas.set(text, (deltas.get(text) ?? 0) + delta);
-  }
-  const counts = raw.objectStore('board_counts');
-  const emptied = new Set<string>();
-  await Promise.all(
-    [...deltas].map(async ([text, delta]) => {
-      if (delta === 0) return;
-      const key = JSON.parse(text) as GroupKey;
-      const count = ((await counts.get(key))?.count ?? 0) + delta;
-      if (count > 0) return counts.put({ key, count });
-      emptied.add(text);
-      return counts.delete(key);
-    }),
-  );
-  return emptied;
-}
-
 /**
  * Lays out an app's boards afresh from its members: one read of the members and
  * a sort (the upgrade from boards kept before version 4, which had no seasons).
@@ -329,7 +331,7 @@ async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promis
       const bounds: RunBounds = { start: from === start ? null : all[from]!.tie, count: Math.min(RUN_FILL, end - from) };
       runBounds.push(bounds);
       const members = all.slice(from, from + bounds.count).map(({ row, tie }) => ({ ...row, at: tie[0] }));
-      writes.push(rows.put({ key: runKey(group, bounds.start), rows: members }));
+      writes.push(rows.put(encodeRows(runKey(group, bounds.start), members)));
     }
     writes.push(
       raw.objectStore('board_counts').put({ key: group, count: end - start }),

@@ -1,5 +1,5 @@
 // How the IndexedDB store lays out its boards (board-positions.ts).
-import type { GroupKey, Tie, TieRow } from '../records.js';
+import type { GroupKey, Tie } from '../records.js';
 
 /** A run's key: its group, then the tie it starts at (none for the group's first run). */
 export type RunKey = GroupKey | [...GroupKey, ...Tie];
@@ -40,5 +40,9 @@ export interface RunsRecord {
  */
 export interface RowsRecord {
   key: RunKey;
-  rows: TieRow[];
+  /**
+   * The rows as JSON text (board-positions.ts, encodeRows): one string to copy in and out of the
+   * database, where a hundred rows as objects cost a copy of each of their fields.
+   */
+  rows_json: string;
 }

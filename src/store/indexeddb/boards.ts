@@ -3,8 +3,8 @@
 // plus a search inside one run, and a page is a read of the few runs it
 // spans, never a walk over the board. A season's board is laid out the same
 // way (season-boards.ts), so the counts and pages here serve it too.
-import { decodeRuns, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
-import type { BoardCountRecord, RowsRecord, RunBounds } from './board-records.js';
+import { decodeRows, decodeRuns, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
+import type { BoardCountRecord, RunBounds, RunKey } from './board-records.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction } from './schema.js';
 import { compareTies, negated, placements, type Placement } from '../placements.js';
@@ -61,11 +61,15 @@ const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
   readOnce(runsRead, tx, group, async () => decodeRuns(await tx.objectStore('board_runs').get(group)));
 
 /** Runs in key order within `range`, read `batch()` records at a time. */
-async function* runsIn(tx: Transaction, range: IDBKeyRange, batch: () => number): AsyncGenerator<RowsRecord> {
+async function* runsIn(
+  tx: Transaction,
+  range: IDBKeyRange,
+  batch: () => number,
+): AsyncGenerator<{ key: RunKey; rows: TieRow[] }> {
   for (let lower = range.lower as IDBValidKey, open = range.lowerOpen; ; open = true) {
     const size = batch();
     const records = await tx.objectStore('board_rows').getAll(IDBKeyRange.bound(lower, range.upper, open), size);
-    yield* records;
+    for (const record of records) yield { key: record.key, rows: decodeRows(record) };
     if (records.length < size) return;
     lower = records.at(-1)!.key;
   }
@@ -80,7 +84,7 @@ async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, ru
   if (runBounds.length === 0) return 0;
   const own = runIndexOf(runBounds, tie);
   const key = runKey(group, runBounds[own]!.start);
-  const rows = await readOnce(rowsRead, tx, key, async () => (await tx.objectStore('board_rows').get(key))?.rows ?? []);
+  const rows = await readOnce(rowsRead, tx, key, async () => decodeRows(await tx.objectStore('board_rows').get(key)));
   return total(runBounds.slice(0, own)) + rowsBefore(rows, tie);
 }
 

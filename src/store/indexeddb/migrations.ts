@@ -2,8 +2,9 @@
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
-import { layOutSeasons, rebuildPositions } from './board-positions.js';
-import type { AppRecord, Season } from '../records.js';
+import { encodeRows, layOutSeasons, rebuildPositions } from './board-positions.js';
+import type { RunKey } from './board-records.js';
+import type { AppRecord, Season, TieRow } from '../records.js';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 
@@ -114,6 +115,9 @@ const MIGRATIONS: Migration[] = [
     tx.objectStore('season_points').deleteIndex('by_order');
     return moved.then(() => layOutSeasons(tx));
   },
+  // Version 14: each run's rows kept as JSON text (RowsRecord), converted once the steps before
+  // have laid their boards out, in text already.
+  (_db, tx, moved) => moved.then(() => rowsAsText(tx)),
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -193,6 +197,20 @@ async function countSeasonMembers(tx: AnyUpgrade): Promise<void> {
       seasons.push({ ...season, member_count: await members.count(prefixRange([app.app_id, season.season_id])) });
     }
     void cursor.update({ ...app, seasons });
+  }
+}
+
+/** Runs read at a time: a large board has thousands. */
+const RUNS_BATCH = 500;
+
+async function rowsAsText(tx: AnyUpgrade): Promise<void> {
+  const runs = tx.objectStore('board_rows');
+  let range: IDBKeyRange | undefined;
+  for (;;) {
+    const records: { key: RunKey; rows?: TieRow[] }[] = await runs.getAll(range, RUNS_BATCH);
+    for (const { key, rows } of records) if (rows) void runs.put(encodeRows(key, rows));
+    if (records.length < RUNS_BATCH) return;
+    range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);
   }
 }
 
