@@ -48,14 +48,18 @@ export async function logProgress(tx: Transaction, log: Log): Promise<ProgressRe
 export async function applyProgress(tx: Transaction, log: Log): Promise<ProgressRecord> {
   const { app, task, user, quantity_e4, at } = log;
   const xpBefore = user.xp;
-  const challenge = (await tx.get('challenges', task.challenge_id))!;
+  // Asked for together: each read in turn was a round of requests of its own in IndexedDB.
+  const [challenge, stored] = await Promise.all([
+    tx.get('challenges', task.challenge_id),
+    tx.get('progress', [task.task_id, user.account_name]),
+  ]);
   // A replay is history, which a challenge retired since keeps.
-  (log.replay ? assertStarted : assertOpen)(challenge, at);
+  (log.replay ? assertStarted : assertOpen)(challenge!, at);
   // Setting a quantity to 0 is an edit; adding 0 is a mistake.
   if (quantity_e4 <= 0 && !(task.alloweditquantity && quantity_e4 === 0)) {
     throw new ApiError(INVALID_INPUT, { field: 'quantity', reason: 'must be greater than 0' });
   }
-  const progress = (await tx.get('progress', [task.task_id, user.account_name])) ?? {
+  const progress = stored ?? {
     task_id: task.task_id,
     account_name: user.account_name,
     app_id: app.app_id,

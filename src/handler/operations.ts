@@ -363,8 +363,8 @@ export const operations: Record<string, Operation> = {
     readsAhead: ['log'],
     run: async ({ input, tx, key, now }) => {
       const task = await findTask(tx, input.task_id, key.app_id);
-      const app = await findApp(tx, task.app_id);
-      const user = await findMember(tx, app.app_id, input.account_name);
+      // A task's app is there while the task is: its member is asked for beside it.
+      const [app, user] = await Promise.all([findApp(tx, task.app_id), findMember(tx, task.app_id, input.account_name)]);
       const quantity_e4 = toQuantityE4(input.quantity);
       const progress = await logProgress(tx, { app, task, user, quantity_e4, at: now });
       return {
