@@ -267,13 +267,13 @@ export class IndexedDbTransaction implements Transaction {
     // A transaction's requests run in the order asked: the boards' reads go first, so that their
     // answers come while the records are written; the boards' writes follow.
     const moved = moveRows(this.raw, [...changes, ...seasonChanges]);
-    const writes = [...this.dirty.values()].map(([store, value]) => this.raw.objectStore(store).put(value as never));
+    for (const [store, value] of this.dirty.values()) this.issue(this.raw.objectStore(store).put(value as never));
     this.dirty.clear();
     const boardWrites = await moved;
     // Asked to commit once every request is made, the database need not wait for their answers to
     // reach this thread first: a round of requests less for every write.
     this.raw.commit();
-    await Promise.all([...this.issued, ...writes, ...boardWrites]);
+    await Promise.all([...this.issued, ...boardWrites]);
   }
 
   /**
