@@ -4,14 +4,13 @@
 import { expect } from '@open-wc/testing';
 import { openDB } from 'idb';
 import { seededRandom as random } from '../../bench/seeded-random.js';
-import { decodeRows, decodeRuns, runKey } from '../../src/store/indexeddb/board-positions.js';
+import { decodeRows, decodeRuns, RUN_SPLIT, runKey } from '../../src/store/indexeddb/board-positions.js';
 import type { BoardCountRecord, RowsRecord, RunsRecord } from '../../src/store/indexeddb/board-records.js';
 import { compareTies, rowTie } from '../../src/store/placements.js';
+import type { TieRow } from '../../src/store/records.js';
 import { GUIDS, WEDNESDAY, checkInApp, iso, itOnIndexedDb, localApi } from './support.js';
 
 const MEMBERS = 300;
-/** A run past this many members splits (board-positions.ts, RUN_SPLIT). */
-const RUN_SPLIT = 96;
 
 const text = (key: unknown) => JSON.stringify(key);
 
@@ -33,7 +32,7 @@ async function layoutFaults(name: string): Promise<string[]> {
     const bounds = decodeRuns(record);
     const sum = bounds.reduce((total, { count }) => total + count, 0);
     if (countOf.get(group) !== sum) faults.push(`${group}: counted ${countOf.get(group)}, its runs hold ${sum}`);
-    let previous: TieRowLike | undefined;
+    let previous: TieRow | undefined;
     for (const { start, count } of bounds) {
       const key = text(runKey(record.key, start));
       runsOfGroup.add(key);
@@ -56,8 +55,6 @@ async function layoutFaults(name: string): Promise<string[]> {
   for (const key of rowsAt.keys()) if (!runsOfGroup.has(key)) faults.push(`${key}: rows outside every group's runs`);
   return faults;
 }
-
-type TieRowLike = ReturnType<typeof decodeRows>[number];
 
 describe('IndexedDB board layout', () => {
   itOnIndexedDb('keeps every group counted by its runs, and every run holding its rows in order', async function () {

@@ -15,7 +15,7 @@ import type { GroupKey, Tie, TieRow } from '../records.js';
 import type { RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.js';
 
 /** A run past this many members splits in two. */
-const RUN_SPLIT = 96;
+export const RUN_SPLIT = 96;
 /** Runs are rebuilt with this many members, leaving room to grow. */
 export const RUN_FILL = 48;
 /** Up to this many changes of a group find their runs beside the group's runs read (resizeGroups). */
@@ -186,9 +186,11 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<Promise<unk
       await Promise.all(
         [...perRun].map(async ([run, inRun]) => {
           const runAt = runKey(key, runBounds[run]!.start);
-          const rows = locate ? inRun[0]!.record?.rows : decodeRows(await rowsStore.get(runAt));
+          // Found beside the runs (`locate`), or read now by the key its bounds give.
+          const found = inRun[0]!.record;
+          const rows = locate ? found?.rows : decodeRows(await rowsStore.get(runAt));
           // The runs and their rows are written together: a run found by its key is the one its bounds name.
-          if (locate && inRun[0]!.record && JSON.stringify(inRun[0]!.record.key) !== JSON.stringify(runAt)) {
+          if (found && JSON.stringify(found.key) !== JSON.stringify(runAt)) {
             throw new Error(`The board's runs of ${groupText(key)} do not match its rows.`);
           }
           changedRows.set(

@@ -39,7 +39,7 @@ export const SEASON_SECTION_COUNTS: CountedTable<SeasonSection> = {
 const addToSections = addingTo(SEASON_SECTION_COUNTS);
 
 /** A season's rows of season_sections under `alias`, as the start of a WHERE clause. */
-export const sectionsOf = (alias: string, app_id: string, season_id: string) => {
+const sectionsOf = (alias: string, app_id: string, season_id: string) => {
   const column = (name: string) => new Identifier(`${alias}.${name}`);
   return sql`season_sections AS ${new Identifier(alias)} WHERE ${column('app_id')} = ${app_id}::text
     AND ${column('season_id')} = ${season_id}::text`;
