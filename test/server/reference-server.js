@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const memoryProbe = fileURLToPath(new URL('memory-probe.js', import.meta.url));
 const READY = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 /** Bound on any wait for the server; a test that reaches it fails instead of hanging. */
 export const WAIT_MS = 20_000;
@@ -52,12 +53,14 @@ export const runServer = (args, options) => spawnServer(args, options).ended;
  * ['--data', path]) and `env` added to this process's environment. Its log
  * lines (JSON on stdout) are kept, parsed, in `log`. `startMs` bounds the wait for it
  * to start (a server loading a dataset into a fresh data directory on a busy machine may take longer).
+ * `probeMemory` loads test/server/memory-probe.js into it, for `retainedMemory()`.
  * @param {string[]} [args]
- * @param {{ env?: Record<string, string>, startMs?: number }} [options]
+ * @param {{ env?: Record<string, string>, startMs?: number, probeMemory?: boolean }} [options]
  */
-export async function startServer(args = [], { env = {}, startMs = START_MS } = {}) {
+export async function startServer(args = [], { env = {}, startMs = START_MS, probeMemory = false } = {}) {
   const storage = args.some((arg) => arg === '--data-dir' || arg === '--database-url') ? [] : ['--memory'];
-  const child = spawn(process.execPath, ['scripts/serve.js', '--port', '0', ...storage, ...args], {
+  const probe = probeMemory ? ['--expose-gc', '--import', memoryProbe] : [];
+  const child = spawn(process.execPath, [...probe, 'scripts/serve.js', '--port', '0', ...storage, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,10 +77,14 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
   });
   /** @type {LogLine[]} */
   const log = [];
+  /** @type {Array<(bytes: number) => void>} the callers of retainedMemory() waiting for the probe's line */
+  const probes = [];
   /** @type {Promise<number>} */
   const ready = new Promise((resolve) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      log.push(JSON.parse(line));
+      const entry = JSON.parse(line);
+      log.push(entry);
+      if (entry.msg === 'memory probe') probes.shift()?.(entry.retained);
       const match = READY.exec(line);
       if (match) resolve(Number(match[1]));
     });
@@ -101,8 +108,17 @@ export async function startServer(args = [], { env = {}, startMs = START_MS } = 
     stderr: () => stderr,
     /** Peak resident memory of the server process so far, in bytes (Linux). */
     peakMemory: () => statusBytes(pid, 'VmHWM'),
-    /** Resident memory of the server process now, in bytes (Linux). */
-    memory: () => statusBytes(pid, 'VmRSS'),
+    /**
+     * Bytes the process holds once all its garbage is collected: V8's heap and the memory outside
+     * it (buffers, PGlite's WebAssembly memory). Only for a server started with `probeMemory`.
+     * @returns {Promise<number>}
+     */
+    retainedMemory() {
+      if (!probeMemory) throw new Error('retainedMemory() needs a server started with probeMemory');
+      const answered = new Promise((resolve) => probes.push(resolve));
+      child.kill('SIGUSR2');
+      return Promise.race([answered, bounded('the memory probe')]);
+    },
     /** Kills the process outright (SIGKILL), as a crash or a power cut would. */
     async crash() {
       const killed = once(child, 'exit');
