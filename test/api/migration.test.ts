@@ -6,7 +6,9 @@ import { weekOf } from '../../src/core/periods.js';
 import { sha256Hex } from '../../src/api/key-hash.js';
 import { createHandler } from '../../src/handler/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
+import { decodeRows, decodeRuns, isNameList } from '../../src/store/indexeddb/board-positions.js';
 import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
+import type { GroupKey } from '../../src/store/records.js';
 import { openEarlierVersion } from './earlier-layouts.js';
 import { expectedSeasonBoard, seasonEntries, type SeasonMember } from './season-ranks.js';
 import { ADMIN_KEY, dataset, GUIDS, iso, WEDNESDAY } from './support.js';
@@ -423,98 +425,113 @@ describe('upgrade from version 12', () => {
 });
 
 /**
- * Copies every record of the database `from` into `to`, created at version 13: each run's rows as
- * objects, as versions 4 to 13 kept them.
+ * Copies every record of the database `from` into `to`, created at `version` with the same
+ * stores: each run's rows as objects (versions 4 to 13) or as JSON text of them (version 14), and
+ * a count of each name list's group, which both kept.
  */
-async function copyAsVersion13(from: string, to: string) {
+async function copyAsVersion(from: string, to: string, version: 13 | 14) {
   const source = await openDB(from);
-  const target = await openEarlierVersion(to, 13);
+  const target = await openEarlierVersion(to, version);
   try {
     for (const name of source.objectStoreNames) {
       const [keys, values] = await Promise.all([source.getAllKeys(name), source.getAll(name)]);
       const tx = target.transaction(name, 'readwrite');
       const store = tx.objectStore(name);
       values.forEach((value, index) => {
-        if (name === 'board_rows') void store.put({ key: value.key, rows: JSON.parse(value.rows_json) });
-        else if (store.keyPath === null) void store.put(value, keys[index]);
+        if (name === 'board_rows') {
+          const rows = decodeRows(value);
+          void store.put(version === 13 ? { key: value.key, rows } : { key: value.key, rows_json: JSON.stringify(rows) });
+        } else if (store.keyPath === null) void store.put(value, keys[index]);
         else void store.put(value);
       });
       await tx.done;
     }
+    const groups = await source.getAll('board_runs');
+    const counts = target.transaction('board_counts', 'readwrite');
+    for (const runs of groups) {
+      const count = decodeRuns(runs).reduce((sum, run) => sum + run.count, 0);
+      if (isNameList(runs.key)) void counts.store.put({ key: runs.key, count });
+    }
+    await counts.done;
   } finally {
     source.close();
     target.close();
   }
 }
 
-describe('upgrade from version 13', () => {
-  const laidOut = `questboard-test-${crypto.randomUUID()}`;
-  const upgraded = `questboard-test-${crypto.randomUUID()}`;
-  after(() => Promise.all([deleteDB(laidOut), deleteDB(upgraded)]));
+for (const version of [13, 14] as const) {
+  describe(`upgrade from version ${version}`, () => {
+    const laidOut = `questboard-test-${crypto.randomUUID()}`;
+    const upgraded = `questboard-test-${crypto.randomUUID()}`;
+    after(() => Promise.all([deleteDB(laidOut), deleteDB(upgraded)]));
 
-  /** The API over the database `name`, its clock on WEDNESDAY. */
-  const api = (name: string) => {
-    const store = openIndexedDbStore({ name });
-    const handle = createHandler({ store, now: () => new Date(WEDNESDAY) });
-    const call = async (method: string, path: string, body?: unknown) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_KEY}` };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await handle(
-        new Request(`https://questboard.test/v1/${path}`, { method, headers, body: JSON.stringify(body) }),
-      );
-      const answer = await response.json();
-      expect(response.status, JSON.stringify(answer)).to.equal(200);
-      return answer;
+    /** The API over the database `name`, its clock on WEDNESDAY. */
+    const api = (name: string) => {
+      const store = openIndexedDbStore({ name });
+      const handle = createHandler({ store, now: () => new Date(WEDNESDAY) });
+      const call = async (method: string, path: string, body?: unknown) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_KEY}` };
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        const response = await handle(
+          new Request(`https://questboard.test/v1/${path}`, { method, headers, body: JSON.stringify(body) }),
+        );
+        const answer = await response.json();
+        expect(response.status, JSON.stringify(answer)).to.equal(200);
+        return answer;
+      };
+      return { call, close: () => store.close() };
     };
-    return { call, close: () => store.close() };
-  };
-  const logTask = (task_id: string, account_name: string, quantity: number) => ({ task_id, account_name, quantity });
-  /** Every board, in pages across its runs and around a member deep in one. */
-  const boards = async (call: ReturnType<typeof api>['call']) => {
-    const answers = [];
-    for (const type of ['score', 'xp', 'weekly', 'monthly']) {
-      const board = `get_leaderboard?app_id=guild&leaderboard_type=${type}`;
-      for (const page of ['&limit=100', '&limit=100&offset=100', '&limit=5&around=m077'])
-        answers.push(await call('GET', board + page));
-    }
-    return answers;
-  };
+    const logTask = (task_id: string, account_name: string, quantity: number) => ({ task_id, account_name, quantity });
+    /** Every board, in pages across its runs and around a member deep in one (a period's second page lists its unranked members). */
+    const boards = async (call: ReturnType<typeof api>['call']) => {
+      const answers = [];
+      for (const type of ['score', 'xp', 'weekly', 'monthly']) {
+        const board = `get_leaderboard?app_id=guild&leaderboard_type=${type}`;
+        for (const page of ['&limit=100', '&limit=100&offset=100', '&limit=5&around=m077'])
+          answers.push(await call('GET', board + page));
+      }
+      return answers;
+    };
 
-  it("keeps each run's rows as JSON text: the boards answer as before, and members move on them", async function () {
-    this.timeout(60_000);
-    // 130 members without points: the boards' groups of 0 span runs.
-    const body = dataset(WEDNESDAY);
-    body.apps[0]!.users.push(
-      ...Array.from({ length: 130 }, (_, i) => ({
-        account_name: `m${String(i).padStart(3, '0')}`,
-        joined_at: iso(WEDNESDAY - 10 * 86_400_000 + (i % 7) * 1000),
-      })),
-    );
-    const source = api(laidOut);
-    await source.call('POST', 'admin/import', body);
-    await source.call('POST', 'admin/log_task', logTask(GUIDS.posts, 'alice', 3));
-    await source.call('POST', 'admin/log_task', logTask(GUIDS.bigPost, 'm077', 5));
-    const before = await boards(source.call);
-    source.close();
-    await copyAsVersion13(laidOut, upgraded);
+    it("packs each run's rows as columns and drops the name lists' counts: the boards answer as before, and members move on them", async function () {
+      this.timeout(60_000);
+      // 130 members without points: the boards' groups of 0 span runs.
+      const body = dataset(WEDNESDAY);
+      body.apps[0]!.users.push(
+        ...Array.from({ length: 130 }, (_, i) => ({
+          account_name: `m${String(i).padStart(3, '0')}`,
+          joined_at: iso(WEDNESDAY - 10 * 86_400_000 + (i % 7) * 1000),
+        })),
+      );
+      const source = api(laidOut);
+      await source.call('POST', 'admin/import', body);
+      await source.call('POST', 'admin/log_task', logTask(GUIDS.posts, 'alice', 3));
+      await source.call('POST', 'admin/log_task', logTask(GUIDS.bigPost, 'm077', 5));
+      const before = await boards(source.call);
+      source.close();
+      await copyAsVersion(laidOut, upgraded, version);
 
-    const target = api(upgraded);
-    const after = api(laidOut);
-    try {
-      expect(await boards(target.call)).to.deep.equal(before);
-      // A member leaves the group of 0 in the middle of its runs, on the upgraded rows and on rows laid out as text.
-      for (const { call } of [target, after]) await call('POST', 'admin/log_task', logTask(GUIDS.checkIn, 'm050', 1));
-      const moved = await boards(after.call);
-      expect(moved).to.not.deep.equal(before);
-      expect(await boards(target.call)).to.deep.equal(moved);
-    } finally {
-      target.close();
-      after.close();
-    }
-    await checkUpgraded(upgraded, async (db) => {
-      const runs = await db.getAll('board_rows');
-      expect(runs.length).to.be.greaterThan(10);
-      for (const run of runs) expect(Object.keys(run).sort(), JSON.stringify(run.key)).to.deep.equal(['key', 'rows_json']);
+      const target = api(upgraded);
+      const after = api(laidOut);
+      try {
+        expect(await boards(target.call)).to.deep.equal(before);
+        // A member leaves the group of 0 in the middle of its runs, on the upgraded rows and on rows laid out packed.
+        for (const { call } of [target, after]) await call('POST', 'admin/log_task', logTask(GUIDS.checkIn, 'm050', 1));
+        const moved = await boards(after.call);
+        expect(moved).to.not.deep.equal(before);
+        expect(await boards(target.call)).to.deep.equal(moved);
+      } finally {
+        target.close();
+        after.close();
+      }
+      await checkUpgraded(upgraded, async (db) => {
+        const runs = await db.getAll('board_rows');
+        expect(runs.length).to.be.greaterThan(10);
+        for (const run of runs) expect(Object.keys(run).sort(), JSON.stringify(run.key)).to.deep.equal(['key', 'packed_rows']);
+        const counted = (await db.getAllKeys('board_counts')) as GroupKey[];
+        expect(counted.filter(isNameList)).to.deep.equal([]);
+        expect(counted.length).to.be.greaterThan(4);
+      });
     });
   });
-});
+}

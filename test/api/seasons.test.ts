@@ -3,6 +3,7 @@
 import { expect } from '@open-wc/testing';
 import { openDB, type IDBPDatabase } from 'idb';
 import { GUIDS, WEDNESDAY, checkInApp, iso, itOnIndexedDb, localApi } from './support.js';
+import { decodeRows, encodeRows } from '../../src/store/indexeddb/board-positions.js';
 
 const HOUR = 3_600_000;
 const SEASON = '51111111-1111-4111-8111-111111111111';
@@ -192,16 +193,14 @@ describe('seasons', () => {
     };
     const seasonRowsKept = () =>
       withDatabase(async (db) =>
-        (await db.getAll('board_rows'))
-          .filter(({ key }) => key[1] === 'season')
-          .flatMap(({ rows_json }) => JSON.parse(rows_json)),
+        (await db.getAll('board_rows')).filter(({ key }) => key[1] === 'season').flatMap((record) => decodeRows(record)),
       );
     await withDatabase(async (db) => {
       const tx = db.transaction('board_rows', 'readwrite');
       for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
         if (cursor.value.key[1] !== 'season') continue;
-        const rows = JSON.parse(cursor.value.rows_json).map(({ account_name, at }: any) => ({ account_name, at }));
-        await cursor.update({ ...cursor.value, rows_json: JSON.stringify(rows) });
+        const rows = decodeRows(cursor.value).map(({ account_name, at }) => ({ account_name, at }));
+        await cursor.update(encodeRows(cursor.value.key, rows));
       }
       await tx.done;
     });

@@ -2,12 +2,13 @@
 // Reading IndexedDB costs about 11 µs a record here, so members are not read
 // one record each: every value group is cut into runs of at most RUN_SPLIT
 // members in board order, and each run is one record holding its members'
-// rows (board_rows). board_counts holds the members of each group, and
-// board_runs, one record per group, each run's start and size. A position is
+// rows (board_rows). board_counts holds the members of each group of a board
+// (a name list's are its runs' sum), and board_runs, one record per group,
+// each run's start and size. A position is
 // then a sum over a few records plus a search inside one run, and a page of a
 // hundred members is a read of two to four records. Each season's board is
 // laid out the same way, its rows the members' ties (season-boards.ts).
-import type { IDBPTransaction } from 'idb';
+import { unwrap, type IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 import { compareTies, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
@@ -42,6 +43,7 @@ const groupText = (group: GroupKey) => JSON.stringify(group);
 
 // Loops, not Array.from with a mapping: a large group has hundreds of runs, and the mapping
 // builtins cost about a millisecond of every write that moves members in three such groups.
+// Rows are decoded in loops for the same reason.
 export function decodeRuns(record: RunsRecord | undefined): RunBounds[] {
   if (!record) return [];
   const names = JSON.parse(record.starts_name) as string[];
@@ -65,14 +67,31 @@ function encodeRuns(key: GroupKey, runBounds: RunBounds[]): RunsRecord {
 }
 
 /**
- * A run's record, its rows as JSON text: writing a run of 96 rows as objects took some 0.3 ms of
- * a write that awards a badge, for each of the ten runs it touches, and reading one as much
- * (docs/performance.md); as one string it is copied whole.
+ * A run's record, its rows packed as columns in one JSON text (RowsRecord): IndexedDB copies a
+ * string whole, where rows as objects cost a copy of each field, and a row's field names, kept
+ * once, not in every row, were half its text.
  */
-export const encodeRows = (key: RunKey, rows: TieRow[]): RowsRecord => ({ key, rows_json: JSON.stringify(rows) });
+export function encodeRows(key: RunKey, rows: TieRow[]): RowsRecord {
+  const fields: string[] = [];
+  for (const row of rows) for (const field in row) if (!fields.includes(field)) fields.push(field);
+  const values: unknown[] = [];
+  for (const row of rows) for (const field of fields) values.push((row as unknown as Record<string, unknown>)[field] ?? null);
+  return { key, packed_rows: JSON.stringify([fields, values]) };
+}
 
-export const decodeRows = (record: RowsRecord | undefined): TieRow[] =>
-  record ? (JSON.parse(record.rows_json) as TieRow[]) : [];
+export function decodeRows(record: RowsRecord | undefined): TieRow[] {
+  if (!record) return [];
+  const [fields, values] = JSON.parse(record.packed_rows) as [string[], unknown[]];
+  const rows: TieRow[] = [];
+  for (let start = 0; start < values.length; start += fields.length) {
+    const row: Record<string, unknown> = {};
+    // A field a row lacks (a season's row laid out before version 13) stays absent.
+    for (let index = 0; index < fields.length; index++)
+      if (values[start + index] !== null) row[fields[index]!] = values[start + index];
+    rows.push(row as unknown as TieRow);
+  }
+  return rows;
+}
 
 /** The index of the run holding `tie`: the last one starting at or before it. */
 export function runIndexOf(runBounds: RunBounds[], tie: Tie): number {
@@ -105,14 +124,16 @@ export interface RowChange {
   delta: -1 | 0 | 1;
 }
 
-/** Applies members' changes to the runs, counts and groups. Resolves once every write is asked for, with their answers to wait for. */
-export async function moveRows(raw: Raw, changes: RowChange[]): Promise<Promise<unknown>[]> {
+/**
+ * Applies members' changes to the runs, counts and groups. Resolves once every write is asked
+ * for: their answers are not waited for one by one, as one that fails aborts the transaction.
+ */
+export async function moveRows(raw: Raw, changes: RowChange[]): Promise<void> {
   const texts = changes.map(({ placement }) => groupText(placement.group));
   const resized = new Set(texts.filter((_, index) => changes[index]!.delta !== 0));
   const inPlace = changes.filter((_, index) => !resized.has(texts[index]!));
   const moving = changes.filter((_, index) => resized.has(texts[index]!));
-  const writes = await Promise.all([rewriteRows(raw, inPlace), resizeGroups(raw, moving)]);
-  return writes.flat();
+  await Promise.all([rewriteRows(raw, inPlace), resizeGroups(raw, moving)]);
 }
 
 /**
@@ -128,7 +149,7 @@ async function runHolding(raw: Raw, { group, tie }: Placement): Promise<{ key: R
  * Rows that change where they stand, in groups that keep their size: the
  * groups' runs records stay as they are (a large group's is tens of KB).
  */
-async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<Promise<unknown>[]> {
+async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
   const located = await Promise.all(
     changes.map(async (change) => {
       const record = await runHolding(raw, change.placement);
@@ -137,9 +158,10 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<Promise<unkn
     }),
   );
   const runs = groupBy(located, ({ record }) => JSON.stringify(record.key));
-  return [...runs.values()].map((inRun) => {
+  const rowsStore = unwrap(raw).objectStore('board_rows');
+  for (const inRun of runs.values()) {
     const { key, rows } = inRun[0]!.record;
-    return raw.objectStore('board_rows').put(
+    rowsStore.put(
       encodeRows(
         key,
         applyChanges(
@@ -148,7 +170,7 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<Promise<unkn
         ),
       ),
     );
-  });
+  }
 }
 
 /**
@@ -161,10 +183,9 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<Promise<unkn
  * holding each change, found by its key alone. A request is some 0.1 ms of such a write
  * (docs/performance.md), so a group's count is not read either: it is its runs' sum.
  */
-async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<Promise<unknown>[]> {
+async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
   const runsStore = raw.objectStore('board_runs');
   const rowsStore = raw.objectStore('board_rows');
-  const countsStore = raw.objectStore('board_counts');
   const groups = await Promise.all(
     [...groupBy(changes, (change) => groupText(change.placement.group)).values()].map(async (changes) => {
       const key = changes[0]!.placement.group;
@@ -206,31 +227,39 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<Promise<unk
     }),
   );
 
-  const writes: Promise<unknown>[] = [];
+  const writing = unwrap(raw);
+  const [runsWrites, rowsWrites, countsWrites] = (['board_runs', 'board_rows', 'board_counts'] as const).map((name) =>
+    writing.objectStore(name),
+  );
   for (const { key, count, runBounds, changedRows } of groups) {
     if (count === 0) {
-      writes.push(countsStore.delete(key), runsStore.delete(key), rowsStore.delete(prefixRange(key)));
+      countsWrites!.delete(key);
+      runsWrites!.delete(key);
+      rowsWrites!.delete(prefixRange(key));
       continue;
     }
-    writes.push(countsStore.put({ key, count }));
+    if (!isNameList(key)) countsWrites!.put({ key, count });
     // Last run first, so that splicing one leaves the indexes of the others.
     for (const run of [...changedRows.keys()].sort((a, b) => b - a)) {
       const rows = changedRows.get(run)!;
       const start = runBounds[run]!.start;
       if (rows.length === 0 && run > 0) {
         runBounds.splice(run, 1);
-        writes.push(rowsStore.delete(runKey(key, start)));
+        rowsWrites!.delete(runKey(key, start));
         continue;
       }
       const pieces = halves(rows);
       const bounds = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
       runBounds.splice(run, 1, ...bounds);
-      pieces.forEach((piece, index) => writes.push(rowsStore.put(encodeRows(runKey(key, bounds[index]!.start), piece))));
+      pieces.forEach((piece, index) => rowsWrites!.put(encodeRows(runKey(key, bounds[index]!.start), piece)));
     }
-    writes.push(runsStore.put(encodeRuns(key, runBounds)));
+    runsWrites!.put(encodeRuns(key, runBounds));
   }
-  return writes;
 }
+
+/** A name list's group: never counted whole (boards.ts reads its runs), so only the boards' groups keep a count. */
+export const isNameList = ([, ordering]: GroupKey) =>
+  ordering === 'names' || ordering === 'weekly_names' || ordering === 'monthly_names';
 
 const sumCounts = (runBounds: RunBounds[]) => runBounds.reduce((sum, { count }) => sum + count, 0);
 
@@ -335,10 +364,8 @@ async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promis
       const members = all.slice(from, from + bounds.count).map(({ row, tie }) => ({ ...row, at: tie[0] }));
       writes.push(rows.put(encodeRows(runKey(group, bounds.start), members)));
     }
-    writes.push(
-      raw.objectStore('board_counts').put({ key: group, count: end - start }),
-      raw.objectStore('board_runs').put(encodeRuns(group, runBounds)),
-    );
+    writes.push(raw.objectStore('board_runs').put(encodeRuns(group, runBounds)));
+    if (!isNameList(group)) writes.push(raw.objectStore('board_counts').put({ key: group, count: end - start }));
     start = end;
   }
   await Promise.all(writes);

@@ -41,8 +41,10 @@ export interface RunsRecord {
 export interface RowsRecord {
   key: RunKey;
   /**
-   * The rows as JSON text (board-positions.ts, encodeRows): one string to copy in and out of the
-   * database, where a hundred rows as objects cost a copy of each of their fields.
+   * The rows as one JSON text (board-positions.ts, encodeRows), packed as columns:
+   * `[fields, values]`, each row's values in the order of `fields`, null where a row lacks the
+   * field (no row's field is null). One string to copy in and out of the database, where a
+   * hundred rows as objects cost a copy of each of their fields.
    */
-  rows_json: string;
+  packed_rows: string;
 }

@@ -2,9 +2,9 @@
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
-import { encodeRows, layOutSeasons, rebuildPositions } from './board-positions.js';
+import { encodeRows, isNameList, layOutSeasons, rebuildPositions } from './board-positions.js';
 import type { RunKey } from './board-records.js';
-import type { AppRecord, Season, TieRow } from '../records.js';
+import type { AppRecord, GroupKey, Season, TieRow } from '../records.js';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 
@@ -118,6 +118,10 @@ const MIGRATIONS: Migration[] = [
   // Version 14: each run's rows kept as JSON text (RowsRecord), converted once the steps before
   // have laid their boards out, in text already.
   (_db, tx, moved) => moved.then(() => rowsAsText(tx)),
+  // Version 15: each run's rows packed as columns (RowsRecord.packed_rows), converted once version
+  // 14 has written them as text; and the name lists' counts dropped, which nothing reads (their
+  // runs count them: boards.ts).
+  (_db, tx, moved) => moved.then(() => Promise.all([packRows(tx), dropNameListCounts(tx)])).then(() => undefined),
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -212,6 +216,24 @@ async function rowsAsText(tx: AnyUpgrade): Promise<void> {
     if (records.length < RUNS_BATCH) return;
     range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);
   }
+}
+
+async function packRows(tx: AnyUpgrade): Promise<void> {
+  const runs = tx.objectStore('board_rows');
+  let range: IDBKeyRange | undefined;
+  for (;;) {
+    const records: { key: RunKey; rows_json?: string }[] = await runs.getAll(range, RUNS_BATCH);
+    for (const { key, rows_json } of records) {
+      if (rows_json !== undefined) void runs.put(encodeRows(key, JSON.parse(rows_json) as TieRow[]));
+    }
+    if (records.length < RUNS_BATCH) return;
+    range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);
+  }
+}
+
+async function dropNameListCounts(tx: AnyUpgrade): Promise<void> {
+  const counts = tx.objectStore('board_counts');
+  for (const key of (await counts.getAllKeys()) as GroupKey[]) if (isNameList(key)) void counts.delete(key);
 }
 
 async function dateIdempotencyRecords(tx: AnyUpgrade, now: number): Promise<void> {
