@@ -87,6 +87,10 @@ export function rowOf(user: UserRecord): BoardRow {
   };
 }
 
+/** Whether a group is a name list's (its value always 0). */
+export const isNameList = ([, ordering]: GroupKey): boolean =>
+  ordering === 'names' || ordering === 'weekly_names' || ordering === 'monthly_names';
+
 /** The period name lists are only counted, never listed: their rows need only their ties. */
 export const isShown = ({ group: [, ordering] }: Placement) => ordering !== 'weekly_names' && ordering !== 'monthly_names';
 

@@ -4,9 +4,9 @@
 import { expect } from '@open-wc/testing';
 import { openDB } from 'idb';
 import { seededRandom as random } from '../../bench/seeded-random.js';
-import { decodeRows, decodeRuns, isNameList, RUN_SPLIT, runKey } from '../../src/store/indexeddb/board-positions.js';
+import { decodeRows, decodeRuns, RUN_SPLIT, runKey } from '../../src/store/indexeddb/board-positions.js';
 import type { BoardCountRecord, RowsRecord, RunsRecord } from '../../src/store/indexeddb/board-records.js';
-import { compareTies, rowTie } from '../../src/store/placements.js';
+import { compareTies, isNameList, rowTie } from '../../src/store/placements.js';
 import type { TieRow } from '../../src/store/records.js';
 import { GUIDS, WEDNESDAY, checkInApp, iso, itOnIndexedDb, localApi } from './support.js';
 

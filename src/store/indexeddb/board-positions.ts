@@ -11,7 +11,7 @@
 import { unwrap, type IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import { compareTies, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
+import { compareTies, isNameList, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
 import type { GroupKey, Tie, TieRow } from '../records.js';
 import type { RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.js';
 
@@ -43,7 +43,6 @@ const groupText = (group: GroupKey) => JSON.stringify(group);
 
 // Loops, not Array.from with a mapping: a large group has hundreds of runs, and the mapping
 // builtins cost about a millisecond of every write that moves members in three such groups.
-// Rows are decoded in loops for the same reason.
 export function decodeRuns(record: RunsRecord | undefined): RunBounds[] {
   if (!record) return [];
   const names = JSON.parse(record.starts_name) as string[];
@@ -79,6 +78,7 @@ export function encodeRows(key: RunKey, rows: TieRow[]): RowsRecord {
   return { key, packed_rows: JSON.stringify([fields, values]) };
 }
 
+// In loops, as decodeRuns: a write that awards a badge decodes some twenty runs.
 export function decodeRows(record: RowsRecord | undefined): TieRow[] {
   if (!record) return [];
   const [fields, values] = JSON.parse(record.packed_rows) as [string[], unknown[]];
@@ -133,7 +133,8 @@ export async function moveRows(raw: Raw, changes: RowChange[]): Promise<void> {
   const resized = new Set(texts.filter((_, index) => changes[index]!.delta !== 0));
   const inPlace = changes.filter((_, index) => !resized.has(texts[index]!));
   const moving = changes.filter((_, index) => resized.has(texts[index]!));
-  await Promise.all([rewriteRows(raw, inPlace), resizeGroups(raw, moving)]);
+  const writing = unwrap(raw);
+  await Promise.all([rewriteRows(raw, writing, inPlace), resizeGroups(raw, writing, moving)]);
 }
 
 /**
@@ -149,7 +150,7 @@ async function runHolding(raw: Raw, { group, tie }: Placement): Promise<{ key: R
  * Rows that change where they stand, in groups that keep their size: the
  * groups' runs records stay as they are (a large group's is tens of KB).
  */
-async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
+async function rewriteRows(raw: Raw, writing: IDBTransaction, changes: RowChange[]): Promise<void> {
   const located = await Promise.all(
     changes.map(async (change) => {
       const record = await runHolding(raw, change.placement);
@@ -158,10 +159,9 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
     }),
   );
   const runs = groupBy(located, ({ record }) => JSON.stringify(record.key));
-  const rowsStore = unwrap(raw).objectStore('board_rows');
   for (const inRun of runs.values()) {
     const { key, rows } = inRun[0]!.record;
-    rowsStore.put(
+    writing.objectStore('board_rows').put(
       encodeRows(
         key,
         applyChanges(
@@ -183,7 +183,7 @@ async function rewriteRows(raw: Raw, changes: RowChange[]): Promise<void> {
  * holding each change, found by its key alone. A request is some 0.1 ms of such a write
  * (docs/performance.md), so a group's count is not read either: it is its runs' sum.
  */
-async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
+async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChange[]): Promise<void> {
   const runsStore = raw.objectStore('board_runs');
   const rowsStore = raw.objectStore('board_rows');
   const groups = await Promise.all(
@@ -227,39 +227,35 @@ async function resizeGroups(raw: Raw, changes: RowChange[]): Promise<void> {
     }),
   );
 
-  const writing = unwrap(raw);
-  const [runsWrites, rowsWrites, countsWrites] = (['board_runs', 'board_rows', 'board_counts'] as const).map((name) =>
-    writing.objectStore(name),
-  );
+  const runsWrites = writing.objectStore('board_runs');
+  const rowsWrites = writing.objectStore('board_rows');
+  const countsWrites = writing.objectStore('board_counts');
   for (const { key, count, runBounds, changedRows } of groups) {
     if (count === 0) {
-      countsWrites!.delete(key);
-      runsWrites!.delete(key);
-      rowsWrites!.delete(prefixRange(key));
+      countsWrites.delete(key);
+      runsWrites.delete(key);
+      rowsWrites.delete(prefixRange(key));
       continue;
     }
-    if (!isNameList(key)) countsWrites!.put({ key, count });
+    // A name list is never counted whole (boards.ts counts the names before one from its runs).
+    if (!isNameList(key)) countsWrites.put({ key, count });
     // Last run first, so that splicing one leaves the indexes of the others.
     for (const run of [...changedRows.keys()].sort((a, b) => b - a)) {
       const rows = changedRows.get(run)!;
       const start = runBounds[run]!.start;
       if (rows.length === 0 && run > 0) {
         runBounds.splice(run, 1);
-        rowsWrites!.delete(runKey(key, start));
+        rowsWrites.delete(runKey(key, start));
         continue;
       }
       const pieces = halves(rows);
       const bounds = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
       runBounds.splice(run, 1, ...bounds);
-      pieces.forEach((piece, index) => rowsWrites!.put(encodeRows(runKey(key, bounds[index]!.start), piece)));
+      pieces.forEach((piece, index) => rowsWrites.put(encodeRows(runKey(key, bounds[index]!.start), piece)));
     }
-    runsWrites!.put(encodeRuns(key, runBounds));
+    runsWrites.put(encodeRuns(key, runBounds));
   }
 }
-
-/** A name list's group: never counted whole (boards.ts reads its runs), so only the boards' groups keep a count. */
-export const isNameList = ([, ordering]: GroupKey) =>
-  ordering === 'names' || ordering === 'weekly_names' || ordering === 'monthly_names';
 
 const sumCounts = (runBounds: RunBounds[]) => runBounds.reduce((sum, { count }) => sum + count, 0);
 

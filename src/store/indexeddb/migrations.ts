@@ -2,8 +2,9 @@
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
-import { encodeRows, isNameList, layOutSeasons, rebuildPositions } from './board-positions.js';
+import { encodeRows, layOutSeasons, rebuildPositions } from './board-positions.js';
 import type { RunKey } from './board-records.js';
+import { isNameList } from '../placements.js';
 import type { AppRecord, GroupKey, Season, TieRow } from '../records.js';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
@@ -207,29 +208,25 @@ async function countSeasonMembers(tx: AnyUpgrade): Promise<void> {
 /** Runs read at a time: a large board has thousands. */
 const RUNS_BATCH = 500;
 
-async function rowsAsText(tx: AnyUpgrade): Promise<void> {
+/** Each run's record rewritten from its rows, where `rowsOf` finds them in an earlier layout (undefined: none to convert). */
+async function reencodeRuns(tx: AnyUpgrade, rowsOf: (record: Record<string, unknown>) => TieRow[] | undefined): Promise<void> {
   const runs = tx.objectStore('board_rows');
   let range: IDBKeyRange | undefined;
   for (;;) {
-    const records: { key: RunKey; rows?: TieRow[] }[] = await runs.getAll(range, RUNS_BATCH);
-    for (const { key, rows } of records) if (rows) void runs.put(encodeRows(key, rows));
-    if (records.length < RUNS_BATCH) return;
-    range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);
-  }
-}
-
-async function packRows(tx: AnyUpgrade): Promise<void> {
-  const runs = tx.objectStore('board_rows');
-  let range: IDBKeyRange | undefined;
-  for (;;) {
-    const records: { key: RunKey; rows_json?: string }[] = await runs.getAll(range, RUNS_BATCH);
-    for (const { key, rows_json } of records) {
-      if (rows_json !== undefined) void runs.put(encodeRows(key, JSON.parse(rows_json) as TieRow[]));
+    const records: (Record<string, unknown> & { key: RunKey })[] = await runs.getAll(range, RUNS_BATCH);
+    for (const record of records) {
+      const rows = rowsOf(record);
+      if (rows) void runs.put(encodeRows(record.key, rows));
     }
     if (records.length < RUNS_BATCH) return;
     range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);
   }
 }
+
+/** Version 14 from rows as objects; version 15 from version 14's JSON text. */
+const rowsAsText = (tx: AnyUpgrade) => reencodeRuns(tx, (record) => record.rows as TieRow[] | undefined);
+const packRows = (tx: AnyUpgrade) =>
+  reencodeRuns(tx, ({ rows_json }) => (typeof rows_json === 'string' ? (JSON.parse(rows_json) as TieRow[]) : undefined));
 
 async function dropNameListCounts(tx: AnyUpgrade): Promise<void> {
   const counts = tx.objectStore('board_counts');
