@@ -72,6 +72,8 @@ export function connectionPool(
   let down: { reason: string; since: Date } | null = null;
   let probing = false;
   let closed = false;
+  /** Reservations under way: close() lets each finish before it ends the clients (lease()). */
+  const reserving = new Set<Promise<unknown>>();
   let nextProbe: ReturnType<typeof setTimeout> | undefined;
 
   const openClient = () => {
@@ -113,6 +115,25 @@ export function connectionPool(
     client.end({ timeout: 0 }).catch(() => undefined);
     const waiter = waiting.shift();
     if (waiter) waiter.give(openClient());
+  };
+
+  /** A client and its reserved connection, within reserveMs; none once the pool is closed. */
+  const reserve = async () => {
+    const started = performance.now();
+    const client = await take(reserveMs);
+    if (closed) throw new Error('the database driver is closed');
+    let connection: postgres.ReservedSql;
+    try {
+      connection = await within(client.reserve(), Math.max(0, reserveMs - (performance.now() - started)), reserveMs);
+    } catch (error) {
+      destroy(client);
+      throw failed(error);
+    }
+    if (closed) {
+      connection.release();
+      throw new Error('the database driver is closed');
+    }
+    return { client, connection };
   };
 
   /** Starts probing, unless a probe is under way: the failure may be this connection's alone. */
@@ -158,14 +179,16 @@ export function connectionPool(
     async lease() {
       if (closed) throw new Error('the database driver is closed');
       if (down !== null) throw new DatabaseUnavailable(down.reason, down.since);
-      const started = performance.now();
-      const client = await take(reserveMs);
-      let connection: postgres.ReservedSql;
+      // A client ended while it connects is not ended: postgres.js goes on connecting it, and it
+      // stays open after close() (seen as the database's drop failing its type fetch, an
+      // unhandled rejection). So close() waits for the reservations under way, then ends them all.
+      const reservation = reserve();
+      reserving.add(reservation);
+      let client: postgres.Sql, connection: postgres.ReservedSql;
       try {
-        connection = await within(client.reserve(), Math.max(0, reserveMs - (performance.now() - started)), reserveMs);
-      } catch (error) {
-        destroy(client);
-        throw failed(error);
+        ({ client, connection } = await reservation);
+      } finally {
+        reserving.delete(reservation);
       }
       let broken = false;
       return {
@@ -195,6 +218,7 @@ export function connectionPool(
       closed = true;
       clearTimeout(nextProbe);
       for (const waiter of waiting.splice(0)) waiter.refuse(new Error('the database driver is closed'));
+      await Promise.allSettled(reserving);
       await Promise.all([...live].map((client) => client.end({ timeout: 5 })));
     },
   };

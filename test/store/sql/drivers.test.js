@@ -227,6 +227,40 @@ describe('transaction modes', () => {
       }
     });
 
+    // Seen as a store closed while its statistics keeper's read connected: the connection stayed
+    // open, and the database's drop then failed its type fetch, an unhandled rejection.
+    it('closed while a transaction connects: no connection left open', async (t) => {
+      const database = await shared.orSkip(t);
+      if (!database) return;
+      const url = new URL(database.url);
+      url.searchParams.set('application_name', 'closed_while_connecting');
+      const driver = sql.postgresDriver({ url: url.href, max: 1 });
+      const reading = driver.transaction('read', (session) => session.query({ text: 'SELECT 1', values: [] }));
+      await driver.close();
+      await assert.rejects(reading, /closed/);
+      const observer = sql.postgresDriver({ url: database.url, max: 1 });
+      try {
+        /** Its backend leaves pg_stat_activity once it has exited, a moment after its client closed the socket. */
+        const left = async () => {
+          const [row] = await observer.transaction('read', (session) =>
+            session.query({
+              text: "SELECT count(*)::integer AS n FROM pg_stat_activity WHERE application_name = 'closed_while_connecting'",
+              values: [],
+            }),
+          );
+          return /** @type {number} */ (row.n);
+        };
+        let open = await left();
+        for (let look = 0; open > 0 && look < 100; look++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          open = await left();
+        }
+        assert.equal(open, 0, 'the connection was closed with the driver');
+      } finally {
+        await observer.close();
+      }
+    });
+
     // As libpq names a socket's directory: the URL's host (and port) parameters, or the host percent-encoded.
     it('through a Unix socket where the URL names its directory', async (t) => {
       const database = await shared.orSkip(t);
