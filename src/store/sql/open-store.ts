@@ -50,7 +50,7 @@ export type SqlStoreOptions = (
 const RETRYABLE = new Set(['40001', '40P01', '23505', SPLIT_DUE]);
 const ATTEMPTS = 8;
 const mayRunAgain = (error: unknown, code: string) => RETRYABLE.has(code) || error instanceof StaleReadAhead;
-/** The health check's deadline on each statement: a frozen database is told within it (docs/notes-pgfaults.md). */
+/** The health check's deadline on each statement: a frozen database is told within it (docs/server.md, Deadlines). */
 const PING_DEADLINE_MS = 1500;
 
 /** The SQL store, with the outbox of its webhook deliveries, which the server delivers. */

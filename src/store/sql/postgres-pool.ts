@@ -19,7 +19,7 @@ export interface PostgresDeadlines {
   probeIntervalMs: number;
 }
 
-/** docs/notes-pgfaults.md says why each. */
+/** docs/server.md (Deadlines) says why each. */
 export const DEFAULT_DEADLINES: PostgresDeadlines = {
   reserveMs: 5_000,
   statementMs: 10_000,
