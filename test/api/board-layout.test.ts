@@ -1,62 +1,11 @@
-// The IndexedDB store's boards as it keeps them (docs/storage.md): after imports and live writes,
-// each board group's count is its runs' sum (a name list keeps none), each run record holds exactly the rows its bounds say, in
-// tie order and within the split, and nothing lies outside a group.
+// The IndexedDB store's boards as it keeps them (docs/storage.md) hold together after imports and
+// live writes (board-faults.ts says how they may not).
 import { expect } from '@open-wc/testing';
-import { openDB } from 'idb';
 import { seededRandom as random } from '../../bench/seeded-random.js';
-import { decodeRows, decodeRuns, RUN_SPLIT, runKey } from '../../src/store/indexeddb/board-positions.js';
-import type { BoardCountRecord, RowsRecord, RunsRecord } from '../../src/store/indexeddb/board-records.js';
-import { compareTies, isNameList, rowTie } from '../../src/store/placements.js';
-import type { TieRow } from '../../src/store/records.js';
+import { layoutFaults } from './board-faults.js';
 import { GUIDS, WEDNESDAY, checkInApp, iso, itOnIndexedDb, localApi } from './support.js';
 
 const MEMBERS = 300;
-
-const text = (key: unknown) => JSON.stringify(key);
-
-/** Every way the stored boards can disagree with themselves, as messages; none when they hold. */
-async function layoutFaults(name: string): Promise<string[]> {
-  const db = await openDB(name);
-  const [counts, runs, rows] = await Promise.all([
-    db.getAll('board_counts') as Promise<BoardCountRecord[]>,
-    db.getAll('board_runs') as Promise<RunsRecord[]>,
-    db.getAll('board_rows') as Promise<RowsRecord[]>,
-  ]);
-  db.close();
-  const faults: string[] = [];
-  const countOf = new Map(counts.map(({ key, count }) => [text(key), count]));
-  const rowsAt = new Map(rows.map((record) => [text(record.key), record]));
-  const runsOfGroup = new Set<string>();
-  for (const record of runs) {
-    const group = text(record.key);
-    const bounds = decodeRuns(record);
-    const sum = bounds.reduce((total, { count }) => total + count, 0);
-    // A name list keeps no count: its runs' sum is its only one.
-    const counted = isNameList(record.key) ? undefined : sum;
-    if (countOf.get(group) !== counted) faults.push(`${group}: counted ${countOf.get(group)}, its runs hold ${sum}`);
-    let previous: TieRow | undefined;
-    for (const { start, count } of bounds) {
-      const key = text(runKey(record.key, start));
-      runsOfGroup.add(key);
-      const run = rowsAt.get(key);
-      if (!run) {
-        faults.push(`${key}: a run its group names is missing`);
-        continue;
-      }
-      const members = decodeRows(run);
-      if (members.length !== count) faults.push(`${key}: ${members.length} rows, its bounds say ${count}`);
-      if (members.length > RUN_SPLIT) faults.push(`${key}: ${members.length} rows, past the split`);
-      if (start !== null && members[0] && compareTies(rowTie(members[0]), start) !== 0) faults.push(`${key}: starts elsewhere`);
-      for (const row of members) {
-        if (previous && compareTies(rowTie(previous), rowTie(row)) >= 0) faults.push(`${key}: ${row.account_name} out of order`);
-        previous = row;
-      }
-    }
-  }
-  for (const key of countOf.keys()) if (!runs.some((record) => text(record.key) === key)) faults.push(`${key}: counted, no runs`);
-  for (const key of rowsAt.keys()) if (!runsOfGroup.has(key)) faults.push(`${key}: rows outside every group's runs`);
-  return faults;
-}
 
 describe('IndexedDB board layout', () => {
   itOnIndexedDb('keeps every group counted by its runs, and every run holding its rows in order', async function () {

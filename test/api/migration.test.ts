@@ -6,10 +6,12 @@ import { weekOf } from '../../src/core/periods.js';
 import { sha256Hex } from '../../src/api/key-hash.js';
 import { createHandler } from '../../src/handler/handler.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
-import { decodeRows, decodeRuns } from '../../src/store/indexeddb/board-positions.js';
+import { decodePages, decodeRows, PAGE_SPLIT } from '../../src/store/indexeddb/board-positions.js';
+import type { RunsRecord } from '../../src/store/indexeddb/board-records.js';
 import { isNameList } from '../../src/store/placements.js';
 import { DATABASE_VERSION } from '../../src/store/indexeddb/migrations.js';
 import type { GroupKey } from '../../src/store/records.js';
+import { layoutFaults } from './board-faults.js';
 import { openEarlierVersion } from './earlier-layouts.js';
 import { expectedSeasonBoard, seasonEntries, type SeasonMember } from './season-ranks.js';
 import { ADMIN_KEY, dataset, GUIDS, iso, WEDNESDAY } from './support.js';
@@ -427,19 +429,21 @@ describe('upgrade from version 12', () => {
 
 /**
  * Copies every record of the database `from` into `to`, created at `version` with the same
- * stores: each run's rows as objects (versions 4 to 13) or as JSON text of them (version 14), and
- * a count of each name list's group, which both kept.
+ * stores: each run's rows as objects (versions 4 to 13), as JSON text of them (version 14) or
+ * packed (version 15); each group's runs in one record; and, up to version 14, a count of each
+ * name list's group.
  */
-async function copyAsVersion(from: string, to: string, version: 13 | 14) {
+async function copyAsVersion(from: string, to: string, version: 13 | 14 | 15) {
   const source = await openDB(from);
   const target = await openEarlierVersion(to, version);
   try {
     for (const name of source.objectStoreNames) {
+      if (name === 'board_runs') continue;
       const [keys, values] = await Promise.all([source.getAllKeys(name), source.getAll(name)]);
       const tx = target.transaction(name, 'readwrite');
       const store = tx.objectStore(name);
       values.forEach((value, index) => {
-        if (name === 'board_rows') {
+        if (name === 'board_rows' && version < 15) {
           const rows = decodeRows(value);
           void store.put(version === 13 ? { key: value.key, rows } : { key: value.key, rows_json: JSON.stringify(rows) });
         } else if (store.keyPath === null) void store.put(value, keys[index]);
@@ -447,24 +451,53 @@ async function copyAsVersion(from: string, to: string, version: 13 | 14) {
       });
       await tx.done;
     }
-    const groups = await source.getAll('board_runs');
-    const counts = target.transaction('board_counts', 'readwrite');
-    for (const runs of groups) {
-      const count = decodeRuns(runs).reduce((sum, run) => sum + run.count, 0);
-      if (isNameList(runs.key)) void counts.store.put({ key: runs.key, count });
+    const pages = (await source.getAll('board_runs')) as RunsRecord[];
+    const groups = new Map<string, RunsRecord[]>();
+    for (const page of pages)
+      groups.set(JSON.stringify(page.key.slice(0, 4)), [...(groups.get(JSON.stringify(page.key.slice(0, 4))) ?? []), page]);
+    const tx = target.transaction(['board_runs', 'board_counts'], 'readwrite');
+    for (const [group, records] of groups) {
+      const key = JSON.parse(group) as GroupKey;
+      const runs = decodePages(records);
+      void tx.objectStore('board_runs').put(oneRecordOfRuns(key, runs));
+      if (version < 15 && isNameList(key)) {
+        void tx.objectStore('board_counts').put({ key, count: runs.reduce((sum, run) => sum + run.count, 0) });
+      }
     }
-    await counts.done;
+    await tx.done;
   } finally {
     source.close();
     target.close();
   }
 }
 
-for (const version of [13, 14] as const) {
+/** `check` of the database's pages of runs (opened at its version, upgraded or not). */
+async function checkPages(name: string, check: (pages: RunsRecord[]) => unknown) {
+  const db = await openDB(name);
+  try {
+    await check((await db.getAll('board_runs')) as RunsRecord[]);
+  } finally {
+    db.close();
+  }
+}
+
+/** A group's runs in one record, as versions before 16 kept them. */
+function oneRecordOfRuns(key: GroupKey, runs: { start: [number, string] | null; count: number }[]): RunsRecord {
+  return {
+    key,
+    counts: Uint16Array.from(runs, (run) => run.count),
+    starts_at: Float64Array.from(runs, (run) => run.start?.[0] ?? 0),
+    starts_name: JSON.stringify(runs.map((run) => run.start?.[1] ?? '')),
+  };
+}
+
+for (const version of [13, 14, 15] as const) {
   describe(`upgrade from version ${version}`, () => {
     const laidOut = `questboard-test-${crypto.randomUUID()}`;
     const upgraded = `questboard-test-${crypto.randomUUID()}`;
-    after(() => Promise.all([deleteDB(laidOut), deleteDB(upgraded)]));
+    const paged = `questboard-test-${crypto.randomUUID()}`;
+    const pagedUpgraded = `questboard-test-${crypto.randomUUID()}`;
+    after(() => Promise.all([laidOut, upgraded, paged, pagedUpgraded].map((name) => deleteDB(name))));
 
     /** The API over the database `name`, its clock on WEDNESDAY. */
     const api = (name: string) => {
@@ -534,5 +567,59 @@ for (const version of [13, 14] as const) {
         expect(counted.length).to.be.greaterThan(4);
       });
     });
+
+    // Version 16 cuts a group's runs kept in one record into pages: 12,000 members without points
+    // lie in some 150 runs of the groups of 0, past a page's split.
+    if (version === 15) {
+      it("cuts each group's runs into pages: the boards answer as before, and members move across pages", async function () {
+        this.timeout(240_000);
+        const members = (from: number, to: number) =>
+          Array.from({ length: to - from }, (_, i) => ({
+            account_name: `m${String(from + i).padStart(5, '0')}`,
+            joined_at: iso(WEDNESDAY - 10 * 86_400_000),
+          }));
+        const body = dataset(WEDNESDAY);
+        // m077: the member the boards' pages are read around.
+        body.apps[0]!.users.push(...members(0, 5000), { account_name: 'm077', joined_at: iso(WEDNESDAY) });
+        const source = api(paged);
+        await source.call('POST', 'admin/import', body);
+        await source.call('POST', 'admin/import?mode=merge', { apps: [{ app_id: 'guild', users: members(5000, 12_000) }] });
+        const deep = async (call: ReturnType<typeof api>['call']) => [
+          ...(await boards(call)),
+          await call('GET', 'get_leaderboard?app_id=guild&limit=5&around=m11321'),
+          await call('GET', 'get_leaderboard?app_id=guild&limit=5&offset=9000'),
+          await call('GET', 'get_leaderboard?app_id=guild&leaderboard_type=weekly&limit=5&offset=10000'),
+        ];
+        const before = await deep(source.call);
+        source.close();
+        await copyAsVersion(paged, pagedUpgraded, version);
+        await checkPages(pagedUpgraded, (pages) =>
+          expect(Math.max(...pages.map((page) => page.counts.length))).to.be.greaterThan(PAGE_SPLIT),
+        );
+
+        const target = api(pagedUpgraded);
+        const after = api(paged);
+        try {
+          expect(await deep(target.call)).to.deep.equal(before);
+          // Members leave the groups of 0 in their first pages and in later ones, and join others.
+          for (const { call } of [target, after]) {
+            for (const name of ['m00010', 'm04000', 'm11321', 'm11999'])
+              await call('POST', 'admin/log_task', logTask(GUIDS.checkIn, name, 1));
+          }
+          const moved = await deep(after.call);
+          expect(moved).to.not.deep.equal(before);
+          expect(await deep(target.call)).to.deep.equal(moved);
+        } finally {
+          target.close();
+          after.close();
+        }
+        for (const name of [paged, pagedUpgraded]) expect(await layoutFaults(name), name).to.deep.equal([]);
+        await checkPages(pagedUpgraded, (pages) => {
+          expect(Math.max(...pages.map((page) => page.counts.length))).to.be.at.most(PAGE_SPLIT);
+          const groups = new Set(pages.map((page) => JSON.stringify(page.key.slice(0, 4))));
+          expect(pages.length).to.be.greaterThan(groups.size);
+        });
+      });
+    }
   });
 }

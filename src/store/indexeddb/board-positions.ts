@@ -3,11 +3,13 @@
 // one record each: every value group is cut into runs of at most RUN_SPLIT
 // members in board order, and each run is one record holding its members'
 // rows (board_rows). board_counts holds the members of each group of a board
-// (a name list's are its runs' sum), and board_runs, one record per group,
-// each run's start and size. A position is
-// then a sum over a few records plus a search inside one run, and a page of a
-// hundred members is a read of two to four records. Each season's board is
-// laid out the same way, its rows the members' ties (season-boards.ts).
+// (a name list's are its runs' sum), and board_runs each run's start and size,
+// in pages of at most PAGE_SPLIT runs, each keyed by its first run's key. A
+// position is then a sum over a few records plus a search inside one run, and a
+// page of a hundred members is a read of two to four records. A write reads and
+// rewrites the page of runs it changes, never every run of a large group. Each
+// season's board is laid out the same way, its rows the members' ties
+// (season-boards.ts).
 import { unwrap, type IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
@@ -19,7 +21,15 @@ import type { RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.
 export const RUN_SPLIT = 96;
 /** Runs are rebuilt with this many members, leaving room to grow. */
 export const RUN_FILL = 48;
-/** Up to this many changes of a group find their runs beside the group's runs read (resizeGroups). */
+/**
+ * A page of runs past this many splits in two. One record for all of a group's runs was 16 KB at
+ * 100,000 members, read and written whole by every write that moved a member in or out of it:
+ * some 80 KB each way of a write that awards a badge (docs/performance.md).
+ */
+export const PAGE_SPLIT = 128;
+/** Pages are laid out with this many runs, leaving room to grow. */
+export const PAGE_FILL = 64;
+/** Up to this many changes of a group find their page and run by their keys; more read the group's pages whole (resizeGroups). */
 const LOCATED_WITH_RUNS = 8;
 
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
@@ -41,28 +51,49 @@ export function comparePlacements(a: Placement, b: Placement): number {
 
 const groupText = (group: GroupKey) => JSON.stringify(group);
 
+/** The tie a run or page key starts at: null for the group's own key. */
+const startOf = (key: RunKey): Tie | null => (key.length > 4 ? [key[4] as number, key[5] as string] : null);
+
 // Loops, not Array.from with a mapping: a large group has hundreds of runs, and the mapping
 // builtins cost about a millisecond of every write that moves members in three such groups.
+/** A page's runs, the first starting where the page's key does. */
 export function decodeRuns(record: RunsRecord | undefined): RunBounds[] {
   if (!record) return [];
   const names = JSON.parse(record.starts_name) as string[];
   const runBounds: RunBounds[] = [];
   for (let index = 0; index < record.counts.length; index++) {
-    runBounds.push({ start: index === 0 ? null : [record.starts_at[index]!, names[index]!], count: record.counts[index]! });
+    const start = index === 0 ? startOf(record.key) : ([record.starts_at[index]!, names[index]!] as Tie);
+    runBounds.push({ start, count: record.counts[index]! });
   }
   return runBounds;
 }
 
-function encodeRuns(key: GroupKey, runBounds: RunBounds[]): RunsRecord {
+/** A group's runs from its pages, read in key order (board order). */
+export function decodePages(records: RunsRecord[]): RunBounds[] {
+  const runBounds: RunBounds[] = [];
+  for (const record of records) for (const run of decodeRuns(record)) runBounds.push(run);
+  return runBounds;
+}
+
+/** The page of `group` holding `runBounds`, keyed by its first run. */
+function encodeRuns(group: GroupKey, runBounds: RunBounds[]): RunsRecord {
   const counts = new Uint16Array(runBounds.length);
   const startsAt = new Float64Array(runBounds.length);
   const names: string[] = [];
   for (const [index, { start, count }] of runBounds.entries()) {
     counts[index] = count;
-    startsAt[index] = start?.[0] ?? 0;
-    names.push(start?.[1] ?? '');
+    startsAt[index] = index === 0 ? 0 : start![0];
+    names.push(index === 0 ? '' : start![1]);
   }
-  return { key, counts, starts_at: startsAt, starts_name: JSON.stringify(names) };
+  return { key: runKey(group, runBounds[0]!.start), counts, starts_at: startsAt, starts_name: JSON.stringify(names) };
+}
+
+/** A group's runs laid out in pages of PAGE_FILL runs (layOut, and the upgrade to version 16). */
+export function layOutPages(group: GroupKey, runBounds: RunBounds[]): RunsRecord[] {
+  const pages: RunsRecord[] = [];
+  for (let from = 0; from < runBounds.length; from += PAGE_FILL)
+    pages.push(encodeRuns(group, runBounds.slice(from, from + PAGE_FILL)));
+  return pages;
 }
 
 /**
@@ -138,12 +169,18 @@ export async function moveRows(raw: Raw, changes: RowChange[]): Promise<void> {
 }
 
 /**
- * The run holding a tie: the last one whose key sorts at or before the tie's own, found by its
- * key alone (none in a group without runs).
+ * The record of `store` holding a tie, a run of rows or a page of runs: the last one whose key
+ * sorts at or before the tie's own, found by its key alone (none in a group without runs).
  */
-async function runHolding(raw: Raw, { group, tie }: Placement): Promise<{ key: RunKey; rows: TieRow[] } | undefined> {
-  const cursor = await raw.objectStore('board_rows').openCursor(IDBKeyRange.bound(group, runKey(group, tie)), 'prev');
-  return cursor ? { key: cursor.value.key, rows: decodeRows(cursor.value) } : undefined;
+async function holding<Name extends 'board_rows' | 'board_runs'>(raw: Raw, store: Name, { group, tie }: Placement) {
+  const cursor = await raw.objectStore(store).openCursor(IDBKeyRange.bound(group, runKey(group, tie)), 'prev');
+  return cursor?.value;
+}
+
+/** The run holding a tie, with its rows. */
+async function runHolding(raw: Raw, placement: Placement): Promise<{ key: RunKey; rows: TieRow[] } | undefined> {
+  const record = await holding(raw, 'board_rows', placement);
+  return record && { key: record.key, rows: decodeRows(record) };
 }
 
 /**
@@ -173,88 +210,144 @@ async function rewriteRows(raw: Raw, writing: IDBTransaction, changes: RowChange
   }
 }
 
+/** A page of a group's runs as read, and as the changes leave it. */
+interface Page {
+  /** The key it was read under; null for a page new to the group. */
+  key: RunKey | null;
+  runs: RunBounds[];
+}
+
 /**
  * Members joining, leaving or moving within groups. Each touched run takes all
  * its changes in one merge, so a write of thousands of members (a merge
  * import's chunk) costs in proportion to the members and runs it touches,
  * never to the size of the board.
  *
- * A write of a few members reads in one round of requests: each group's runs, and the run
- * holding each change, found by its key alone. A request is some 0.1 ms of such a write
- * (docs/performance.md), so a group's count is not read either: it is its runs' sum.
+ * A write of a few members reads in one round of requests: for each change, the page of runs
+ * and the run holding it, each found by its key alone, and each group's count. A request is
+ * some 0.1 ms of such a write (docs/performance.md); many changes read the group's pages whole.
  */
 async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChange[]): Promise<void> {
-  const runsStore = raw.objectStore('board_runs');
+  const pagesStore = raw.objectStore('board_runs');
   const rowsStore = raw.objectStore('board_rows');
   const groups = await Promise.all(
     [...groupBy(changes, (change) => groupText(change.placement.group)).values()].map(async (changes) => {
       const key = changes[0]!.placement.group;
-      // Many changes (an import's chunk) read each run they touch once, once the runs are known.
       const locate = changes.length <= LOCATED_WITH_RUNS;
-      const [record, holding] = await Promise.all([
-        runsStore.get(key),
+      const [records, held, counted, pageKeys] = await Promise.all([
+        locate
+          ? Promise.all(changes.map((change) => holding(raw, 'board_runs', change.placement)))
+          : pagesStore.getAll(prefixRange(key)),
         locate ? Promise.all(changes.map((change) => runHolding(raw, change.placement))) : [],
+        isNameList(key) ? undefined : raw.objectStore('board_counts').get(key),
+        // A name list keeps no count: whether members leaving empty it is told by its pages.
+        isNameList(key) && changes.some(({ delta }) => delta < 0) ? pagesStore.getAllKeys(prefixRange(key), 2) : undefined,
       ]);
-      const runBounds = decodeRuns(record);
-      const count = changes.reduce((sum, { delta }) => sum + delta, sumCounts(runBounds));
+      // Each page read once, in board order.
+      const pages = new Map<string, Page>();
+      for (const record of records)
+        if (record) pages.set(JSON.stringify(record.key), { key: record.key, runs: decodeRuns(record) });
       // A group's first run starts at the group itself (start null), so any member finds one.
-      if (runBounds.length === 0) runBounds.push({ start: null, count: 0 });
-      const perRun = groupBy(
-        changes.map((change, index) => ({ change, record: holding[index] })),
-        ({ change }) => runIndexOf(runBounds, change.placement.tie),
-      );
-      const changedRows = new Map<number, TieRow[]>();
+      if (!pages.has(groupText(key))) pages.set(groupText(key), { key: null, runs: [{ start: null, count: 0 }] });
+      const ordered = [...pages.values()].sort((a, b) => compareStarts(a.runs[0]!.start, b.runs[0]!.start));
+      const changedRows = new Map<Page, Map<number, TieRow[]>>();
       await Promise.all(
-        [...perRun].map(async ([run, inRun]) => {
-          const runAt = runKey(key, runBounds[run]!.start);
-          // Found beside the runs (`locate`), or read now by the key its bounds give.
-          const found = inRun[0]!.record;
-          const rows = locate ? found?.rows : decodeRows(await rowsStore.get(runAt));
-          // The runs and their rows are written together: a run found by its key is the one its bounds name.
-          if (found && JSON.stringify(found.key) !== JSON.stringify(runAt)) {
-            throw new Error(`The board's runs of ${groupText(key)} do not match its rows.`);
-          }
-          changedRows.set(
-            run,
-            applyChanges(
-              rows ?? [],
-              inRun.map(({ change }) => change),
-            ),
+        [
+          ...groupBy(
+            changes.map((change, index) => ({ change, record: held[index] })),
+            ({ change }) => pageOf(ordered, change.placement.tie),
+          ),
+        ].map(async ([page, inPage]) => {
+          const perRun = groupBy(inPage, ({ change }) => runIndexOf(page.runs, change.placement.tie));
+          const rowsOfPage = new Map<number, TieRow[]>();
+          changedRows.set(page, rowsOfPage);
+          await Promise.all(
+            [...perRun].map(async ([run, inRun]) => {
+              const runAt = runKey(key, page.runs[run]!.start);
+              // Found by its key (`locate`), or read now by the key its bounds give.
+              const found = inRun[0]!.record;
+              const rows = locate ? found?.rows : decodeRows(await rowsStore.get(runAt));
+              // The runs and their rows are written together: a run found by its key is the one its bounds name.
+              if (found && JSON.stringify(found.key) !== JSON.stringify(runAt)) {
+                throw new Error(`The board's runs of ${groupText(key)} do not match its rows.`);
+              }
+              rowsOfPage.set(
+                run,
+                applyChanges(
+                  rows ?? [],
+                  inRun.map(({ change }) => change),
+                ),
+              );
+            }),
           );
         }),
       );
-      return { key, count, runBounds, changedRows };
+      const delta = changes.reduce((sum, change) => sum + change.delta, 0);
+      return { key, count: isNameList(key) ? undefined : (counted?.count ?? 0) + delta, pageKeys, changedRows };
     }),
   );
 
-  const runsWrites = writing.objectStore('board_runs');
+  const pagesWrites = writing.objectStore('board_runs');
   const rowsWrites = writing.objectStore('board_rows');
   const countsWrites = writing.objectStore('board_counts');
-  for (const { key, count, runBounds, changedRows } of groups) {
-    if (count === 0) {
+  for (const { key, count, pageKeys, changedRows } of groups) {
+    const rewritten = [...changedRows].map(([page, rowsOfRuns]) => ({
+      page,
+      runs: rewriteRuns(key, page, rowsOfRuns, rowsWrites),
+    }));
+    const first = rewritten.find(({ page }) => page.runs[0]!.start === null);
+    // Emptied: counted none, or a name list whose first page, its only one, holds none.
+    const emptied =
+      count === 0 || (pageKeys !== undefined && pageKeys.length <= 1 && first !== undefined && sumCounts(first.runs) === 0);
+    if (emptied) {
       countsWrites.delete(key);
-      runsWrites.delete(key);
+      pagesWrites.delete(prefixRange(key));
       rowsWrites.delete(prefixRange(key));
       continue;
     }
     // A name list is never counted whole (boards.ts counts the names before one from its runs).
-    if (!isNameList(key)) countsWrites.put({ key, count });
-    // Last run first, so that splicing one leaves the indexes of the others.
-    for (const run of [...changedRows.keys()].sort((a, b) => b - a)) {
-      const rows = changedRows.get(run)!;
-      const start = runBounds[run]!.start;
-      if (rows.length === 0 && run > 0) {
-        runBounds.splice(run, 1);
-        rowsWrites.delete(runKey(key, start));
-        continue;
-      }
-      const pieces = halves(rows);
-      const bounds = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
-      runBounds.splice(run, 1, ...bounds);
-      pieces.forEach((piece, index) => rowsWrites.put(encodeRows(runKey(key, bounds[index]!.start), piece)));
+    if (count !== undefined) countsWrites.put({ key, count });
+    for (const { page, runs } of rewritten) {
+      // A page keyed by a run that left goes: its runs are put under their first's key.
+      if (page.key !== null && (runs.length === 0 || compareStarts(runs[0]!.start, startOf(page.key)) !== 0))
+        pagesWrites.delete(page.key);
+      if (runs.length > 0) for (const piece of halvesOf(runs, PAGE_SPLIT)) pagesWrites.put(encodeRuns(key, piece));
     }
-    runsWrites.put(encodeRuns(key, runBounds));
   }
+}
+
+/**
+ * A page's runs after its runs' new rows (by run index), whose records are written: a run
+ * past RUN_SPLIT members splits, one left empty goes (but the group's first, which any member
+ * finds).
+ */
+function rewriteRuns(group: GroupKey, page: Page, rowsOfRuns: Map<number, TieRow[]>, rowsWrites: IDBObjectStore): RunBounds[] {
+  const runs = [...page.runs];
+  // Last run first, so that splicing one leaves the indexes of the others.
+  for (const run of [...rowsOfRuns.keys()].sort((a, b) => b - a)) {
+    const rows = rowsOfRuns.get(run)!;
+    const start = runs[run]!.start;
+    if (rows.length === 0 && start !== null) {
+      runs.splice(run, 1);
+      rowsWrites.delete(runKey(group, start));
+      continue;
+    }
+    const pieces = halvesOf(rows, RUN_SPLIT);
+    const bounds = pieces.map((piece, index) => ({ start: index === 0 ? start : rowTie(piece[0]!), count: piece.length }));
+    runs.splice(run, 1, ...bounds);
+    pieces.forEach((piece, index) => rowsWrites.put(encodeRows(runKey(group, bounds[index]!.start), piece)));
+  }
+  return runs;
+}
+
+/** Orders run starts as their keys sort: the group's own (null) first. */
+const compareStarts = (a: Tie | null, b: Tie | null) => (a === null ? (b === null ? 0 : -1) : b === null ? 1 : compareTies(a, b));
+
+/** The page holding `tie`: the last starting at or before it, of pages in board order, the first the group's own. */
+function pageOf(pages: Page[], tie: Tie): Page {
+  let found = pages[0]!;
+  for (const page of pages) if (compareStarts(page.runs[0]!.start, tie) <= 0) found = page;
+  return found;
 }
 
 const sumCounts = (runBounds: RunBounds[]) => runBounds.reduce((sum, { count }) => sum + count, 0);
@@ -308,11 +401,11 @@ function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
   return groups;
 }
 
-/** A run cut in halves until none holds more than RUN_SPLIT members. */
-function halves(rows: TieRow[]): TieRow[][] {
-  if (rows.length <= RUN_SPLIT) return [rows];
-  const half = rows.length >> 1;
-  return [...halves(rows.slice(0, half)), ...halves(rows.slice(half))];
+/** Items cut in halves until no piece holds more than `most`: a run's rows, a page's runs. */
+function halvesOf<T>(items: T[], most: number): T[][] {
+  if (items.length <= most) return [items];
+  const half = items.length >> 1;
+  return [...halvesOf(items.slice(0, half), most), ...halvesOf(items.slice(half), most)];
 }
 
 /**
@@ -360,7 +453,7 @@ async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promis
       const members = all.slice(from, from + bounds.count).map(({ row, tie }) => ({ ...row, at: tie[0] }));
       writes.push(rows.put(encodeRows(runKey(group, bounds.start), members)));
     }
-    writes.push(raw.objectStore('board_runs').put(encodeRuns(group, runBounds)));
+    for (const page of layOutPages(group, runBounds)) writes.push(raw.objectStore('board_runs').put(page));
     if (!isNameList(group)) writes.push(raw.objectStore('board_counts').put({ key: group, count: end - start }));
     start = end;
   }

@@ -18,14 +18,16 @@ export interface RunBounds {
 }
 
 /**
- * One value group's runs, in board order. Packed into typed arrays and one
- * string: a large group has thousands of runs, and decoding as many small
- * objects costs a millisecond where these cost a few microseconds.
+ * A page of one value group's runs, in board order: the runs from the one it is keyed by up to
+ * the next page's first (board-positions.ts). Packed into typed arrays and one string: a large
+ * group has thousands of runs, and decoding as many small objects costs a millisecond where
+ * these cost a few microseconds.
  */
 export interface RunsRecord {
-  key: GroupKey;
+  /** Its first run's key: the group's own for the group's first page. */
+  key: RunKey;
   counts: Uint16Array;
-  /** reached_at of each run's start (the first run's is unused). */
+  /** reached_at of each run's start (the first run's, which the key holds, is unused). */
   starts_at: Float64Array;
   /** JSON array of each run's starting account_name ('' for the first run). */
   starts_name: string;

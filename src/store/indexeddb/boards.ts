@@ -3,7 +3,7 @@
 // plus a search inside one run, and a page is a read of the few runs it
 // spans, never a walk over the board. A season's board is laid out the same
 // way (season-boards.ts), so the counts and pages here serve it too.
-import { decodeRows, decodeRuns, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
+import { decodePages, decodeRows, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
 import type { BoardCountRecord, RunBounds, RunKey } from './board-records.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction } from './schema.js';
@@ -56,9 +56,9 @@ export async function countDistinctHigher(tx: Transaction, board: RunBoard, valu
   return (await groups(tx, board, negated(value))).length;
 }
 
-/** A group's runs, empty when the group has no members. */
+/** A group's runs, from its pages in one read; empty when the group has no members. */
 const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
-  readOnce(runsRead, tx, group, async () => decodeRuns(await tx.objectStore('board_runs').get(group)));
+  readOnce(runsRead, tx, group, async () => decodePages(await tx.objectStore('board_runs').getAll(prefixRange(group))));
 
 /** Runs in key order within `range`, read `batch()` records at a time. */
 async function* runsIn(

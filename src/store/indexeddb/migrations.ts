@@ -2,8 +2,8 @@
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
-import { encodeRows, layOutSeasons, rebuildPositions } from './board-positions.js';
-import type { RunKey } from './board-records.js';
+import { decodeRuns, encodeRows, layOutPages, layOutSeasons, PAGE_FILL, rebuildPositions } from './board-positions.js';
+import type { RunKey, RunsRecord } from './board-records.js';
 import { isNameList } from '../placements.js';
 import type { AppRecord, GroupKey, Season, TieRow } from '../records.js';
 import { prefixRange } from './key-ranges.js';
@@ -123,6 +123,9 @@ const MIGRATIONS: Migration[] = [
   // 14 has written them as text; and the name lists' counts dropped, which nothing reads (their
   // runs count them: boards.ts).
   (_db, tx, moved) => moved.then(() => Promise.all([packRows(tx), dropNameListCounts(tx)])).then(() => undefined),
+  // Version 16: each group's runs, kept in one record, laid out in pages of runs (board-positions.ts),
+  // so that a write rewrites the page it changes, not every run of a large group.
+  (_db, tx, moved) => moved.then(() => pageRuns(tx)),
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -227,6 +230,21 @@ async function reencodeRuns(tx: AnyUpgrade, rowsOf: (record: Record<string, unkn
 const rowsAsText = (tx: AnyUpgrade) => reencodeRuns(tx, (record) => record.rows as TieRow[] | undefined);
 const packRows = (tx: AnyUpgrade) =>
   reencodeRuns(tx, ({ rows_json }) => (typeof rows_json === 'string' ? (JSON.parse(rows_json) as TieRow[]) : undefined));
+
+/** Each group's record of runs longer than a page cut in pages; the first keeps the group's key. */
+async function pageRuns(tx: AnyUpgrade): Promise<void> {
+  const pages = tx.objectStore('board_runs');
+  let range: IDBKeyRange | undefined;
+  for (;;) {
+    const records: RunsRecord[] = await pages.getAll(range, RUNS_BATCH);
+    for (const record of records) {
+      if (record.counts.length <= PAGE_FILL) continue;
+      for (const page of layOutPages(record.key as GroupKey, decodeRuns(record))) void pages.put(page);
+    }
+    if (records.length < RUNS_BATCH) return;
+    range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);
+  }
+}
 
 async function dropNameListCounts(tx: AnyUpgrade): Promise<void> {
   const counts = tx.objectStore('board_counts');

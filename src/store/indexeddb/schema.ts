@@ -36,7 +36,7 @@ export interface QuestboardSchema extends DBSchema {
   /** Each season's board lies in board_counts, board_runs and board_rows with the others' (season-boards.ts). */
   season_points: RecordStore<'season_points'>;
   board_counts: { key: GroupKey; value: BoardCountRecord };
-  board_runs: { key: GroupKey; value: RunsRecord };
+  board_runs: { key: RunKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
 }
 
