@@ -76,7 +76,7 @@ export function decodePages(records: RunsRecord[]): RunBounds[] {
 }
 
 /** The page of `group` holding `runBounds`, keyed by its first run. */
-function encodeRuns(group: GroupKey, runBounds: RunBounds[]): RunsRecord {
+export function encodeRuns(group: GroupKey, runBounds: RunBounds[]): RunsRecord {
   const counts = new Uint16Array(runBounds.length);
   const startsAt = new Float64Array(runBounds.length);
   const names: string[] = [];
