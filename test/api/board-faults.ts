@@ -1,5 +1,5 @@
 // Every way the IndexedDB store's boards can disagree with themselves (docs/storage.md): each
-// board group's count is its runs' sum (a name list keeps none), its runs lie in pages keyed by
+// page of a group's runs is counted as its runs' sum (a name list's none), its runs lie in pages keyed by
 // their first and within the page's split, each run record holds exactly the rows its bounds
 // say, in tie order and within the run's split, and nothing lies outside a group.
 import { openDB } from 'idb';
@@ -35,10 +35,13 @@ export async function layoutFaults(name: string): Promise<string[]> {
     const key = JSON.parse(group) as GroupKey;
     if (text(pages[0]!.key) !== group) faults.push(`${group}: no first page`);
     const bounds = pages.flatMap((page) => decodeRuns(page));
-    const sum = bounds.reduce((total, { count }) => total + count, 0);
     // A name list keeps no count: its runs' sum is its only one.
-    const counted = isNameList(key) ? undefined : sum;
-    if (countOf.get(group) !== counted) faults.push(`${group}: counted ${countOf.get(group)}, its runs hold ${sum}`);
+    for (const page of pages) {
+      const sum = decodeRuns(page).reduce((total, { count }) => total + count, 0);
+      const counted = isNameList(key) ? undefined : sum;
+      const pageAt = text(page.key);
+      if (countOf.get(pageAt) !== counted) faults.push(`${pageAt}: counted ${countOf.get(pageAt)}, its runs hold ${sum}`);
+    }
     let previous: TieRow | undefined;
     for (const { start, count } of bounds) {
       const runAt = text(runKey(key, start));
@@ -59,7 +62,8 @@ export async function layoutFaults(name: string): Promise<string[]> {
       }
     }
   }
-  for (const key of countOf.keys()) if (!pagesOf.has(key)) faults.push(`${key}: counted, no runs`);
+  const pageKeys = new Set(runs.map((page) => text(page.key)));
+  for (const key of countOf.keys()) if (!pageKeys.has(key)) faults.push(`${key}: counted, no page of runs`);
   for (const key of rowsAt.keys()) if (!runsOfGroup.has(key)) faults.push(`${key}: rows outside every group's runs`);
   return faults;
 }

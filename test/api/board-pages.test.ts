@@ -7,12 +7,14 @@ import {
   encodeRows,
   encodeRuns,
   moveRows,
+  pageCount,
   PAGE_SPLIT,
   RUN_SPLIT,
   runKey,
   type RowChange,
 } from '../../src/store/indexeddb/board-positions.js';
 import type { RunsRecord } from '../../src/store/indexeddb/board-records.js';
+import { prefixRange } from '../../src/store/indexeddb/key-ranges.js';
 import { ALL_STORES } from '../../src/store/indexeddb/schema.js';
 import { openIndexedDbStore } from '../../src/store/indexeddb/index.js';
 import type { GroupKey, Tie, TieRow } from '../../src/store/records.js';
@@ -39,16 +41,15 @@ async function laidOut(layouts: [GroupKey, Layout][]) {
   const db = await openDB(name);
   const tx = db.transaction(ALL_STORES, 'readwrite');
   for (const [group, pages] of layouts) {
-    let members = 0;
     pages.forEach((runs, page) => {
       const bounds = runs.map((ties, run) => ({ start: page === 0 && run === 0 ? null : ties[0]!, count: ties.length }));
-      void tx.objectStore('board_runs').put(encodeRuns(group, bounds));
+      const record = encodeRuns(group, bounds);
+      void tx.objectStore('board_runs').put(record);
+      if (group[1] !== 'names') void tx.objectStore('board_counts').put(pageCount(record));
       runs.forEach(
         (ties, run) => void tx.objectStore('board_rows').put(encodeRows(runKey(group, bounds[run]!.start), ties.map(row))),
       );
-      members += runs.flat().length;
     });
-    if (group[1] !== 'names') void tx.objectStore('board_counts').put({ key: group, count: members });
   }
   await tx.done;
   return {
@@ -59,7 +60,9 @@ async function laidOut(layouts: [GroupKey, Layout][]) {
       await write.done;
     },
     pageKeys: async () => ((await db.getAll('board_runs')) as RunsRecord[]).map((page) => page.key),
-    count: async (group: GroupKey) => (await db.get('board_counts', group))?.count,
+    /** The group's members, its pages' counts summed. */
+    count: async (group: GroupKey) =>
+      ((await db.getAll('board_counts', prefixRange(group))) as { count: number }[]).reduce((sum, page) => sum + page.count, 0),
     async close() {
       db.close();
       await deleteDB(name);

@@ -430,15 +430,15 @@ describe('upgrade from version 12', () => {
 /**
  * Copies every record of the database `from` into `to`, created at `version` with the same
  * stores: each run's rows as objects (versions 4 to 13), as JSON text of them (version 14) or
- * packed (version 15); each group's runs in one record; and, up to version 14, a count of each
- * name list's group.
+ * packed (version 15); each group's runs in one record, and its count in one (a name list's up
+ * to version 14 only).
  */
 async function copyAsVersion(from: string, to: string, version: 13 | 14 | 15) {
   const source = await openDB(from);
   const target = await openEarlierVersion(to, version);
   try {
     for (const name of source.objectStoreNames) {
-      if (name === 'board_runs') continue;
+      if (name === 'board_runs' || name === 'board_counts') continue;
       const [keys, values] = await Promise.all([source.getAllKeys(name), source.getAll(name)]);
       const tx = target.transaction(name, 'readwrite');
       const store = tx.objectStore(name);
@@ -460,7 +460,8 @@ async function copyAsVersion(from: string, to: string, version: 13 | 14 | 15) {
       const key = JSON.parse(group) as GroupKey;
       const runs = decodePages(records);
       void tx.objectStore('board_runs').put(oneRecordOfRuns(key, runs));
-      if (version < 15 && isNameList(key)) {
+      // A count a group, a name list's too up to version 14.
+      if (version < 15 || !isNameList(key)) {
         void tx.objectStore('board_counts').put({ key, count: runs.reduce((sum, run) => sum + run.count, 0) });
       }
     }

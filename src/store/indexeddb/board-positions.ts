@@ -2,9 +2,9 @@
 // Reading IndexedDB costs about 11 µs a record here, so members are not read
 // one record each: every value group is cut into runs of at most RUN_SPLIT
 // members in board order, and each run is one record holding its members'
-// rows (board_rows). board_counts holds the members of each group of a board
-// (a name list's are its runs' sum), and board_runs each run's start and size,
-// in pages of at most PAGE_SPLIT runs, each keyed by its first run's key. A
+// rows (board_rows). board_runs holds each run's start and size, in pages of at
+// most PAGE_SPLIT runs, each keyed by its first run's key, and board_counts the
+// members of each page (a group's are its pages' sum; a name list's, its runs'). A
 // position is then a sum over a few records plus a search inside one run, and a
 // page of a hundred members is a read of two to four records. A write reads and
 // rewrites the page of runs it changes, never every run of a large group. Each
@@ -15,7 +15,7 @@ import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
 import { compareTies, isNameList, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
 import type { GroupKey, Tie, TieRow } from '../records.js';
-import type { RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.js';
+import type { BoardCountRecord, RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.js';
 
 /** A run past this many members splits in two. */
 export const RUN_SPLIT = 96;
@@ -86,6 +86,13 @@ export function encodeRuns(group: GroupKey, runBounds: RunBounds[]): RunsRecord 
     names.push(index === 0 ? '' : start![1]);
   }
   return { key: runKey(group, runBounds[0]!.start), counts, starts_at: startsAt, starts_name: JSON.stringify(names) };
+}
+
+/** The count of a page of runs (BoardCountRecord). */
+export function pageCount(page: RunsRecord): BoardCountRecord {
+  let count = 0;
+  for (const runCount of page.counts) count += runCount;
+  return { key: page.key, count };
 }
 
 /** A group's runs laid out in pages of PAGE_FILL runs (layOut, and the upgrade to version 16). */
@@ -224,8 +231,9 @@ interface Page {
  * never to the size of the board.
  *
  * A write of a few members reads in one round of requests: for each change, the page of runs
- * and the run holding it, each found by its key alone, and each group's count. A request is
- * some 0.1 ms of such a write (docs/performance.md); many changes read the group's pages whole.
+ * and the run holding it, each found by its key alone. A request is some 0.1 ms of such a write
+ * (docs/performance.md), so a group's count is not read either: each page changed is counted
+ * anew (BoardCountRecord). Many changes read the group's pages whole.
  */
 async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChange[]): Promise<void> {
   const pagesStore = raw.objectStore('board_runs');
@@ -234,14 +242,11 @@ async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChang
     [...groupBy(changes, (change) => groupText(change.placement.group)).values()].map(async (changes) => {
       const key = changes[0]!.placement.group;
       const locate = changes.length <= LOCATED_WITH_RUNS;
-      const [records, held, counted, pageKeys] = await Promise.all([
+      const [records, held] = await Promise.all([
         locate
           ? Promise.all(changes.map((change) => holding(raw, 'board_runs', change.placement)))
           : pagesStore.getAll(prefixRange(key)),
         locate ? Promise.all(changes.map((change) => runHolding(raw, change.placement))) : [],
-        isNameList(key) ? undefined : raw.objectStore('board_counts').get(key),
-        // A name list keeps no count: whether members leaving empty it is told by its pages.
-        isNameList(key) && changes.some(({ delta }) => delta < 0) ? pagesStore.getAllKeys(prefixRange(key), 2) : undefined,
       ]);
       // Each page read once, in board order.
       const pages = new Map<string, Page>();
@@ -282,36 +287,46 @@ async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChang
           );
         }),
       );
-      const delta = changes.reduce((sum, change) => sum + change.delta, 0);
-      return { key, count: isNameList(key) ? undefined : (counted?.count ?? 0) + delta, pageKeys, changedRows };
+      return { key, changedRows };
     }),
   );
 
   const pagesWrites = writing.objectStore('board_runs');
   const rowsWrites = writing.objectStore('board_rows');
   const countsWrites = writing.objectStore('board_counts');
-  for (const { key, count, pageKeys, changedRows } of groups) {
+  for (const { key, changedRows } of groups) {
     const rewritten = [...changedRows].map(([page, rowsOfRuns]) => ({
       page,
       runs: rewriteRuns(key, page, rowsOfRuns, rowsWrites),
     }));
+    // Emptied: its first page holds none, and every page after it is emptied too (the group's
+    // pages asked for only then: its first run stays while any member is in the group, so the
+    // first page alone cannot tell).
     const first = rewritten.find(({ page }) => page.runs[0]!.start === null);
-    // Emptied: counted none, or a name list whose first page, its only one, holds none.
-    const emptied =
-      count === 0 || (pageKeys !== undefined && pageKeys.length <= 1 && first !== undefined && sumCounts(first.runs) === 0);
-    if (emptied) {
-      countsWrites.delete(key);
-      pagesWrites.delete(prefixRange(key));
-      rowsWrites.delete(prefixRange(key));
-      continue;
+    if (first && sumCounts(first.runs) === 0) {
+      const emptiedHere = new Set(rewritten.filter(({ runs }) => runs.length === 0).map(({ page }) => JSON.stringify(page.key)));
+      const others = (await pagesStore.getAllKeys(prefixRange(key))).slice(1);
+      if (others.every((other) => emptiedHere.has(JSON.stringify(other)))) {
+        countsWrites.delete(prefixRange(key));
+        pagesWrites.delete(prefixRange(key));
+        rowsWrites.delete(prefixRange(key));
+        continue;
+      }
     }
-    // A name list is never counted whole (boards.ts counts the names before one from its runs).
-    if (count !== undefined) countsWrites.put({ key, count });
+    // A name list is never counted (boards.ts counts the names before one from its runs).
+    const counted = !isNameList(key);
     for (const { page, runs } of rewritten) {
       // A page keyed by a run that left goes: its runs are put under their first's key.
-      if (page.key !== null && (runs.length === 0 || compareStarts(runs[0]!.start, startOf(page.key)) !== 0))
+      if (page.key !== null && (runs.length === 0 || compareStarts(runs[0]!.start, startOf(page.key)) !== 0)) {
         pagesWrites.delete(page.key);
-      if (runs.length > 0) for (const piece of halvesOf(runs, PAGE_SPLIT)) pagesWrites.put(encodeRuns(key, piece));
+        if (counted) countsWrites.delete(page.key);
+      }
+      if (runs.length === 0) continue;
+      for (const piece of halvesOf(runs, PAGE_SPLIT)) {
+        const record = encodeRuns(key, piece);
+        pagesWrites.put(record);
+        if (counted) countsWrites.put({ key: record.key, count: sumCounts(piece) });
+      }
     }
   }
 }
@@ -453,8 +468,10 @@ async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promis
       const members = all.slice(from, from + bounds.count).map(({ row, tie }) => ({ ...row, at: tie[0] }));
       writes.push(rows.put(encodeRows(runKey(group, bounds.start), members)));
     }
-    for (const page of layOutPages(group, runBounds)) writes.push(raw.objectStore('board_runs').put(page));
-    if (!isNameList(group)) writes.push(raw.objectStore('board_counts').put({ key: group, count: end - start }));
+    for (const page of layOutPages(group, runBounds)) {
+      writes.push(raw.objectStore('board_runs').put(page));
+      if (!isNameList(group)) writes.push(raw.objectStore('board_counts').put(pageCount(page)));
+    }
     start = end;
   }
   await Promise.all(writes);

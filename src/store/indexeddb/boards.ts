@@ -4,7 +4,7 @@
 // spans, never a walk over the board. A season's board is laid out the same
 // way (season-boards.ts), so the counts and pages here serve it too.
 import { decodePages, decodeRows, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
-import type { BoardCountRecord, RunBounds, RunKey } from './board-records.js';
+import type { BoardCountRecord, GroupCount, RunBounds, RunKey } from './board-records.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction } from './schema.js';
 import { compareTies, negated, placements, type Placement } from '../placements.js';
@@ -19,7 +19,7 @@ export type RunBoard = Omit<BoardRef, 'type'> & { type: BoardRef['type'] | 'seas
 const boardPrefix = (board: RunBoard) => [board.app_id, board.type, board.period ?? ''];
 
 // Boards are read in read transactions only, so what one request reads stays true until it ends.
-const groupsRead = new WeakMap<Transaction, Map<string, Promise<BoardCountRecord[]>>>();
+const groupsRead = new WeakMap<Transaction, Map<string, Promise<GroupCount[]>>>();
 const runsRead = new WeakMap<Transaction, Map<string, Promise<RunBounds[]>>>();
 const rowsRead = new WeakMap<Transaction, Map<string, Promise<TieRow[]>>>();
 
@@ -35,8 +35,21 @@ function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Tr
 /** The board's value groups, highest first, down to (not including) `negatedBelow`. */
 async function groups(tx: Transaction, board: RunBoard, negatedBelow: number = Infinity) {
   const prefix = boardPrefix(board);
-  const all = await readOnce(groupsRead, tx, prefix, () => tx.objectStore('board_counts').getAll(prefixRange(prefix)));
+  const all = await readOnce(groupsRead, tx, prefix, async () =>
+    groupCounts(await tx.objectStore('board_counts').getAll(prefixRange(prefix))),
+  );
   return all.filter((record) => record.key[3] < negatedBelow);
+}
+
+/** Each group's count from its pages' counts, read in key order (a group's pages together). */
+function groupCounts(pages: BoardCountRecord[]): GroupCount[] {
+  const counts: GroupCount[] = [];
+  for (const { key, count } of pages) {
+    const last = counts.at(-1);
+    if (last && last.key[3] === key[3]) last.count += count;
+    else counts.push({ key: key.slice(0, 4) as GroupKey, count });
+  }
+  return counts;
 }
 
 const total = (records: { count: number }[]) => records.reduce((sum, record) => sum + record.count, 0);

@@ -2,7 +2,7 @@
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
-import { decodeRuns, encodeRows, layOutPages, layOutSeasons, PAGE_FILL, rebuildPositions } from './board-positions.js';
+import { decodeRuns, encodeRows, layOutPages, layOutSeasons, PAGE_FILL, pageCount, rebuildPositions } from './board-positions.js';
 import type { RunKey, RunsRecord } from './board-records.js';
 import { isNameList } from '../placements.js';
 import type { AppRecord, GroupKey, Season, TieRow } from '../records.js';
@@ -123,8 +123,9 @@ const MIGRATIONS: Migration[] = [
   // 14 has written them as text; and the name lists' counts dropped, which nothing reads (their
   // runs count them: boards.ts).
   (_db, tx, moved) => moved.then(() => Promise.all([packRows(tx), dropNameListCounts(tx)])).then(() => undefined),
-  // Version 16: each group's runs, kept in one record, laid out in pages of runs (board-positions.ts),
-  // so that a write rewrites the page it changes, not every run of a large group.
+  // Version 16: each group's runs, kept in one record, laid out in pages of runs, each counted
+  // (board-positions.ts), so that a write reads and rewrites the page it changes, not every run of
+  // a large group, and counts it without reading the group's count.
   (_db, tx, moved) => moved.then(() => pageRuns(tx)),
 ];
 
@@ -231,15 +232,23 @@ const rowsAsText = (tx: AnyUpgrade) => reencodeRuns(tx, (record) => record.rows 
 const packRows = (tx: AnyUpgrade) =>
   reencodeRuns(tx, ({ rows_json }) => (typeof rows_json === 'string' ? (JSON.parse(rows_json) as TieRow[]) : undefined));
 
-/** Each group's record of runs longer than a page cut in pages; the first keeps the group's key. */
+/**
+ * Each group's record of runs longer than a page cut in pages, and its count with it: a count a
+ * page (BoardCountRecord). The first page keeps the group's key, and so its count.
+ */
 async function pageRuns(tx: AnyUpgrade): Promise<void> {
   const pages = tx.objectStore('board_runs');
+  const counts = tx.objectStore('board_counts');
   let range: IDBKeyRange | undefined;
   for (;;) {
     const records: RunsRecord[] = await pages.getAll(range, RUNS_BATCH);
     for (const record of records) {
+      const group = record.key as GroupKey;
       if (record.counts.length <= PAGE_FILL) continue;
-      for (const page of layOutPages(record.key as GroupKey, decodeRuns(record))) void pages.put(page);
+      for (const page of layOutPages(group, decodeRuns(record))) {
+        void pages.put(page);
+        if (!isNameList(group)) void counts.put(pageCount(page));
+      }
     }
     if (records.length < RUNS_BATCH) return;
     range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);

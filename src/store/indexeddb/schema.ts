@@ -2,7 +2,7 @@
 // How each version came to be is migrations.ts.
 import type { DBSchema, IDBPTransaction, StoreNames } from 'idb';
 import type { RecordKeys, RecordKind, Records } from '../port.js';
-import type { AuditRecord, GroupKey, LogRecord, TransferRecord } from '../records.js';
+import type { AuditRecord, LogRecord, TransferRecord } from '../records.js';
 import type { BoardCountRecord, RowsRecord, RunKey, RunsRecord } from './board-records.js';
 
 export const DATABASE_NAME = 'questboard';
@@ -35,7 +35,7 @@ export interface QuestboardSchema extends DBSchema {
   attempts: RecordStore<'attempts'> & { indexes: { by_app: string } };
   /** Each season's board lies in board_counts, board_runs and board_rows with the others' (season-boards.ts). */
   season_points: RecordStore<'season_points'>;
-  board_counts: { key: GroupKey; value: BoardCountRecord };
+  board_counts: { key: RunKey; value: BoardCountRecord };
   board_runs: { key: RunKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
 }
