@@ -72,6 +72,25 @@ describe('transaction modes', () => {
       return database && sql.postgresDriver({ url: database.url, max: 1 });
     }
 
+    /**
+     * How many backends of the server pg_stat_activity lists `where`, asked through `driver` until
+     * `settled` says the count is the one awaited, at most 100 times 50 ms apart.
+     * @param {SqlDriver} driver
+     * @param {string} where
+     * @param {(count: number) => boolean} settled
+     */
+    async function backendsOnceSettled(driver, where, settled) {
+      for (let look = 0; ; look++) {
+        const [row] = await driver.transaction('read', (session) =>
+          session.query({ text: `SELECT count(*)::integer AS n FROM pg_stat_activity WHERE ${where}`, values: [] }),
+        );
+        // count(*)::integer
+        const count = /** @type {number} */ (row.n);
+        if (settled(count) || look === 99) return count;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
     it('with the modes given to BEGIN', async (t) => {
       const driver = await driverOrSkip(t);
       if (!driver) return;
@@ -204,21 +223,11 @@ describe('transaction modes', () => {
           },
         );
         // The pool's one connection asks after maintenance until it sleeps: it was never taken.
-        const asleep = async () => {
-          const [row] = await driver.transaction('read', (session) =>
-            session.query({
-              text: "SELECT count(*)::integer AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(3)' AND pid <> pg_backend_pid()",
-              values: [],
-            }),
-          );
-          // count(*)::integer
-          return /** @type {number} */ (row.n);
-        };
-        let sleeping = 0;
-        for (let look = 0; sleeping === 0 && look < 100; look++) {
-          sleeping = await asleep();
-          if (sleeping === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        const sleeping = await backendsOnceSettled(
+          driver,
+          "datname = current_database() AND query = 'SELECT pg_sleep(3)' AND pid <> pg_backend_pid()",
+          (count) => count > 0,
+        );
         assert.equal(sleeping, 1, 'maintenance sleeps on a connection of its own');
         assert.equal(maintained, false, 'the pool served while maintenance went on');
         await maintaining;
@@ -240,21 +249,8 @@ describe('transaction modes', () => {
       await assert.rejects(reading, /closed/);
       const observer = sql.postgresDriver({ url: database.url, max: 1 });
       try {
-        /** Its backend leaves pg_stat_activity once it has exited, a moment after its client closed the socket. */
-        const left = async () => {
-          const [row] = await observer.transaction('read', (session) =>
-            session.query({
-              text: "SELECT count(*)::integer AS n FROM pg_stat_activity WHERE application_name = 'closed_while_connecting'",
-              values: [],
-            }),
-          );
-          return /** @type {number} */ (row.n);
-        };
-        let open = await left();
-        for (let look = 0; open > 0 && look < 100; look++) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          open = await left();
-        }
+        // Its backend leaves pg_stat_activity once it has exited, a moment after its client closed the socket.
+        const open = await backendsOnceSettled(observer, "application_name = 'closed_while_connecting'", (count) => count === 0);
         assert.equal(open, 0, 'the connection was closed with the driver');
       } finally {
         await observer.close();
