@@ -528,6 +528,39 @@ for (const version of [13, 14, 15] as const) {
       return answers;
     };
 
+    /**
+     * The upgraded database answers `read` as the one it was copied from did (`before`); then
+     * members in `checkingIn` check in on both, and they answer alike, otherwise than before.
+     */
+    const answersAlike = async ({
+      upgraded,
+      laidOut,
+      read,
+      before,
+      checkingIn,
+    }: {
+      upgraded: string;
+      laidOut: string;
+      read: (call: ReturnType<typeof api>['call']) => Promise<unknown[]>;
+      before: unknown[];
+      checkingIn: string[];
+    }) => {
+      const target = api(upgraded);
+      const after = api(laidOut);
+      try {
+        expect(await read(target.call)).to.deep.equal(before);
+        for (const { call } of [target, after]) {
+          for (const name of checkingIn) await call('POST', 'admin/log_task', logTask(GUIDS.checkIn, name, 1));
+        }
+        const moved = await read(after.call);
+        expect(moved).to.not.deep.equal(before);
+        expect(await read(target.call)).to.deep.equal(moved);
+      } finally {
+        target.close();
+        after.close();
+      }
+    };
+
     it("packs each run's rows as columns and drops the name lists' counts: the boards answer as before, and members move on them", async function () {
       this.timeout(60_000);
       // 130 members without points: the boards' groups of 0 span runs.
@@ -546,19 +579,8 @@ for (const version of [13, 14, 15] as const) {
       source.close();
       await copyAsVersion(laidOut, upgraded, version);
 
-      const target = api(upgraded);
-      const after = api(laidOut);
-      try {
-        expect(await boards(target.call)).to.deep.equal(before);
-        // A member leaves the group of 0 in the middle of its runs, on the upgraded rows and on rows laid out packed.
-        for (const { call } of [target, after]) await call('POST', 'admin/log_task', logTask(GUIDS.checkIn, 'm050', 1));
-        const moved = await boards(after.call);
-        expect(moved).to.not.deep.equal(before);
-        expect(await boards(target.call)).to.deep.equal(moved);
-      } finally {
-        target.close();
-        after.close();
-      }
+      // A member leaves the group of 0 in the middle of its runs, on the upgraded rows and on rows laid out packed.
+      await answersAlike({ upgraded, laidOut, read: boards, before, checkingIn: ['m050'] });
       await checkUpgraded(upgraded, async (db) => {
         const runs = await db.getAll('board_rows');
         expect(runs.length).to.be.greaterThan(10);
@@ -598,22 +620,14 @@ for (const version of [13, 14, 15] as const) {
           expect(Math.max(...pages.map((page) => page.counts.length))).to.be.greaterThan(PAGE_SPLIT),
         );
 
-        const target = api(pagedUpgraded);
-        const after = api(paged);
-        try {
-          expect(await deep(target.call)).to.deep.equal(before);
-          // Members leave the groups of 0 in their first pages and in later ones, and join others.
-          for (const { call } of [target, after]) {
-            for (const name of ['m00010', 'm04000', 'm11321', 'm11999'])
-              await call('POST', 'admin/log_task', logTask(GUIDS.checkIn, name, 1));
-          }
-          const moved = await deep(after.call);
-          expect(moved).to.not.deep.equal(before);
-          expect(await deep(target.call)).to.deep.equal(moved);
-        } finally {
-          target.close();
-          after.close();
-        }
+        // Members leave the groups of 0 in their first pages and in later ones, and join others.
+        await answersAlike({
+          upgraded: pagedUpgraded,
+          laidOut: paged,
+          read: deep,
+          before,
+          checkingIn: ['m00010', 'm04000', 'm11321', 'm11999'],
+        });
         for (const name of [paged, pagedUpgraded]) expect(await layoutFaults(name), name).to.deep.equal([]);
         await checkPages(pagedUpgraded, (pages) => {
           expect(Math.max(...pages.map((page) => page.counts.length))).to.be.at.most(PAGE_SPLIT);

@@ -325,7 +325,7 @@ async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChang
       for (const piece of halvesOf(runs, PAGE_SPLIT)) {
         const record = encodeRuns(key, piece);
         pagesWrites.put(record);
-        if (counted) countsWrites.put({ key: record.key, count: sumCounts(piece) });
+        if (counted) countsWrites.put(pageCount(record));
       }
     }
   }

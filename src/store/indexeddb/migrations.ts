@@ -212,19 +212,28 @@ async function countSeasonMembers(tx: AnyUpgrade): Promise<void> {
 /** Runs read at a time: a large board has thousands. */
 const RUNS_BATCH = 500;
 
-/** Each run's record rewritten from its rows, where `rowsOf` finds them in an earlier layout (undefined: none to convert). */
-async function reencodeRuns(tx: AnyUpgrade, rowsOf: (record: Record<string, unknown>) => TieRow[] | undefined): Promise<void> {
-  const runs = tx.objectStore('board_rows');
+/**
+ * Calls `visit` with each record of `store` in key order, read RUNS_BATCH at a time; its writes
+ * may put records after the one visited, which a later batch reads too.
+ */
+async function eachRecord<T extends { key: IDBValidKey }>(tx: AnyUpgrade, store: StoreName, visit: (record: T) => void) {
+  const records = tx.objectStore(store);
   let range: IDBKeyRange | undefined;
   for (;;) {
-    const records: (Record<string, unknown> & { key: RunKey })[] = await runs.getAll(range, RUNS_BATCH);
-    for (const record of records) {
-      const rows = rowsOf(record);
-      if (rows) void runs.put(encodeRows(record.key, rows));
-    }
-    if (records.length < RUNS_BATCH) return;
-    range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);
+    const batch: T[] = await records.getAll(range, RUNS_BATCH);
+    for (const record of batch) visit(record);
+    if (batch.length < RUNS_BATCH) return;
+    range = IDBKeyRange.lowerBound(batch.at(-1)!.key, true);
   }
+}
+
+/** Each run's record rewritten from its rows, where `rowsOf` finds them in an earlier layout (undefined: none to convert). */
+function reencodeRuns(tx: AnyUpgrade, rowsOf: (record: Record<string, unknown>) => TieRow[] | undefined): Promise<void> {
+  const runs = tx.objectStore('board_rows');
+  return eachRecord<Record<string, unknown> & { key: RunKey }>(tx, 'board_rows', (record) => {
+    const rows = rowsOf(record);
+    if (rows) void runs.put(encodeRows(record.key, rows));
+  });
 }
 
 /** Version 14 from rows as objects; version 15 from version 14's JSON text. */
@@ -234,25 +243,20 @@ const packRows = (tx: AnyUpgrade) =>
 
 /**
  * Each group's record of runs longer than a page cut in pages, and its count with it: a count a
- * page (BoardCountRecord). The first page keeps the group's key, and so its count.
+ * page (BoardCountRecord). The first page keeps the group's key, and so its count; the pages
+ * after it, read in a later batch, are no longer than a page.
  */
-async function pageRuns(tx: AnyUpgrade): Promise<void> {
+function pageRuns(tx: AnyUpgrade): Promise<void> {
   const pages = tx.objectStore('board_runs');
   const counts = tx.objectStore('board_counts');
-  let range: IDBKeyRange | undefined;
-  for (;;) {
-    const records: RunsRecord[] = await pages.getAll(range, RUNS_BATCH);
-    for (const record of records) {
-      const group = record.key as GroupKey;
-      if (record.counts.length <= PAGE_FILL) continue;
-      for (const page of layOutPages(group, decodeRuns(record))) {
-        void pages.put(page);
-        if (!isNameList(group)) void counts.put(pageCount(page));
-      }
+  return eachRecord<RunsRecord>(tx, 'board_runs', (record) => {
+    if (record.counts.length <= PAGE_FILL) return;
+    const group = record.key as GroupKey;
+    for (const page of layOutPages(group, decodeRuns(record))) {
+      void pages.put(page);
+      if (!isNameList(group)) void counts.put(pageCount(page));
     }
-    if (records.length < RUNS_BATCH) return;
-    range = IDBKeyRange.lowerBound(records.at(-1)!.key, true);
-  }
+  });
 }
 
 async function dropNameListCounts(tx: AnyUpgrade): Promise<void> {
