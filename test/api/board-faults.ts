@@ -1,11 +1,11 @@
-// Every way the IndexedDB store's boards can disagree with themselves (docs/storage.md): each
-// page of a group's runs is counted as its runs' sum (a name list's none), its runs lie in pages keyed by
-// their first and within the page's split, each run record holds exactly the rows its bounds
-// say, in tie order and within the run's split, and nothing lies outside a group.
+// Every way the IndexedDB store's boards can disagree with themselves (docs/storage.md): a
+// group's runs lie in pages keyed by their first and within the page's split, each run record
+// holds exactly the rows its bounds say, in tie order and within the run's split, and nothing
+// lies outside a group.
 import { openDB } from 'idb';
 import { decodeRows, decodeRuns, PAGE_SPLIT, RUN_SPLIT, runKey } from '../../src/store/indexeddb/board-positions.js';
-import type { BoardCountRecord, RowsRecord, RunsRecord } from '../../src/store/indexeddb/board-records.js';
-import { compareTies, isNameList, rowTie } from '../../src/store/placements.js';
+import type { RowsRecord, RunsRecord } from '../../src/store/indexeddb/board-records.js';
+import { compareTies, rowTie } from '../../src/store/placements.js';
 import type { GroupKey, TieRow } from '../../src/store/records.js';
 
 const text = (key: unknown) => JSON.stringify(key);
@@ -13,14 +13,12 @@ const text = (key: unknown) => JSON.stringify(key);
 /** Every way the stored boards can disagree with themselves, as messages; none when they hold. */
 export async function layoutFaults(name: string): Promise<string[]> {
   const db = await openDB(name);
-  const [counts, runs, rows] = await Promise.all([
-    db.getAll('board_counts') as Promise<BoardCountRecord[]>,
+  const [runs, rows] = await Promise.all([
     db.getAll('board_runs') as Promise<RunsRecord[]>,
     db.getAll('board_rows') as Promise<RowsRecord[]>,
   ]);
   db.close();
   const faults: string[] = [];
-  const countOf = new Map(counts.map(({ key, count }) => [text(key), count]));
   const rowsAt = new Map(rows.map((record) => [text(record.key), record]));
   const runsOfGroup = new Set<string>();
   // A group's runs lie in pages, each keyed by its first run (the group's own key for the first).
@@ -35,13 +33,6 @@ export async function layoutFaults(name: string): Promise<string[]> {
     const key = JSON.parse(group) as GroupKey;
     if (text(pages[0]!.key) !== group) faults.push(`${group}: no first page`);
     const bounds = pages.flatMap((page) => decodeRuns(page));
-    // A name list keeps no count: its runs' sum is its only one.
-    for (const page of pages) {
-      const sum = decodeRuns(page).reduce((total, { count }) => total + count, 0);
-      const counted = isNameList(key) ? undefined : sum;
-      const pageAt = text(page.key);
-      if (countOf.get(pageAt) !== counted) faults.push(`${pageAt}: counted ${countOf.get(pageAt)}, its runs hold ${sum}`);
-    }
     let previous: TieRow | undefined;
     for (const { start, count } of bounds) {
       const runAt = text(runKey(key, start));
@@ -62,8 +53,6 @@ export async function layoutFaults(name: string): Promise<string[]> {
       }
     }
   }
-  const pageKeys = new Set(runs.map((page) => text(page.key)));
-  for (const key of countOf.keys()) if (!pageKeys.has(key)) faults.push(`${key}: counted, no page of runs`);
   for (const key of rowsAt.keys()) if (!runsOfGroup.has(key)) faults.push(`${key}: rows outside every group's runs`);
   return faults;
 }

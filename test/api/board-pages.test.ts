@@ -31,7 +31,7 @@ const join = (group: GroupKey, tie: Tie): RowChange => ({ placement: { group, ti
 /** Runs as their rows' ties; pages as their runs. */
 type Layout = Tie[][][];
 
-/** A database at this version holding `layouts` by group, counted where a board counts. */
+/** A database at this version holding `layouts` by group. */
 async function laidOut(layouts: [GroupKey, Layout][]) {
   const name = `questboard-test-${crypto.randomUUID()}`;
   // The store's own upgrade makes the stores.
@@ -45,7 +45,6 @@ async function laidOut(layouts: [GroupKey, Layout][]) {
       const bounds = runs.map((ties, run) => ({ start: page === 0 && run === 0 ? null : ties[0]!, count: ties.length }));
       const record = encodeRuns(group, bounds);
       void tx.objectStore('board_runs').put(record);
-      if (group[1] !== 'names') void tx.objectStore('board_counts').put(pageCount(record));
       runs.forEach(
         (ties, run) => void tx.objectStore('board_rows').put(encodeRows(runKey(group, bounds[run]!.start), ties.map(row))),
       );
@@ -60,9 +59,9 @@ async function laidOut(layouts: [GroupKey, Layout][]) {
       await write.done;
     },
     pageKeys: async () => ((await db.getAll('board_runs')) as RunsRecord[]).map((page) => page.key),
-    /** The group's members, its pages' counts summed. */
+    /** The group's members, its pages' runs summed. */
     count: async (group: GroupKey) =>
-      ((await db.getAll('board_counts', prefixRange(group))) as { count: number }[]).reduce((sum, page) => sum + page.count, 0),
+      ((await db.getAll('board_runs', prefixRange(group))) as RunsRecord[]).reduce((sum, page) => sum + pageCount(page), 0),
     async close() {
       db.close();
       await deleteDB(name);

@@ -3,7 +3,7 @@
 // change to the migrations cannot change what the upgrade tests start from.
 import { openDB, type IDBPDatabase } from 'idb';
 
-type EarlierVersion = 1 | 3 | 4 | 5 | 9 | 10 | 12 | 13 | 14 | 15;
+type EarlierVersion = 1 | 3 | 4 | 5 | 9 | 10 | 12 | 13 | 14 | 15 | 16;
 
 /** Members carried their board keys in these indexes up to version 3. */
 const BOARD_INDEXES = ['board_score', 'board_xp', 'board_weekly', 'board_monthly'];

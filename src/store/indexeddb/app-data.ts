@@ -32,7 +32,6 @@ export async function deleteAppData(tx: Transaction, app_id: string): Promise<vo
     tx.objectStore('endorsements').delete(appPrefix(app_id)),
     tx.objectStore('badge_awards').delete(appPrefix(app_id)),
     tx.objectStore('season_points').delete(appPrefix(app_id)),
-    tx.objectStore('board_counts').delete(appPrefix(app_id)),
     tx.objectStore('board_runs').delete(appPrefix(app_id)),
     tx.objectStore('board_rows').delete(appPrefix(app_id)),
     ...byApp.map(async (name) => {

@@ -3,19 +3,19 @@
 // one record each: every value group is cut into runs of at most RUN_SPLIT
 // members in board order, and each run is one record holding its members'
 // rows (board_rows). board_runs holds each run's start and size, in pages of at
-// most PAGE_SPLIT runs, each keyed by its first run's key, and board_counts the
-// members of each page (a group's are its pages' sum; a name list's, its runs'). A
-// position is then a sum over a few records plus a search inside one run, and a
-// page of a hundred members is a read of two to four records. A write reads and
-// rewrites the page of runs it changes, never every run of a large group. Each
+// most PAGE_SPLIT runs, each keyed by its first run's key: a group's members are
+// the sum of its pages' run sizes, read with them. A position is then a sum over
+// a few records plus a search inside one run, and a page of a hundred members is
+// a read of two to four records. A write reads and rewrites the page of runs it
+// changes, never every run of a large group, and no count besides. Each
 // season's board is laid out the same way, its rows the members' ties
 // (season-boards.ts).
 import { unwrap, type IDBPTransaction } from 'idb';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
-import { compareTies, isNameList, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
+import { compareTies, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
 import type { GroupKey, Tie, TieRow } from '../records.js';
-import type { BoardCountRecord, RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.js';
+import type { RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.js';
 
 /** A run past this many members splits in two. */
 export const RUN_SPLIT = 96;
@@ -88,11 +88,11 @@ export function encodeRuns(group: GroupKey, runBounds: RunBounds[]): RunsRecord 
   return { key: runKey(group, runBounds[0]!.start), counts, starts_at: startsAt, starts_name: JSON.stringify(names) };
 }
 
-/** The count of a page of runs (BoardCountRecord). */
-export function pageCount(page: RunsRecord): BoardCountRecord {
+/** How many members a page of runs holds. */
+export function pageCount(page: RunsRecord): number {
   let count = 0;
   for (const runCount of page.counts) count += runCount;
-  return { key: page.key, count };
+  return count;
 }
 
 /** A group's runs laid out in pages of PAGE_FILL runs (layOut, and the upgrade to version 16). */
@@ -231,9 +231,9 @@ interface Page {
  * never to the size of the board.
  *
  * A write of a few members reads in one round of requests: for each change, the page of runs
- * and the run holding it, each found by its key alone. A request is some 0.1 ms of such a write
- * (docs/performance.md), so a group's count is not read either: each page changed is counted
- * anew (BoardCountRecord). Many changes read the group's pages whole.
+ * and the run holding it, each found by its key alone. A request is some 0.1 to 0.3 ms of such
+ * a write (docs/performance.md), so no count is kept beside the pages: a page's runs count its
+ * members. Many changes read the group's pages whole.
  */
 async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChange[]): Promise<void> {
   const pagesStore = raw.objectStore('board_runs');
@@ -293,7 +293,6 @@ async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChang
 
   const pagesWrites = writing.objectStore('board_runs');
   const rowsWrites = writing.objectStore('board_rows');
-  const countsWrites = writing.objectStore('board_counts');
   for (const { key, changedRows } of groups) {
     const rewritten = [...changedRows].map(([page, rowsOfRuns]) => ({
       page,
@@ -307,26 +306,18 @@ async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChang
       const emptiedHere = new Set(rewritten.filter(({ runs }) => runs.length === 0).map(({ page }) => JSON.stringify(page.key)));
       const others = (await pagesStore.getAllKeys(prefixRange(key))).slice(1);
       if (others.every((other) => emptiedHere.has(JSON.stringify(other)))) {
-        countsWrites.delete(prefixRange(key));
         pagesWrites.delete(prefixRange(key));
         rowsWrites.delete(prefixRange(key));
         continue;
       }
     }
-    // A name list is never counted (boards.ts counts the names before one from its runs).
-    const counted = !isNameList(key);
     for (const { page, runs } of rewritten) {
       // A page keyed by a run that left goes: its runs are put under their first's key.
       if (page.key !== null && (runs.length === 0 || compareStarts(runs[0]!.start, startOf(page.key)) !== 0)) {
         pagesWrites.delete(page.key);
-        if (counted) countsWrites.delete(page.key);
       }
       if (runs.length === 0) continue;
-      for (const piece of halvesOf(runs, PAGE_SPLIT)) {
-        const record = encodeRuns(key, piece);
-        pagesWrites.put(record);
-        if (counted) countsWrites.put(pageCount(record));
-      }
+      for (const piece of halvesOf(runs, PAGE_SPLIT)) pagesWrites.put(encodeRuns(key, piece));
     }
   }
 }
@@ -431,7 +422,6 @@ export async function rebuildPositions(raw: Raw, app_id: string): Promise<void> 
   const appRange = prefixRange([app_id]);
   const [members] = await Promise.all([
     raw.objectStore('users').getAll(appRange),
-    raw.objectStore('board_counts').delete(appRange),
     raw.objectStore('board_runs').delete(appRange),
     raw.objectStore('board_rows').delete(appRange),
   ]);
@@ -468,10 +458,7 @@ async function layOut(raw: Raw, placed: (Placement & { row: TieRow })[]): Promis
       const members = all.slice(from, from + bounds.count).map(({ row, tie }) => ({ ...row, at: tie[0] }));
       writes.push(rows.put(encodeRows(runKey(group, bounds.start), members)));
     }
-    for (const page of layOutPages(group, runBounds)) {
-      writes.push(raw.objectStore('board_runs').put(page));
-      if (!isNameList(group)) writes.push(raw.objectStore('board_counts').put(pageCount(page)));
-    }
+    for (const page of layOutPages(group, runBounds)) writes.push(raw.objectStore('board_runs').put(page));
     start = end;
   }
   await Promise.all(writes);

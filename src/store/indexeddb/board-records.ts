@@ -4,17 +4,7 @@ import type { GroupKey, Tie } from '../records.js';
 /** A run's key: its group, then the tie it starts at (none for the group's first run). */
 export type RunKey = GroupKey | [...GroupKey, ...Tie];
 
-/**
- * How many members one page of a group's runs holds (board-positions.ts), keyed as the page:
- * a group's members are its pages' sum, and a write that changes a page counts it anew without
- * reading the group's count. Name lists keep none.
- */
-export interface BoardCountRecord {
-  key: RunKey;
-  count: number;
-}
-
-/** How many members of one board hold one value: its pages' counts summed (boards.ts). */
+/** How many members of one board hold one value: the counts of its pages' runs summed (boards.ts). */
 export interface GroupCount {
   key: GroupKey;
   count: number;

@@ -3,8 +3,8 @@
 // plus a search inside one run, and a page is a read of the few runs it
 // spans, never a walk over the board. A season's board is laid out the same
 // way (season-boards.ts), so the counts and pages here serve it too.
-import { decodePages, decodeRows, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
-import type { BoardCountRecord, GroupCount, RunBounds, RunKey } from './board-records.js';
+import { decodePages, decodeRows, pageCount, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
+import type { GroupCount, RunBounds, RunKey, RunsRecord } from './board-records.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction } from './schema.js';
 import { compareTies, negated, placements, type Placement } from '../placements.js';
@@ -19,7 +19,7 @@ export type RunBoard = Omit<BoardRef, 'type'> & { type: BoardRef['type'] | 'seas
 const boardPrefix = (board: RunBoard) => [board.app_id, board.type, board.period ?? ''];
 
 // Boards are read in read transactions only, so what one request reads stays true until it ends.
-const groupsRead = new WeakMap<Transaction, Map<string, Promise<GroupCount[]>>>();
+const groupsRead = new WeakMap<Transaction, Map<string, Promise<BoardPages>>>();
 const runsRead = new WeakMap<Transaction, Map<string, Promise<RunBounds[]>>>();
 const rowsRead = new WeakMap<Transaction, Map<string, Promise<TieRow[]>>>();
 
@@ -32,25 +32,38 @@ function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Tr
   return value;
 }
 
-/** The board's value groups, highest first, down to (not including) `negatedBelow`. */
-async function groups(tx: Transaction, board: RunBoard, negatedBelow: number = Infinity) {
-  const prefix = boardPrefix(board);
-  const all = await readOnce(groupsRead, tx, prefix, async () =>
-    groupCounts(await tx.objectStore('board_counts').getAll(prefixRange(prefix))),
-  );
-  return all.filter((record) => record.key[3] < negatedBelow);
+/** A board's pages of runs, read in key order, and each group's count and pages from them. */
+interface BoardPages {
+  counts: GroupCount[];
+  pagesOf: Map<string, RunsRecord[]>;
 }
 
-/** Each group's count from its pages' counts, read in key order (a group's pages together). */
-function groupCounts(pages: BoardCountRecord[]): GroupCount[] {
-  const counts: GroupCount[] = [];
-  for (const { key, count } of pages) {
-    const last = counts.at(-1);
-    if (last && last.key[3] === key[3]) last.count += count;
-    else counts.push({ key: key.slice(0, 4) as GroupKey, count });
-  }
-  return counts;
+/** The board's value groups, highest first, down to (not including) `negatedBelow`. */
+async function groups(tx: Transaction, board: RunBoard, negatedBelow: number = Infinity) {
+  return (await boardPages(tx, board)).counts.filter((record) => record.key[3] < negatedBelow);
 }
+
+/**
+ * Every page of the board's runs in one read: each group's count is the sum of its pages' run
+ * sizes, and the group a page then lists is found among them without another read.
+ */
+const boardPages = (tx: Transaction, board: RunBoard): Promise<BoardPages> =>
+  readOnce(groupsRead, tx, boardPrefix(board), async () => {
+    const counts: GroupCount[] = [];
+    const pagesOf = new Map<string, RunsRecord[]>();
+    for (const page of await tx.objectStore('board_runs').getAll(prefixRange(boardPrefix(board)))) {
+      const key = page.key.slice(0, 4) as GroupKey;
+      const last = counts.at(-1);
+      if (last && last.key[3] === key[3]) {
+        last.count += pageCount(page);
+        pagesOf.get(JSON.stringify(key))!.push(page);
+      } else {
+        counts.push({ key, count: pageCount(page) });
+        pagesOf.set(JSON.stringify(key), [page]);
+      }
+    }
+    return { counts, pagesOf };
+  });
 
 const total = (records: { count: number }[]) => records.reduce((sum, record) => sum + record.count, 0);
 
@@ -69,9 +82,16 @@ export async function countDistinctHigher(tx: Transaction, board: RunBoard, valu
   return (await groups(tx, board, negated(value))).length;
 }
 
-/** A group's runs, from its pages in one read; empty when the group has no members. */
+/**
+ * A group's runs, from its pages in one read, or from its board's pages read already; empty when
+ * the group has no members.
+ */
 const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
-  readOnce(runsRead, tx, group, async () => decodePages(await tx.objectStore('board_runs').getAll(prefixRange(group))));
+  readOnce(runsRead, tx, group, async () => {
+    const board = groupsRead.get(tx)?.get(JSON.stringify(group.slice(0, 3)));
+    const pages = (await board)?.pagesOf.get(JSON.stringify(group));
+    return decodePages(pages ?? (await tx.objectStore('board_runs').getAll(prefixRange(group))));
+  });
 
 /** Runs in key order within `range`, read `batch()` records at a time. */
 async function* runsIn(

@@ -2,9 +2,8 @@
 // does the work that is new. The database's version is how many there are.
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import { SHA256_HEX, sha256Hex } from '../../api/key-hash.js';
-import { decodeRuns, encodeRows, layOutPages, layOutSeasons, PAGE_FILL, pageCount, rebuildPositions } from './board-positions.js';
+import { decodeRuns, encodeRows, layOutPages, layOutSeasons, PAGE_FILL, rebuildPositions } from './board-positions.js';
 import type { RunKey, RunsRecord } from './board-records.js';
-import { isNameList } from '../placements.js';
 import type { AppRecord, GroupKey, Season, TieRow } from '../records.js';
 import { prefixRange } from './key-ranges.js';
 import type { QuestboardSchema, StoreName } from './schema.js';
@@ -120,13 +119,17 @@ const MIGRATIONS: Migration[] = [
   // have laid their boards out, in text already.
   (_db, tx, moved) => moved.then(() => rowsAsText(tx)),
   // Version 15: each run's rows packed as columns (RowsRecord.packed_rows), converted once version
-  // 14 has written them as text; and the name lists' counts dropped, which nothing reads (their
-  // runs count them: boards.ts).
-  (_db, tx, moved) => moved.then(() => Promise.all([packRows(tx), dropNameListCounts(tx)])).then(() => undefined),
-  // Version 16: each group's runs, kept in one record, laid out in pages of runs, each counted
+  // 14 has written them as text. (It also dropped the name lists' counts, which version 17 drops
+  // with the others.)
+  (_db, tx, moved) => moved.then(() => packRows(tx)),
+  // Version 16: each group's runs, kept in one record, laid out in pages of runs
   // (board-positions.ts), so that a write reads and rewrites the page it changes, not every run of
-  // a large group, and counts it without reading the group's count.
+  // a large group. (It also counted each page in a record of its own, which version 17 drops.)
   (_db, tx, moved) => moved.then(() => pageRuns(tx)),
+  // Version 17: no counts kept beside the pages of runs, which count their members: a write that
+  // moved a member in seven counted groups put seven records more (docs/performance.md). Nothing
+  // else touches the store any longer (the earlier steps neither), so it goes at once.
+  (db) => db.deleteObjectStore('board_counts'),
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
@@ -242,26 +245,15 @@ const packRows = (tx: AnyUpgrade) =>
   reencodeRuns(tx, ({ rows_json }) => (typeof rows_json === 'string' ? (JSON.parse(rows_json) as TieRow[]) : undefined));
 
 /**
- * Each group's record of runs longer than a page cut in pages, and its count with it: a count a
- * page (BoardCountRecord). The first page keeps the group's key, and so its count; the pages
- * after it, read in a later batch, are no longer than a page.
+ * Each group's record of runs longer than a page cut in pages. The first page keeps the group's
+ * key; the pages after it, read in a later batch, are no longer than a page.
  */
 function pageRuns(tx: AnyUpgrade): Promise<void> {
   const pages = tx.objectStore('board_runs');
-  const counts = tx.objectStore('board_counts');
   return eachRecord<RunsRecord>(tx, 'board_runs', (record) => {
     if (record.counts.length <= PAGE_FILL) return;
-    const group = record.key as GroupKey;
-    for (const page of layOutPages(group, decodeRuns(record))) {
-      void pages.put(page);
-      if (!isNameList(group)) void counts.put(pageCount(page));
-    }
+    for (const page of layOutPages(record.key as GroupKey, decodeRuns(record))) void pages.put(page);
   });
-}
-
-async function dropNameListCounts(tx: AnyUpgrade): Promise<void> {
-  const counts = tx.objectStore('board_counts');
-  for (const key of (await counts.getAllKeys()) as GroupKey[]) if (isNameList(key)) void counts.delete(key);
 }
 
 async function dateIdempotencyRecords(tx: AnyUpgrade, now: number): Promise<void> {

@@ -3,7 +3,7 @@
 import type { DBSchema, IDBPTransaction, StoreNames } from 'idb';
 import type { RecordKeys, RecordKind, Records } from '../port.js';
 import type { AuditRecord, LogRecord, TransferRecord } from '../records.js';
-import type { BoardCountRecord, RowsRecord, RunKey, RunsRecord } from './board-records.js';
+import type { RowsRecord, RunKey, RunsRecord } from './board-records.js';
 
 export const DATABASE_NAME = 'questboard';
 
@@ -33,9 +33,8 @@ export interface QuestboardSchema extends DBSchema {
     };
   };
   attempts: RecordStore<'attempts'> & { indexes: { by_app: string } };
-  /** Each season's board lies in board_counts, board_runs and board_rows with the others' (season-boards.ts). */
+  /** Each season's board lies in board_runs and board_rows with the others' (season-boards.ts). */
   season_points: RecordStore<'season_points'>;
-  board_counts: { key: RunKey; value: BoardCountRecord };
   board_runs: { key: RunKey; value: RunsRecord };
   board_rows: { key: RunKey; value: RowsRecord };
 }
@@ -60,7 +59,6 @@ export const ALL_STORES: StoreName[] = [
   'submissions',
   'attempts',
   'season_points',
-  'board_counts',
   'board_runs',
   'board_rows',
 ];
