@@ -127,8 +127,8 @@ const MIGRATIONS: Migration[] = [
   // a large group. (It also counted each page in a record of its own, which version 17 drops.)
   (_db, tx, moved) => moved.then(() => pageRuns(tx)),
   // Version 17: no counts kept beside the pages of runs, which count their members: a write that
-  // moved a member in seven counted groups put seven records more (docs/performance.md). Nothing
-  // else touches the store any longer (the earlier steps neither), so it goes at once.
+  // moved a member in eight counted groups put eight records more (docs/storage.md). Nothing else
+  // touches the store any longer (the earlier steps neither), so it goes at once.
   (db) => db.deleteObjectStore('board_counts'),
 ];
 
