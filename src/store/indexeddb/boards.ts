@@ -93,23 +93,37 @@ const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
     return decodePages(pages ?? (await tx.objectStore('board_runs').getAll(prefixRange(group))));
   });
 
-/** Runs in key order within `range`, read `batch()` records at a time. */
+/**
+ * Runs in key order within `range`, read in batches sized for the `rowsWanted()` still wanted.
+ * Runs hold RUN_FILL members or more unless members left them or their group is small, so a
+ * first batch guesses RUN_FILL a run, and each later one goes by the rows a run held so far: a
+ * season's groups hold a few members each, and a page of them was read in up to twelve batches
+ * one after another.
+ */
 async function* runsIn(
   tx: Transaction,
   range: IDBKeyRange,
-  batch: () => number,
+  rowsWanted: () => number,
 ): AsyncGenerator<{ key: RunKey; rows: TieRow[] }> {
+  let runsSeen = 0;
+  let rowsSeen = 0;
   for (let lower = range.lower as IDBValidKey, open = range.lowerOpen; ; open = true) {
-    const size = batch();
+    const perRun = runsSeen === 0 ? RUN_FILL : Math.max(1, rowsSeen / runsSeen);
+    const size = Math.min(Math.ceil(rowsWanted() / perRun) + 1, MOST_RUNS_A_BATCH);
     const records = await tx.objectStore('board_rows').getAll(IDBKeyRange.bound(lower, range.upper, open), size);
-    for (const record of records) yield { key: record.key, rows: decodeRows(record) };
+    for (const record of records) {
+      const rows = decodeRows(record);
+      runsSeen += 1;
+      rowsSeen += rows.length;
+      yield { key: record.key, rows };
+    }
     if (records.length < size) return;
     lower = records.at(-1)!.key;
   }
 }
 
-/** Runs to read for `rows` more rows: runs hold RUN_FILL members or more unless members left them. */
-const runsFor = (rows: number) => Math.ceil(rows / RUN_FILL) + 1;
+/** A batch of runs read at most: a page's rows, however few a run holds, in a read or two. */
+const MOST_RUNS_A_BATCH = 200;
 
 /** How many members of one group sort before `tie`, which need not be a member's. */
 async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, runBounds?: RunBounds[]): Promise<number> {
@@ -205,7 +219,7 @@ export async function unrankedPage(tx: Transaction, board: BoardRef, skip: numbe
   let toSkip = skip - before;
   const members: Listed[] = [];
   const range = prefixRange(names, runKey(names, runBounds[run]!.start));
-  for await (const { rows } of runsIn(tx, range, () => runsFor(toSkip + limit - members.length))) {
+  for await (const { rows } of runsIn(tx, range, () => toSkip + limit - members.length)) {
     for (const row of rows as BoardRow[]) {
       if (isRanked(board, row)) continue;
       if (toSkip > 0) toSkip--;
@@ -243,7 +257,7 @@ export async function boardPage<Row extends TieRow = BoardRow>(
   }
   const members: { row: Row; value: number }[] = [];
   const range = prefixRange(prefix, from);
-  for await (const { key, rows } of runsIn(tx, range, () => runsFor(skip + limit - members.length))) {
+  for await (const { key, rows } of runsIn(tx, range, () => skip + limit - members.length)) {
     const value = negated(key[3]);
     if (skip >= rows.length) {
       skip -= rows.length;
