@@ -96,34 +96,32 @@ const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
 /**
  * Runs in key order within `range`, read in batches sized for the `rowsWanted()` still wanted.
  * Runs hold RUN_FILL members or more unless members left them or their group is small, so a
- * first batch guesses RUN_FILL a run, and each later one goes by the rows a run held so far: a
- * season's groups hold a few members each, and a page of them was read in up to twelve batches
- * one after another.
+ * first batch guesses RUN_FILL a run, and each later one goes by the rows a run of the batch
+ * before held, at most twice its size: a season's groups hold a few members each at the top of
+ * its board and more further down, and a page of them was read in up to twelve batches one
+ * after another; sized by the top's runs alone, a batch read some thirty runs, most of them full.
  */
 async function* runsIn(
   tx: Transaction,
   range: IDBKeyRange,
   rowsWanted: () => number,
 ): AsyncGenerator<{ key: RunKey; rows: TieRow[] }> {
-  let runsSeen = 0;
-  let rowsSeen = 0;
+  let perRun = RUN_FILL;
+  let size = Infinity;
   for (let lower = range.lower as IDBValidKey, open = range.lowerOpen; ; open = true) {
-    const perRun = runsSeen === 0 ? RUN_FILL : Math.max(1, rowsSeen / runsSeen);
-    const size = Math.min(Math.ceil(rowsWanted() / perRun) + 1, MOST_RUNS_A_BATCH);
+    size = Math.min(Math.ceil(rowsWanted() / perRun) + 1, 2 * size);
     const records = await tx.objectStore('board_rows').getAll(IDBKeyRange.bound(lower, range.upper, open), size);
+    let rowsRead = 0;
     for (const record of records) {
       const rows = decodeRows(record);
-      runsSeen += 1;
-      rowsSeen += rows.length;
+      rowsRead += rows.length;
       yield { key: record.key, rows };
     }
     if (records.length < size) return;
+    perRun = Math.max(1, rowsRead / records.length);
     lower = records.at(-1)!.key;
   }
 }
-
-/** A batch of runs read at most: a page's rows, however few a run holds, in a read or two. */
-const MOST_RUNS_A_BATCH = 200;
 
 /** How many members of one group sort before `tie`, which need not be a member's. */
 async function countBeforeInGroup(tx: Transaction, group: GroupKey, tie: Tie, runBounds?: RunBounds[]): Promise<number> {
