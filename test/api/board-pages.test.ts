@@ -43,8 +43,7 @@ async function laidOut(layouts: [GroupKey, Layout][]) {
   for (const [group, pages] of layouts) {
     pages.forEach((runs, page) => {
       const bounds = runs.map((ties, run) => ({ start: page === 0 && run === 0 ? null : ties[0]!, count: ties.length }));
-      const record = encodeRuns(group, bounds);
-      void tx.objectStore('board_runs').put(record);
+      void tx.objectStore('board_runs').put(encodeRuns(group, bounds));
       runs.forEach(
         (ties, run) => void tx.objectStore('board_rows').put(encodeRows(runKey(group, bounds[run]!.start), ties.map(row))),
       );

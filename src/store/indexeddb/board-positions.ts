@@ -313,11 +313,9 @@ async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChang
     }
     for (const { page, runs } of rewritten) {
       // A page keyed by a run that left goes: its runs are put under their first's key.
-      if (page.key !== null && (runs.length === 0 || compareStarts(runs[0]!.start, startOf(page.key)) !== 0)) {
+      if (page.key !== null && (runs.length === 0 || compareStarts(runs[0]!.start, startOf(page.key)) !== 0))
         pagesWrites.delete(page.key);
-      }
-      if (runs.length === 0) continue;
-      for (const piece of halvesOf(runs, PAGE_SPLIT)) pagesWrites.put(encodeRuns(key, piece));
+      if (runs.length > 0) for (const piece of halvesOf(runs, PAGE_SPLIT)) pagesWrites.put(encodeRuns(key, piece));
     }
   }
 }

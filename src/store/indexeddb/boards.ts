@@ -32,6 +32,10 @@ function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Tr
   return value;
 }
 
+/** What `readOnce` is reading or has read under `key` in this transaction, if it was asked. */
+const readAlready = <T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Transaction, key: unknown) =>
+  memo.get(tx)?.get(JSON.stringify(key));
+
 /** A board's pages of runs, read in key order, and each group's count and pages from them. */
 interface BoardPages {
   counts: GroupCount[];
@@ -49,19 +53,18 @@ async function groups(tx: Transaction, board: RunBoard, negatedBelow: number = I
  */
 const boardPages = (tx: Transaction, board: RunBoard): Promise<BoardPages> =>
   readOnce(groupsRead, tx, boardPrefix(board), async () => {
-    const counts: GroupCount[] = [];
+    // In key order: a group's pages together, the groups highest first.
     const pagesOf = new Map<string, RunsRecord[]>();
     for (const page of await tx.objectStore('board_runs').getAll(prefixRange(boardPrefix(board)))) {
-      const key = page.key.slice(0, 4) as GroupKey;
-      const last = counts.at(-1);
-      if (last && last.key[3] === key[3]) {
-        last.count += pageCount(page);
-        pagesOf.get(JSON.stringify(key))!.push(page);
-      } else {
-        counts.push({ key, count: pageCount(page) });
-        pagesOf.set(JSON.stringify(key), [page]);
-      }
+      const group = JSON.stringify(page.key.slice(0, 4));
+      const pages = pagesOf.get(group);
+      if (pages) pages.push(page);
+      else pagesOf.set(group, [page]);
     }
+    const counts = [...pagesOf.values()].map((pages) => ({
+      key: pages[0]!.key.slice(0, 4) as GroupKey,
+      count: pages.reduce((sum, page) => sum + pageCount(page), 0),
+    }));
     return { counts, pagesOf };
   });
 
@@ -88,8 +91,8 @@ export async function countDistinctHigher(tx: Transaction, board: RunBoard, valu
  */
 const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
   readOnce(runsRead, tx, group, async () => {
-    const board = groupsRead.get(tx)?.get(JSON.stringify(group.slice(0, 3)));
-    const pages = (await board)?.pagesOf.get(JSON.stringify(group));
+    // A group's first three parts are its board's prefix (boardPrefix).
+    const pages = (await readAlready(groupsRead, tx, group.slice(0, 3)))?.pagesOf.get(JSON.stringify(group));
     return decodePages(pages ?? (await tx.objectStore('board_runs').getAll(prefixRange(group))));
   });
 
