@@ -1,7 +1,7 @@
 // Every way the IndexedDB store's boards can disagree with themselves (docs/storage.md): a
 // group's runs lie in pages keyed by their first and within the page's split, each run record
-// holds exactly the rows its bounds say, in tie order and within the run's split, and nothing
-// lies outside a group.
+// holds exactly the rows its bounds say, in tie order, from its start and within the run's
+// split, and nothing lies outside a group.
 import { openDB } from 'idb';
 import { decodeRows, decodeRuns, PAGE_SPLIT, RUN_SPLIT, runKey } from '../../src/store/indexeddb/board-positions.js';
 import type { RowsRecord, RunsRecord } from '../../src/store/indexeddb/board-records.js';
@@ -45,7 +45,9 @@ export async function layoutFaults(name: string): Promise<string[]> {
       const members = decodeRows(run);
       if (members.length !== count) faults.push(`${runAt}: ${members.length} rows, its bounds say ${count}`);
       if (members.length > RUN_SPLIT) faults.push(`${runAt}: ${members.length} rows, past the split`);
-      if (start !== null && members[0] && compareTies(rowTie(members[0]), start) !== 0) faults.push(`${runAt}: starts elsewhere`);
+      // A run's start bounds its rows from below: its first member may have left it since.
+      if (start !== null && members[0] && compareTies(rowTie(members[0]), start) < 0)
+        faults.push(`${runAt}: a row before its start`);
       for (const row of members) {
         if (previous && compareTies(rowTie(previous), rowTie(row)) >= 0)
           faults.push(`${runAt}: ${row.account_name} out of order`);
