@@ -59,4 +59,51 @@ describe('IndexedDB board layout', () => {
       await api.close();
     }
   });
+
+  // Each connection keeps the pages of the boards it wrote, trusted while the database's boards
+  // generation is the one it kept them at (kept-boards.ts): two connections are two contexts (a
+  // tab's handler beside the worker), each writing pages the other keeps.
+  itOnIndexedDb('keeps its boards whole when two connections write them in turn', async function () {
+    this.timeout(60_000);
+    const first = localApi({ now: WEDNESDAY });
+    const second = localApi(first.clock, { database: first.name });
+    try {
+      const next = random(23);
+      const names = Array.from({ length: MEMBERS }, (_, i) => `member-${String(i).padStart(3, '0')}`);
+      const imported = await first.call('POST', '/v1/admin/import', {
+        body: { admin_keys: ['sk_admin'], apps: [checkInApp('turns', names)] },
+      });
+      expect(imported.status, imported.text).to.equal(200);
+      const board = async (api: typeof first) => {
+        const answer = await api.call('GET', '/v1/get_leaderboard?app_id=turns&limit=1000');
+        expect(answer.status, answer.text).to.equal(200);
+        return answer.body;
+      };
+      // Runs of writes by one connection, then the other: each keeps the boards it wrote, which
+      // the other's writes change (members leave the group of 0, whose runs span two pages' worth).
+      for (let turn = 0; turn < 12; turn++) {
+        const api = turn % 2 ? second : first;
+        for (let i = 0; i < 5; i++) {
+          first.clock.now += 1000;
+          const account_name = names[Math.floor(next() * MEMBERS)]!;
+          const answer = await api.call('POST', '/v1/admin/log_task', {
+            body: { task_id: GUIDS.checkIn, account_name, quantity: 1 },
+          });
+          expect(answer.status, answer.text).to.equal(200);
+        }
+        expect(await layoutFaults(first.name), `turn ${turn}`).to.deep.equal([]);
+      }
+      const fresh = localApi(first.clock, { database: first.name });
+      try {
+        const expected = await board(fresh);
+        expect(await board(first)).to.deep.equal(expected);
+        expect(await board(second)).to.deep.equal(expected);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
 });

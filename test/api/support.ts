@@ -56,13 +56,15 @@ export const API_ADAPTER = (await executeServerCommand<
 /** Tests of the IndexedDB adapter itself: skipped, by name, where the API runs on the server's SQL store. */
 export const itOnIndexedDb = API_ADAPTER.adapter === 'indexeddb' ? it : it.skip;
 
-/** The API in the page: same handler, pinned clock, a database of its own. */
-export function localApi(clock: { now: number } = { now: Date.now() }) {
-  return API_ADAPTER.base === null ? inPageApi(clock) : serverApi(API_ADAPTER.base, clock);
+/**
+ * The API in the page: same handler, pinned clock, a database of its own, or in the page the
+ * database named (`database`: another connection to it, as another tab's handler has).
+ */
+export function localApi(clock: { now: number } = { now: Date.now() }, { database }: { database?: string } = {}) {
+  return API_ADAPTER.base === null ? inPageApi(clock, database) : serverApi(API_ADAPTER.base, clock);
 }
 
-function inPageApi(clock: { now: number }) {
-  const name = `questboard-test-${crypto.randomUUID()}`;
+function inPageApi(clock: { now: number }, name = `questboard-test-${crypto.randomUUID()}`) {
   /** A connection of the test's own to the store's database, closed after `work`. */
   const withDatabase = async <T>(work: (db: IDBPDatabase) => Promise<T>): Promise<T> => {
     const db = await openDB(name);

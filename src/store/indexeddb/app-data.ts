@@ -2,6 +2,7 @@
 // the history of some of its members, for import's removal of tasks. What is
 // deleted here is deleted behind the transaction's cache: the caller forgets
 // what it read (Transaction.forgetReads).
+import { GENERATION_KEY, newGeneration } from './kept-boards.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction as Transaction } from './schema.js';
 import type { AppData, MemberHistory, MemberMeasure, SubmissionFilter } from '../port.js';
@@ -34,6 +35,8 @@ export async function deleteAppData(tx: Transaction, app_id: string): Promise<vo
     tx.objectStore('season_points').delete(appPrefix(app_id)),
     tx.objectStore('board_runs').delete(appPrefix(app_id)),
     tx.objectStore('board_rows').delete(appPrefix(app_id)),
+    // The boards' pages changed: pages kept in any context are stale (kept-boards.ts).
+    tx.objectStore('meta').put(newGeneration(), GENERATION_KEY),
     ...byApp.map(async (name) => {
       let cursor = await tx.objectStore(name).index('by_app').openKeyCursor(app_id);
       const deletions: Promise<void>[] = [];

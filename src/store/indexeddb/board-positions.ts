@@ -16,6 +16,7 @@ import type { QuestboardSchema, StoreName } from './schema.js';
 import { compareTies, placements, rowOf, rowTie, seasonPlacement, type Placement } from '../placements.js';
 import type { GroupKey, Tie, TieRow } from '../records.js';
 import type { RowsRecord, RunBounds, RunKey, RunsRecord } from './board-records.js';
+import { GENERATION_KEY, keepOnCommit, keptBoards, newGeneration, type BoardsPages, type PagesByGroup } from './kept-boards.js';
 
 /** A run past this many members splits in two. */
 export const RUN_SPLIT = 96;
@@ -29,8 +30,6 @@ export const RUN_FILL = 48;
 export const PAGE_SPLIT = 128;
 /** Pages are laid out with this many runs, leaving room to grow. */
 export const PAGE_FILL = 64;
-/** Up to this many changes of a group find their page and run by their keys; more read the group's pages whole (resizeGroups). */
-const LOCATED_WITH_RUNS = 8;
 
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
 
@@ -50,6 +49,8 @@ export function comparePlacements(a: Placement, b: Placement): number {
 }
 
 const groupText = (group: GroupKey) => JSON.stringify(group);
+/** The board a group is of, as JSON: its first three parts. */
+const boardText = (group: GroupKey) => JSON.stringify(group.slice(0, 3));
 
 /** The tie a run or page key starts at: null for the group's own key. */
 const startOf = (key: RunKey): Tie | null => (key.length > 4 ? [key[4] as number, key[5] as string] : null);
@@ -163,162 +164,161 @@ export interface RowChange {
 }
 
 /**
- * Applies members' changes to the runs, counts and groups. Resolves once every write is asked
- * for: their answers are not waited for one by one, as one that fails aborts the transaction.
+ * Applies members' changes to the runs and their pages. Each touched run takes all its changes in
+ * one merge, so a write of thousands of members (a merge import's chunk) costs in proportion to
+ * the members and runs it touches, never to the size of the board. Resolves once every write is
+ * asked for: their answers are not waited for one by one, as one that fails aborts the transaction.
+ *
+ * The boards' pages are those this connection keeps (kept-boards.ts) when the boards generation,
+ * read in the same round, is the one they were kept at: then that round reads the changed runs
+ * alone, each by the key its page gives. Else a board's pages are read whole first, and kept once
+ * this commits.
  */
 export async function moveRows(raw: Raw, changes: RowChange[]): Promise<void> {
-  const texts = changes.map(({ placement }) => groupText(placement.group));
-  const resized = new Set(texts.filter((_, index) => changes[index]!.delta !== 0));
-  const inPlace = changes.filter((_, index) => !resized.has(texts[index]!));
-  const moving = changes.filter((_, index) => resized.has(texts[index]!));
+  if (changes.length === 0) return;
   const writing = unwrap(raw);
-  await Promise.all([rewriteRows(raw, writing, inPlace), resizeGroups(raw, writing, moving)]);
+  const kept = keptBoards(writing.db);
+  let [seen, { boards, groups }] = await Promise.all([
+    raw.objectStore('meta').get(GENERATION_KEY),
+    readGroups(raw, changes, kept?.boards),
+  ]);
+  // Another connection wrote pages since these were kept: what was read by them is read again.
+  if (kept && seen !== kept.generation) ({ boards, groups } = await readGroups(raw, changes));
+  let wrotePages = false;
+  for (const group of groups) {
+    const pages = boards.get(boardText(group.key))!;
+    const after = resizeGroup(writing, group);
+    if (after === group.pages) continue;
+    wrotePages = true;
+    if (after.length === 0) pages.delete(groupText(group.key));
+    else pages.set(groupText(group.key), after);
+  }
+  const written = wrotePages ? newGeneration() : seen;
+  if (written !== seen) writing.objectStore('meta').put(written, GENERATION_KEY);
+  keepOnCommit(writing, seen, written, boards);
+}
+
+/** A group changed: its pages, whole, in key order, and the rows of the runs its changes fall in, by run key as JSON. */
+interface GroupRead {
+  key: GroupKey;
+  pages: RunsRecord[];
+  changes: RowChange[];
+  rows: Map<string, TieRow[]>;
 }
 
 /**
- * The record of `store` holding a tie, a run of rows or a page of runs: the last one whose key
- * sorts at or before the tie's own, found by its key alone (none in a group without runs).
+ * Reads the groups changed: their boards' pages, whole (`known`, or read in one request a board),
+ * then the run each change falls in, by the key its page gives. Returns the boards' pages by
+ * group, a copy of those known for the write to change.
  */
-async function holding<Name extends 'board_rows' | 'board_runs'>(raw: Raw, store: Name, { group, tie }: Placement) {
-  const cursor = await raw.objectStore(store).openCursor(IDBKeyRange.bound(group, runKey(group, tie)), 'prev');
-  return cursor?.value;
-}
-
-/** The run holding a tie, with its rows. */
-async function runHolding(raw: Raw, placement: Placement): Promise<{ key: RunKey; rows: TieRow[] } | undefined> {
-  const record = await holding(raw, 'board_rows', placement);
-  return record && { key: record.key, rows: decodeRows(record) };
-}
-
-/**
- * Rows that change where they stand, in groups that keep their size: the
- * groups' runs records stay as they are (a large group's is tens of KB).
- */
-async function rewriteRows(raw: Raw, writing: IDBTransaction, changes: RowChange[]): Promise<void> {
-  const located = await Promise.all(
-    changes.map(async (change) => {
-      const record = await runHolding(raw, change.placement);
-      if (!record) throw new Error(`The board has no run for ${JSON.stringify(change.placement.tie)}.`);
-      return { change, record };
-    }),
+async function readGroups(raw: Raw, changes: RowChange[], known?: BoardsPages) {
+  const boards: BoardsPages = new Map();
+  const reads: Promise<void>[] = [];
+  for (const { placement } of changes) {
+    const board = boardText(placement.group);
+    if (boards.has(board)) continue;
+    const pages = new Map(known?.get(board));
+    boards.set(board, pages);
+    if (!known?.has(board)) reads.push(readBoard(raw, placement.group.slice(0, 3) as string[], pages));
+  }
+  await Promise.all(reads);
+  const groups = [...groupBy(changes, (change) => groupText(change.placement.group))].map(([text, changes]) => {
+    const key = changes[0]!.placement.group;
+    return { key, pages: boards.get(boardText(key))!.get(text) ?? [], changes, rows: new Map<string, TieRow[]>() };
+  });
+  const runs = new Map<string, [RunKey, GroupRead]>();
+  for (const group of groups)
+    for (const { placement } of group.changes) {
+      const runAt = runKeyIn(group, placement.tie);
+      runs.set(JSON.stringify(runAt), [runAt, group]);
+    }
+  await Promise.all(
+    [...runs].map(async ([text, [runAt, group]]) =>
+      group.rows.set(text, decodeRows(await raw.objectStore('board_rows').get(runAt))),
+    ),
   );
-  const runs = groupBy(located, ({ record }) => JSON.stringify(record.key));
-  for (const inRun of runs.values()) {
-    const { key, rows } = inRun[0]!.record;
-    writing.objectStore('board_rows').put(
-      encodeRows(
-        key,
-        applyChanges(
-          rows,
-          inRun.map(({ change }) => change),
-        ),
-      ),
-    );
+  return { boards, groups: groups as GroupRead[] };
+}
+
+/** A board's pages, read whole into `pages` by group, each group's in key order. */
+async function readBoard(raw: Raw, prefix: string[], pages: PagesByGroup): Promise<void> {
+  for (const page of await raw.objectStore('board_runs').getAll(prefixRange(prefix))) {
+    const text = groupText(page.key.slice(0, 4) as GroupKey);
+    const group = pages.get(text);
+    if (group) group.push(page);
+    else pages.set(text, [page]);
   }
 }
 
-/** A page of a group's runs as read, and as the changes leave it. */
+/** The index of the page holding `tie`, of a group's pages in key order: the last starting at or before it (-1: none). */
+function pageIndexOf(pages: RunsRecord[], tie: Tie): number {
+  let found = pages.length === 0 ? -1 : 0;
+  for (let index = 1; index < pages.length; index++) if (compareTies(startOf(pages[index]!.key)!, tie) <= 0) found = index;
+  return found;
+}
+
+/** A page of a group's runs as read (key null: a group without members has none), and as the changes leave it. */
 interface Page {
-  /** The key it was read under; null for a page new to the group. */
   key: RunKey | null;
   runs: RunBounds[];
 }
 
-/**
- * Members joining, leaving or moving within groups. Each touched run takes all
- * its changes in one merge, so a write of thousands of members (a merge
- * import's chunk) costs in proportion to the members and runs it touches,
- * never to the size of the board.
- *
- * A write of a few members reads in one round of requests: for each change, the page of runs
- * and the run holding it, each found by its key alone. A request is some 0.1 to 0.3 ms of such
- * a write (docs/performance.md), so no count is kept beside the pages: a page's runs count its
- * members. Many changes read the group's pages whole.
- */
-async function resizeGroups(raw: Raw, writing: IDBTransaction, changes: RowChange[]): Promise<void> {
-  const pagesStore = raw.objectStore('board_runs');
-  const rowsStore = raw.objectStore('board_rows');
-  const groups = await Promise.all(
-    [...groupBy(changes, (change) => groupText(change.placement.group)).values()].map(async (changes) => {
-      const key = changes[0]!.placement.group;
-      const locate = changes.length <= LOCATED_WITH_RUNS;
-      const [records, held] = await Promise.all([
-        locate
-          ? Promise.all(changes.map((change) => holding(raw, 'board_runs', change.placement)))
-          : pagesStore.getAll(prefixRange(key)),
-        locate ? Promise.all(changes.map((change) => runHolding(raw, change.placement))) : [],
-      ]);
-      // Each page read once, in board order.
-      const pages = new Map<string, Page>();
-      for (const record of records)
-        if (record) pages.set(JSON.stringify(record.key), { key: record.key, runs: decodeRuns(record) });
-      // A group's first run starts at the group itself (start null), so any member finds one.
-      if (!pages.has(groupText(key))) pages.set(groupText(key), { key: null, runs: [{ start: null, count: 0 }] });
-      const ordered = [...pages.values()].sort((a, b) => compareStarts(a.runs[0]!.start, b.runs[0]!.start));
-      const changedRows = new Map<Page, Map<number, TieRow[]>>();
-      await Promise.all(
-        [
-          ...groupBy(
-            changes.map((change, index) => ({ change, record: held[index] })),
-            ({ change }) => pageOf(ordered, change.placement.tie),
-          ),
-        ].map(async ([page, inPage]) => {
-          const perRun = groupBy(inPage, ({ change }) => runIndexOf(page.runs, change.placement.tie));
-          const rowsOfPage = new Map<number, TieRow[]>();
-          changedRows.set(page, rowsOfPage);
-          await Promise.all(
-            [...perRun].map(async ([run, inRun]) => {
-              const runAt = runKey(key, page.runs[run]!.start);
-              // Found by its key (`locate`), or read now by the key its bounds give.
-              const found = inRun[0]!.record;
-              const rows = locate ? found?.rows : decodeRows(await rowsStore.get(runAt));
-              // The runs and their rows are written together: a run found by its key is the one its bounds name.
-              if (found && JSON.stringify(found.key) !== JSON.stringify(runAt)) {
-                throw new Error(`The board's runs of ${groupText(key)} do not match its rows.`);
-              }
-              rowsOfPage.set(
-                run,
-                applyChanges(
-                  rows ?? [],
-                  inRun.map(({ change }) => change),
-                ),
-              );
-            }),
-          );
-        }),
-      );
-      return { key, changedRows };
-    }),
-  );
+/** Pages decoded, by record: a kept page is decoded once, not by every write that reads it. */
+const decodedPages = new WeakMap<RunsRecord, RunBounds[]>();
 
+/** The page at `index` of a group's pages, decoded; a group without pages has its first run at the group itself. */
+function pageAt({ pages }: { pages: RunsRecord[] }, index: number): Page {
+  if (index < 0) return { key: null, runs: [{ start: null, count: 0 }] };
+  const record = pages[index]!;
+  let runs = decodedPages.get(record);
+  if (!runs) decodedPages.set(record, (runs = decodeRuns(record)));
+  return { key: record.key, runs };
+}
+
+/** The key of the run of `group` holding `tie`. */
+function runKeyIn(group: { key: GroupKey; pages: RunsRecord[] }, tie: Tie): RunKey {
+  const { runs } = pageAt(group, pageIndexOf(group.pages, tie));
+  return runKey(group.key, runs[runIndexOf(runs, tie)]!.start);
+}
+
+/**
+ * Writes a group's changed runs, and its pages whose runs changed; returns its pages after them,
+ * in key order (the very list read when none changed: rows that change in place leave them). A
+ * group its last member leaves goes whole.
+ */
+function resizeGroup(writing: IDBTransaction, group: GroupRead): RunsRecord[] {
+  const { key, pages, changes, rows } = group;
   const pagesWrites = writing.objectStore('board_runs');
   const rowsWrites = writing.objectStore('board_rows');
-  for (const { key, changedRows } of groups) {
-    const rewritten = [...changedRows].map(([page, rowsOfRuns]) => ({
-      page,
-      runs: rewriteRuns(key, page, rowsOfRuns, rowsWrites),
-    }));
-    // Emptied: its first page holds none, and every page after it is emptied too (the group's
-    // pages asked for only then: its first run stays while any member is in the group, so the
-    // first page alone cannot tell).
-    const first = rewritten.find(({ page }) => page.runs[0]!.start === null);
-    if (first && sumCounts(first.runs) === 0) {
-      const emptiedHere = new Set(rewritten.filter(({ runs }) => runs.length === 0).map(({ page }) => JSON.stringify(page.key)));
-      const others = (await pagesStore.getAllKeys(prefixRange(key))).slice(1);
-      if (others.every((other) => emptiedHere.has(JSON.stringify(other)))) {
-        pagesWrites.delete(prefixRange(key));
-        rowsWrites.delete(prefixRange(key));
-        continue;
-      }
-    }
-    for (const { page, runs } of rewritten) {
-      // A page keyed by a run that left goes: its runs are put under their first's key.
-      if (page.key !== null && (runs.length === 0 || compareStarts(runs[0]!.start, startOf(page.key)) !== 0))
-        pagesWrites.delete(page.key);
-      if (runs.length > 0) for (const piece of halvesOf(runs, PAGE_SPLIT)) pagesWrites.put(encodeRuns(key, piece));
-    }
+  const rewritten = new Map<number, RunsRecord[]>();
+  for (const [index, inPage] of groupBy(changes, (change) => pageIndexOf(pages, change.placement.tie))) {
+    const page = pageAt(group, index);
+    const rowsOfRuns = new Map<number, TieRow[]>();
+    for (const [run, inRun] of groupBy(inPage, (change) => runIndexOf(page.runs, change.placement.tie)))
+      rowsOfRuns.set(run, applyChanges(rows.get(JSON.stringify(runKey(key, page.runs[run]!.start)))!, inRun));
+    const runsAfter = rewriteRuns(key, page, rowsOfRuns, rowsWrites);
+    if (sameRuns(page.runs, runsAfter)) continue;
+    // A page keyed by a run that left goes: its runs are put under their first's key.
+    if (page.key !== null && (runsAfter.length === 0 || compareStarts(runsAfter[0]!.start, startOf(page.key)) !== 0))
+      pagesWrites.delete(page.key);
+    rewritten.set(index, runsAfter.length === 0 ? [] : halvesOf(runsAfter, PAGE_SPLIT).map((piece) => encodeRuns(key, piece)));
   }
+  if (rewritten.size === 0) return pages;
+  const after = pages.length === 0 ? rewritten.get(-1)! : pages.flatMap((page, index) => rewritten.get(index) ?? [page]);
+  // Emptied: its pages and runs go whole (the group's first run stays while any member is in it).
+  if (after.every((page) => pageCount(page) === 0)) {
+    pagesWrites.delete(prefixRange(key));
+    rowsWrites.delete(prefixRange(key));
+    return [];
+  }
+  for (const pieces of rewritten.values()) for (const piece of pieces) pagesWrites.put(piece);
+  return after;
 }
+
+/** Whether a page's runs are as they were: the same starts and sizes. */
+const sameRuns = (before: RunBounds[], after: RunBounds[]) =>
+  before.length === after.length &&
+  before.every((run, index) => run.start === after[index]!.start && run.count === after[index]!.count);
 
 /**
  * A page's runs after its runs' new rows (by run index), whose records are written: a run
@@ -346,15 +346,6 @@ function rewriteRuns(group: GroupKey, page: Page, rowsOfRuns: Map<number, TieRow
 
 /** Orders run starts as their keys sort: the group's own (null) first. */
 const compareStarts = (a: Tie | null, b: Tie | null) => (a === null ? (b === null ? 0 : -1) : b === null ? 1 : compareTies(a, b));
-
-/** The page holding `tie`: the last starting at or before it, of pages in board order, the first the group's own. */
-function pageOf(pages: Page[], tie: Tie): Page {
-  let found = pages[0]!;
-  for (const page of pages) if (compareStarts(page.runs[0]!.start, tie) <= 0) found = page;
-  return found;
-}
-
-const sumCounts = (runBounds: RunBounds[]) => runBounds.reduce((sum, { count }) => sum + count, 0);
 
 /**
  * One run's rows after its changes: those leaving go first (a member who moves

@@ -130,6 +130,10 @@ const MIGRATIONS: Migration[] = [
   // moved a member in eight counted groups put eight records more (docs/storage.md). Nothing else
   // touches the store any longer (the earlier steps neither), so it goes at once.
   (db) => db.deleteObjectStore('board_counts'),
+  // Version 18: the stores stay, but every transaction that writes pages of runs writes a new boards
+  // generation (kept-boards.ts), by which a context trusts the pages it keeps: a build before it
+  // would write pages and leave the generation as it was, so it may no longer open the database.
+  () => undefined,
 ];
 
 export const DATABASE_VERSION = MIGRATIONS.length;
