@@ -36,7 +36,7 @@ export const SHIPPED_SCRIPTS = {
     // the gzip), the remote fallback 11. Next cuts: those languages fetched beside the worker when
     // a fragment first asks for one (kept in Cache Storage, loaded before the handler's
     // transaction); the three refusals only a server gives. Each commit that grew it says by how much.
-    budgetKB: 54.8,
+    budgetKB: 54.95,
   },
   // What a site owner pastes in a <script src> tag.
   'questboard.js': {
@@ -54,7 +54,7 @@ export const SHIPPED_SCRIPTS = {
     entry: 'src/embed/in-page-server.ts',
     tsconfig: 'tsconfig.json',
     format: 'esm',
-    budgetKB: 55.04,
+    budgetKB: 55.22,
   },
   // How a page reads a remote server's live updates (src/client/remote-changes.ts): an ES module
   // the embed imports from beside itself once a page follows a remote, which most never do.

@@ -2,7 +2,7 @@
 // the history of some of its members, for import's removal of tasks. What is
 // deleted here is deleted behind the transaction's cache: the caller forgets
 // what it read (Transaction.forgetReads).
-import { GENERATION_KEY, newGeneration } from './kept-boards.js';
+import { newBoardsGeneration } from './board-positions.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction as Transaction } from './schema.js';
 import type { AppData, MemberHistory, MemberMeasure, SubmissionFilter } from '../port.js';
@@ -26,6 +26,8 @@ export async function readAppData(tx: Transaction, app_id: string): Promise<AppD
 
 /** Deletes the app and everything it owns (import's replace mode). */
 export async function deleteAppData(tx: Transaction, app_id: string): Promise<void> {
+  // Its boards' pages go: pages kept in any context are read again (kept-boards.ts).
+  newBoardsGeneration(tx);
   const byApp = ['api_keys', 'challenges', 'tasks', 'progress', 'member_challenges', 'logs', 'submissions', 'attempts'] as const;
   await Promise.all([
     tx.objectStore('apps').delete(app_id),
@@ -35,8 +37,6 @@ export async function deleteAppData(tx: Transaction, app_id: string): Promise<vo
     tx.objectStore('season_points').delete(appPrefix(app_id)),
     tx.objectStore('board_runs').delete(appPrefix(app_id)),
     tx.objectStore('board_rows').delete(appPrefix(app_id)),
-    // The boards' pages changed: pages kept in any context are stale (kept-boards.ts).
-    tx.objectStore('meta').put(newGeneration(), GENERATION_KEY),
     ...byApp.map(async (name) => {
       let cursor = await tx.objectStore(name).index('by_app').openKeyCursor(app_id);
       const deletions: Promise<void>[] = [];

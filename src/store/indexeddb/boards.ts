@@ -3,7 +3,8 @@
 // plus a search inside one run, and a page is a read of the few runs it
 // spans, never a walk over the board. A season's board is laid out the same
 // way (season-boards.ts), so the counts and pages here serve it too.
-import { decodePages, decodeRows, pageCount, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
+import { boardPagesOf, decodePages, decodeRows, pageCount, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
+import type { PagesByGroup } from './kept-boards.js';
 import type { GroupCount, RunBounds, RunKey, RunsRecord } from './board-records.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction } from './schema.js';
@@ -19,8 +20,7 @@ export type RunBoard = Omit<BoardRef, 'type'> & { type: BoardRef['type'] | 'seas
 const boardPrefix = (board: RunBoard) => [board.app_id, board.type, board.period ?? ''];
 
 // Boards are read in read transactions only, so what one request reads stays true until it ends.
-const groupsRead = new WeakMap<Transaction, Map<string, Promise<BoardPages>>>();
-const runsRead = new WeakMap<Transaction, Map<string, Promise<RunBounds[]>>>();
+const pagesRead = new WeakMap<Transaction, Map<string, Promise<PagesByGroup>>>();
 const rowsRead = new WeakMap<Transaction, Map<string, Promise<TieRow[]>>>();
 
 function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Transaction, key: unknown, read: () => Promise<T>) {
@@ -32,41 +32,35 @@ function readOnce<T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Tr
   return value;
 }
 
-/** What `readOnce` is reading or has read under `key` in this transaction, if it was asked. */
-const readAlready = <T>(memo: WeakMap<Transaction, Map<string, Promise<T>>>, tx: Transaction, key: unknown) =>
-  memo.get(tx)?.get(JSON.stringify(key));
-
-/** A board's pages of runs, read in key order, and each group's count and pages from them. */
-interface BoardPages {
-  counts: GroupCount[];
-  pagesOf: Map<string, RunsRecord[]>;
-}
-
 /** The board's value groups, highest first, down to (not including) `negatedBelow`. */
 async function groups(tx: Transaction, board: RunBoard, negatedBelow: number = Infinity) {
-  return (await boardPages(tx, board)).counts.filter((record) => record.key[3] < negatedBelow);
+  return countsOf(await boardPages(tx, boardPrefix(board))).filter((record) => record.key[3] < negatedBelow);
 }
 
 /**
- * Every page of the board's runs in one read: each group's count is the sum of its pages' run
- * sizes, and the group a page then lists is found among them without another read.
+ * Every page of the board's runs by group, kept or in one read (boardPagesOf): each group's
+ * count is the sum of its pages' run sizes, and the group a page then lists is found among them
+ * without another read.
  */
-const boardPages = (tx: Transaction, board: RunBoard): Promise<BoardPages> =>
-  readOnce(groupsRead, tx, boardPrefix(board), async () => {
-    // In key order: a group's pages together, the groups highest first.
-    const pagesOf = new Map<string, RunsRecord[]>();
-    for (const page of await tx.objectStore('board_runs').getAll(prefixRange(boardPrefix(board)))) {
-      const group = JSON.stringify(page.key.slice(0, 4));
-      const pages = pagesOf.get(group);
-      if (pages) pages.push(page);
-      else pagesOf.set(group, [page]);
-    }
-    const counts = [...pagesOf.values()].map((pages) => ({
+const boardPages = (tx: Transaction, prefix: string[]): Promise<PagesByGroup> =>
+  readOnce(pagesRead, tx, prefix, () => boardPagesOf(tx, prefix));
+
+// Kept pages are never changed (kept-boards.ts): what is derived from them is kept with them.
+const groupCounts = new WeakMap<PagesByGroup, GroupCount[]>();
+const groupRuns = new WeakMap<RunsRecord[], RunBounds[]>();
+
+/** Each group's count, highest first: its pages' run sizes summed. */
+function countsOf(pagesOf: PagesByGroup): GroupCount[] {
+  let counts = groupCounts.get(pagesOf);
+  if (!counts) {
+    counts = [...pagesOf.values()].map((pages) => ({
       key: pages[0]!.key.slice(0, 4) as GroupKey,
       count: pages.reduce((sum, page) => sum + pageCount(page), 0),
     }));
-    return { counts, pagesOf };
-  });
+    groupCounts.set(pagesOf, counts);
+  }
+  return counts;
+}
 
 const total = (records: { count: number }[]) => records.reduce((sum, record) => sum + record.count, 0);
 
@@ -85,16 +79,15 @@ export async function countDistinctHigher(tx: Transaction, board: RunBoard, valu
   return (await groups(tx, board, negated(value))).length;
 }
 
-/**
- * A group's runs, from its pages in one read, or from its board's pages read already; empty when
- * the group has no members.
- */
-const runsOf = (tx: Transaction, group: GroupKey): Promise<RunBounds[]> =>
-  readOnce(runsRead, tx, group, async () => {
-    // A group's first three parts are its board's prefix (boardPrefix).
-    const pages = (await readAlready(groupsRead, tx, group.slice(0, 3)))?.pagesOf.get(JSON.stringify(group));
-    return decodePages(pages ?? (await tx.objectStore('board_runs').getAll(prefixRange(group))));
-  });
+/** A group's runs, from its board's pages; empty when the group has no members. */
+async function runsOf(tx: Transaction, group: GroupKey): Promise<RunBounds[]> {
+  // A group's first three parts are its board's prefix (boardPrefix).
+  const pages = (await boardPages(tx, group.slice(0, 3) as string[])).get(JSON.stringify(group));
+  if (!pages) return [];
+  let runs = groupRuns.get(pages);
+  if (!runs) groupRuns.set(pages, (runs = decodePages(pages)));
+  return runs;
+}
 
 /**
  * Runs in key order within `range`, read in batches sized for the `rowsWanted()` still wanted.
