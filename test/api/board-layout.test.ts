@@ -60,6 +60,38 @@ describe('IndexedDB board layout', () => {
     }
   });
 
+  // An import that replaces an app deletes its boards behind the pages kept of them (kept-boards.ts).
+  itOnIndexedDb('lays an app out afresh when an import replaces it after writes', async function () {
+    this.timeout(60_000);
+    const api = localApi({ now: WEDNESDAY });
+    try {
+      const names = Array.from({ length: MEMBERS }, (_, i) => `member-${String(i).padStart(3, '0')}`);
+      const app = (members: string[]) => ({ admin_keys: ['sk_admin'], apps: [checkInApp('again', members)] });
+      expect((await api.call('POST', '/v1/admin/import', { body: app(names) })).status).to.equal(200);
+      for (const account_name of names.slice(0, 10)) {
+        api.clock.now += 1000;
+        const answer = await api.call('POST', '/v1/admin/log_task', {
+          body: { task_id: GUIDS.checkIn, account_name, quantity: 1 },
+        });
+        expect(answer.status, answer.text).to.equal(200);
+      }
+      // Fewer members, and none of them with points.
+      const replaced = await api.call('POST', '/v1/admin/import?mode=replace', { body: app(names.slice(100)) });
+      expect(replaced.status, replaced.text).to.equal(200);
+      api.clock.now += 1000;
+      const logged = await api.call('POST', '/v1/admin/log_task', {
+        body: { task_id: GUIDS.checkIn, account_name: names[150], quantity: 1 },
+      });
+      expect(logged.status, logged.text).to.equal(200);
+      expect(await layoutFaults(api.name)).to.deep.equal([]);
+      const board = await api.call('GET', '/v1/get_leaderboard?app_id=again&limit=1000');
+      expect(board.body.total_users).to.equal(MEMBERS - 100);
+      expect(board.body.leaderboard_users[0].external_user.username).to.equal(names[150]);
+    } finally {
+      await api.close();
+    }
+  });
+
   // Each connection keeps the pages of the boards it wrote, trusted while the database's boards
   // generation is the one it kept them at (kept-boards.ts): two connections are two contexts (a
   // tab's handler beside the worker), each writing pages the other keeps.
