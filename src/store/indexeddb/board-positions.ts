@@ -32,6 +32,7 @@ export const PAGE_SPLIT = 128;
 export const PAGE_FILL = 64;
 
 type Raw = IDBPTransaction<QuestboardSchema, StoreName[], 'readwrite' | 'versionchange'>;
+type AnyTransaction = IDBPTransaction<QuestboardSchema, StoreName[], IDBTransactionMode>;
 
 /** The key of the run that starts at `start` (null: the group's first run). */
 export const runKey = (group: GroupKey, start: Tie | null): RunKey => (start === null ? group : [...group, ...start]);
@@ -72,8 +73,18 @@ export function decodeRuns(record: RunsRecord | undefined): RunBounds[] {
 /** A group's runs from its pages, read in key order (board order). */
 export function decodePages(records: RunsRecord[]): RunBounds[] {
   const runBounds: RunBounds[] = [];
-  for (const record of records) for (const run of decodeRuns(record)) runBounds.push(run);
+  for (const record of records) for (const run of pageRuns(record)) runBounds.push(run);
   return runBounds;
+}
+
+/** Pages decoded, by record: a kept page (kept-boards.ts), never changed, is decoded once, not by every request that reads it. */
+const decodedPages = new WeakMap<RunsRecord, RunBounds[]>();
+
+/** A page's runs (decodeRuns), decoded once a record. */
+function pageRuns(record: RunsRecord): RunBounds[] {
+  let runs = decodedPages.get(record);
+  if (!runs) decodedPages.set(record, (runs = decodeRuns(record)));
+  return runs;
 }
 
 /** The page of `group` holding `runBounds`, keyed by its first run. */
@@ -228,7 +239,7 @@ async function readGroups(raw: Raw, changes: RowChange[], known?: BoardsPages) {
     if (!known?.has(board)) reads.push(readBoard(raw, placement.group.slice(0, 3) as string[], pages));
   }
   await Promise.all(reads);
-  const groups = [...groupBy(changes, (change) => groupText(change.placement.group))].map(([text, changes]) => {
+  const groups = [...groupBy(changes, (change) => groupText(change.placement.group))].map(([text, changes]): GroupRead => {
     const key = changes[0]!.placement.group;
     return { key, pages: boards.get(boardText(key))!.get(text) ?? [], changes, rows: new Map<string, TieRow[]>() };
   });
@@ -243,10 +254,8 @@ async function readGroups(raw: Raw, changes: RowChange[], known?: BoardsPages) {
       group.rows.set(text, decodeRows(await raw.objectStore('board_rows').get(runAt))),
     ),
   );
-  return { boards, groups: groups as GroupRead[] };
+  return { boards, groups };
 }
-
-type AnyTransaction = IDBPTransaction<QuestboardSchema, StoreName[], IDBTransactionMode>;
 
 /** The boards generation of each transaction, read once, and as it writes one. */
 const generations = new WeakMap<IDBTransaction, Promise<unknown>>();
@@ -276,15 +285,15 @@ export async function boardPagesOf(tx: AnyTransaction, prefix: string[]): Promis
   const board = JSON.stringify(prefix);
   const kept = keptBoards(unwrap(tx).db);
   const keptPages = kept?.boards.get(board);
-  if (keptPages && (await generationOf(tx)) === kept!.generation) return keptPages;
+  if (kept && keptPages && (await generationOf(tx)) === kept.generation) return keptPages;
   const pages: PagesByGroup = new Map();
-  const [seen] = await Promise.all([generationOf(tx), readBoard(tx as Raw, prefix, pages)]);
+  const [seen] = await Promise.all([generationOf(tx), readBoard(tx, prefix, pages)]);
   keepOnCommit(unwrap(tx), seen, seen, new Map([[board, pages]]));
   return pages;
 }
 
 /** A board's pages, read whole into `pages` by group, each group's in key order. */
-async function readBoard(raw: Raw, prefix: string[], pages: PagesByGroup): Promise<void> {
+async function readBoard(raw: AnyTransaction, prefix: string[], pages: PagesByGroup): Promise<void> {
   for (const page of await raw.objectStore('board_runs').getAll(prefixRange(prefix))) {
     const text = groupText(page.key.slice(0, 4) as GroupKey);
     const group = pages.get(text);
@@ -306,16 +315,10 @@ interface Page {
   runs: RunBounds[];
 }
 
-/** Pages decoded, by record: a kept page is decoded once, not by every write that reads it. */
-const decodedPages = new WeakMap<RunsRecord, RunBounds[]>();
-
 /** The page at `index` of a group's pages, decoded; a group without pages has its first run at the group itself. */
 function pageAt({ pages }: { pages: RunsRecord[] }, index: number): Page {
   if (index < 0) return { key: null, runs: [{ start: null, count: 0 }] };
-  const record = pages[index]!;
-  let runs = decodedPages.get(record);
-  if (!runs) decodedPages.set(record, (runs = decodeRuns(record)));
-  return { key: record.key, runs };
+  return { key: pages[index]!.key, runs: pageRuns(pages[index]!) };
 }
 
 /** The key of the run of `group` holding `tie`. */

@@ -5,7 +5,7 @@
 // way (season-boards.ts), so the counts and pages here serve it too.
 import { boardPagesOf, decodePages, decodeRows, pageCount, rowsBefore, RUN_FILL, runIndexOf, runKey } from './board-positions.js';
 import type { PagesByGroup } from './kept-boards.js';
-import type { GroupCount, RunBounds, RunKey, RunsRecord } from './board-records.js';
+import type { GroupCount, RunBounds, RunKey } from './board-records.js';
 import { prefixRange } from './key-ranges.js';
 import type { RawTransaction } from './schema.js';
 import { compareTies, negated, placements, type Placement } from '../placements.js';
@@ -45,9 +45,8 @@ async function groups(tx: Transaction, board: RunBoard, negatedBelow: number = I
 const boardPages = (tx: Transaction, prefix: string[]): Promise<PagesByGroup> =>
   readOnce(pagesRead, tx, prefix, () => boardPagesOf(tx, prefix));
 
-// Kept pages are never changed (kept-boards.ts): what is derived from them is kept with them.
+// Kept pages are never changed (kept-boards.ts): the counts derived from them are kept with them.
 const groupCounts = new WeakMap<PagesByGroup, GroupCount[]>();
-const groupRuns = new WeakMap<RunsRecord[], RunBounds[]>();
 
 /** Each group's count, highest first: its pages' run sizes summed. */
 function countsOf(pagesOf: PagesByGroup): GroupCount[] {
@@ -82,11 +81,7 @@ export async function countDistinctHigher(tx: Transaction, board: RunBoard, valu
 /** A group's runs, from its board's pages; empty when the group has no members. */
 async function runsOf(tx: Transaction, group: GroupKey): Promise<RunBounds[]> {
   // A group's first three parts are its board's prefix (boardPrefix).
-  const pages = (await boardPages(tx, group.slice(0, 3) as string[])).get(JSON.stringify(group));
-  if (!pages) return [];
-  let runs = groupRuns.get(pages);
-  if (!runs) groupRuns.set(pages, (runs = decodePages(pages)));
-  return runs;
+  return decodePages((await boardPages(tx, group.slice(0, 3) as string[])).get(JSON.stringify(group)) ?? []);
 }
 
 /**
